@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { repoRoot, runToolOrThrow } from "./run-tool.ts";
+
+export const specEntry = path.join(repoRoot, "openapi", "openapi.yaml");
+
+/** The files the build writes, relative to an output root. */
+export const generatedFiles = {
+  bundledSpec: "generated/openapi.json",
+  types: "generated/schema.d.ts",
+  docs: "docs/index.html",
+} as const;
+
+function outputPath(outputRoot: string, relative: string): string {
+  const target = path.join(outputRoot, relative);
+  mkdirSync(path.dirname(target), { recursive: true });
+  return target;
+}
+
+/** Bundles the multi-file spec into one JSON document with internal references only. */
+export function bundleSpec(outputRoot: string): string {
+  const target = outputPath(outputRoot, generatedFiles.bundledSpec);
+  runToolOrThrow("redocly", ["bundle", specEntry, "--output", target, "--ext", "json"]);
+  return target;
+}
+
+/** Generates TypeScript types from the bundled spec. */
+export function generateTypes(outputRoot: string, bundledSpec: string): string {
+  const target = outputPath(outputRoot, generatedFiles.types);
+  runToolOrThrow("openapi-typescript", [
+    bundledSpec,
+    "--output",
+    target,
+    "--root-types",
+    "--root-types-no-schema-prefix",
+  ]);
+  return target;
+}
+
+/** Renders the reference docs as one self-contained HTML file that works offline. */
+export function buildDocs(outputRoot: string, bundledSpec: string): string {
+  const target = outputPath(outputRoot, generatedFiles.docs);
+  runToolOrThrow("redocly", [
+    "build-docs",
+    bundledSpec,
+    "--inlineBundle",
+    "--output",
+    target,
+    "--title",
+    "Payment Request Service API reference",
+  ]);
+  return target;
+}
+
+/** Runs every build step into `outputRoot` (the repository itself by default). */
+export function buildAll(outputRoot: string = repoRoot): void {
+  const bundledSpec = bundleSpec(outputRoot);
+  generateTypes(outputRoot, bundledSpec);
+  buildDocs(outputRoot, bundledSpec);
+}
