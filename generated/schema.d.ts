@@ -564,17 +564,6 @@ export interface components {
          * @description An RFC 9457 Problem Details document, the body of every `4xx` and `5xx` answer. `statusCode`,
          *     `error` and `message` repeat `status`, the reason phrase and `detail` for clients written
          *     against the service's older error shape.
-         * @example {
-         *       "type": "/problems/not-found",
-         *       "title": "Not found",
-         *       "status": 404,
-         *       "detail": "No client ID with id 'cid_7Hq2'.",
-         *       "instance": "/v2/client-ids/cid_7Hq2",
-         *       "statusCode": 404,
-         *       "error": "Not Found",
-         *       "message": "No client ID with id 'cid_7Hq2'.",
-         *       "requestId": "0f8e5b8a-3c1d-4f7e-9a51-2b6c8d4e1f30"
-         *     }
          */
         Problem: {
             /**
@@ -632,23 +621,6 @@ export interface components {
          *     - no filter: `network` is `null` and the routes span every network;
          *     - `network`: `network` repeats it and every route is on that network;
          *     - `networks`: `networks` lists the networks asked for and `network` is absent.
-         * @example {
-         *       "currencyId": "USD",
-         *       "network": "base",
-         *       "conversionRoutes": [
-         *         {
-         *           "id": "USDC-base",
-         *           "name": "USD Coin",
-         *           "symbol": "USDC",
-         *           "decimals": 6,
-         *           "address": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *           "network": "base",
-         *           "type": "ERC20",
-         *           "hash": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
-         *           "chainId": 8453
-         *         }
-         *       ]
-         *     }
          */
         ConversionRoutes: {
             /** @description The currency given in the path, as the service spells it (a currency id such as `USDC-base`, or a fiat code such as `USD`). */
@@ -764,18 +736,6 @@ export interface components {
          * PaymentRoutes
          * @description The ways one payer wallet can settle one request, given that wallet's balances across the
          *     supported chains. An empty list means the wallet cannot pay the request on any route.
-         * @example {
-         *       "routes": [
-         *         {
-         *           "id": "REQUEST_NETWORK_PAYMENT",
-         *           "fee": 0,
-         *           "speed": "FAST",
-         *           "price_impact": 0,
-         *           "chain": "BASE",
-         *           "token": "USDC"
-         *         }
-         *       ]
-         *     }
          */
         PaymentRoutes: {
             /** @description The available routes; the direct payment, when possible, is `REQUEST_NETWORK_PAYMENT`. */
@@ -812,20 +772,6 @@ export interface components {
          *     Australia, `ncc` in New Zealand, `ifsc` in India, `ribNumber` in France. The service only checks
          *     that these are strings; the bank-side validation happens when the details are stored, and
          *     inconsistent details answer `400`.
-         * @example {
-         *       "bankName": "Musterbank Berlin",
-         *       "accountName": "Erika Mustermann",
-         *       "beneficiaryType": "individual",
-         *       "currency": "EUR",
-         *       "addressLine1": "Musterstraße 12",
-         *       "city": "Berlin",
-         *       "postalCode": "10115",
-         *       "country": "DE",
-         *       "dateOfBirth": "1987-04-23",
-         *       "rails": "local",
-         *       "iban": "DE60123456780012345678",
-         *       "swiftBic": "MUSTDEBBXXX"
-         *     }
          */
         CreatePaymentDetailsRequest: {
             /** @description Name of the bank holding the account. */
@@ -928,16 +874,6 @@ export interface components {
         /**
          * PaymentDetailResponse
          * @description The answer to payment-details creation, the stored account under `payment_detail`.
-         * @example {
-         *       "payment_detail": {
-         *         "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
-         *         "clientUserId": "cust-20931",
-         *         "bankName": "Musterbank Berlin",
-         *         "accountName": "Erika Mustermann",
-         *         "currency": "EUR",
-         *         "beneficiaryType": "individual"
-         *       }
-         *     }
          */
         PaymentDetailResponse: {
             payment_detail: components["schemas"]["PaymentDetail"];
@@ -947,24 +883,6 @@ export interface components {
          * @description The identity of a payer to register for compliance checks. For a business, the personal fields
          *     (name, date of birth, nationality, `ssn`) describe the person acting for it, and `companyName`
          *     names the business.
-         * @example {
-         *       "clientUserId": "cust-20931",
-         *       "email": "erika.mustermann@example.com",
-         *       "firstName": "Erika",
-         *       "lastName": "Mustermann",
-         *       "beneficiaryType": "individual",
-         *       "dateOfBirth": "1987-04-23",
-         *       "addressLine1": "Musterstraße 12",
-         *       "addressLine2": "3. OG",
-         *       "city": "Berlin",
-         *       "state": "BE",
-         *       "postcode": "10115",
-         *       "country": "DE",
-         *       "nationality": "DE",
-         *       "phone": "+4915123456789",
-         *       "ssn": "01234567890",
-         *       "sourceOfFunds": "Salary"
-         *     }
          */
         RegisterPayerRequest: {
             /**
@@ -1075,15 +993,6 @@ export interface components {
          * PayerComplianceStatus
          * @description The result of registering a payer: the links the payer must open to accept the agreement and
          *     to verify their identity, and the current state of both steps.
-         * @example {
-         *       "agreementUrl": "https://compliance.example.com/agreements?email=erika.mustermann%40example.com",
-         *       "kycUrl": "https://verify.example.com/l/kyc_4Rt8pXz2Lm",
-         *       "userId": "3b8f6c1e-5d2a-4c7b-9e40-7a1d2f8c9b63",
-         *       "status": {
-         *         "agreementStatus": "not_started",
-         *         "kycStatus": "not_started"
-         *       }
-         *     }
          */
         PayerComplianceStatus: {
             /**
@@ -1117,23 +1026,6 @@ export interface components {
         /**
          * ClientId
          * @description A client ID record, a browser-side credential and the rules that apply to it.
-         * @example {
-         *       "id": "cid_7Hq2",
-         *       "clientId": "pk_live_3f9a1c2e8b7d4a60",
-         *       "label": "Checkout widget",
-         *       "allowedDomains": [
-         *         "https://shop.example.com"
-         *       ],
-         *       "feePercentage": null,
-         *       "feeAddress": null,
-         *       "operatorWalletAddress": null,
-         *       "defaultPreApprovalExpiry": null,
-         *       "defaultAuthorizationExpiry": null,
-         *       "status": "active",
-         *       "createdAt": "2026-03-02T09:14:00.000Z",
-         *       "updatedAt": "2026-03-02T09:14:00.000Z",
-         *       "lastUsedAt": null
-         *     }
          */
         ClientId: {
             /** @description Internal identifier, used in the path of `GET /v2/client-ids/{id}`. */
@@ -1375,25 +1267,6 @@ export interface components {
          *     (`requestIds`). Exactly one of the two lists is sent, never both and never neither. Every
          *     request of the batch must pay on the same network; a batch spanning networks is refused
          *     with `400`.
-         * @example {
-         *       "requests": [
-         *         {
-         *           "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
-         *           "amount": "125.00",
-         *           "invoiceCurrency": "USDC-base",
-         *           "paymentCurrency": "USDC-base"
-         *         },
-         *         {
-         *           "payee": "0x2648b9C58b01c64BBD1b5D89c67892AbDD4C4D83",
-         *           "amount": "80.50",
-         *           "invoiceCurrency": "USDC-base",
-         *           "paymentCurrency": "USDC-base"
-         *         }
-         *       ],
-         *       "payer": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
-         *       "feePercentage": "1",
-         *       "feeAddress": "0x670a9c007e6b110fd538edf4d376C9b7F093877c"
-         *     }
          */
         BatchPayoutRequest: {
             /**
@@ -1436,23 +1309,6 @@ export interface components {
          *
          *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
          *     accompany either form.
-         * @example {
-         *       "ERC20ApprovalTransactions": [
-         *         {
-         *           "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *           "data": "0x095ea7b30000000000000000000000001af3f22685acddc788b3730ed415912d8f654420ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-         *           "value": 0
-         *         }
-         *       ],
-         *       "ERC20BatchPaymentTransaction": {
-         *         "to": "0x1aF3f22685AcdDc788B3730ed415912d8f654420",
-         *         "data": "0x92cddb9100000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000400000000000000000000000000670a9c007e6b110fd538edf4d376c9b7f093877c00000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000001a00000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d7000000000000000000000000000000000000000000000000000000000773594000000000000000000000000000000000000000000000000000000000000000e0000000000000000000000000000000000000000000000000000000000000012000000000000000000000000000000000000000000000000000000000001312d0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000000084f0d2c8e9a1b37650000000000000000000000000000000000000000000000000000000000000000000000002648b9c58b01c64bbd1b5d89c67892abdd4c4d830000000000000000000000000000000000000000000000000000000004cc552000000000000000000000000000000000000000000000000000000000000000e0000000000000000000000000000000000000000000000000000000000000012000000000000000000000000000000000000000000000000000000000000c4888000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000000089e27b5d04c6a1f830000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-         *         "value": {
-         *           "type": "BigNumber",
-         *           "hex": "0x00"
-         *         }
-         *       }
-         *     }
          */
         BatchPayout: {
             /**
@@ -1498,9 +1354,6 @@ export interface components {
         /**
          * UpdateRecurringPaymentRequest
          * @description The action to apply to a recurring payment.
-         * @example {
-         *       "action": "cancel"
-         *     }
          */
         UpdateRecurringPaymentRequest: {
             action: components["schemas"]["RecurringPaymentAction"];
@@ -1565,15 +1418,6 @@ export interface components {
          * RecurringPayment
          * @description A recurring payment after an update: its new status, its progress, and, after `cancel`, the
          *     transaction that withdraws the allowance the payer gave for it.
-         * @example {
-         *       "id": "01JXYJKCAHGFTDR15F2D072ESG",
-         *       "status": "active",
-         *       "metadata": {
-         *         "processedPayments": 3,
-         *         "totalPayments": 8,
-         *         "nextPaymentDate": "2026-04-01T09:00:00.000Z"
-         *       }
-         *     }
          */
         RecurringPayment: {
             /** @description The recurring payment's identifier. */
@@ -1594,18 +1438,6 @@ export interface components {
          *     hosted payment link, plus optional details shown on, or used by, the hosted page. One item
          *     makes a single payment; several items make a batch that the payer settles in one go. Every
          *     item must pay on the same network (the network of its `paymentCurrency`).
-         * @example {
-         *       "requests": [
-         *         {
-         *           "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
-         *           "amount": "125.00",
-         *           "invoiceCurrency": "USD",
-         *           "paymentCurrency": "USDC-base"
-         *         }
-         *       ],
-         *       "reference": "ORDER-2026-0412",
-         *       "redirectUrl": "https://shop.example.com/orders/2026-0412/thanks"
-         *     }
          */
         CreateSecurePaymentRequest: {
             /**
@@ -1630,13 +1462,6 @@ export interface components {
          * SecurePayment
          * @description A newly created secure payment: the identifiers of the requests it created and the hosted
          *     link to send the payer to. The link is valid for 7 days, or until it is paid.
-         * @example {
-         *       "requestIds": [
-         *         "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9"
-         *       ],
-         *       "securePaymentUrl": "https://pay.example/?token=01KM9S346Q3D25VT4F5V37E3S3",
-         *       "token": "01KM9S346Q3D25VT4F5V37E3S3"
-         *     }
          */
         SecurePayment: {
             /**
@@ -1852,22 +1677,6 @@ export interface components {
          *     `batch` (several requests, parallel lists `payees`, `amounts` and `paymentCurrencies`).
          *     Clients must ignore members they do not know: the real service also sends page branding,
          *     resolved destinations and screening results, which are not described here.
-         * @example {
-         *       "paymentType": "single",
-         *       "status": "pending",
-         *       "requestIds": [
-         *         "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9"
-         *       ],
-         *       "network": "base",
-         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
-         *       "amount": "125.00",
-         *       "paymentCurrency": "USDC-base",
-         *       "isNativeCurrency": false,
-         *       "reference": "ORDER-2026-0412",
-         *       "redirectUrl": null,
-         *       "expiresAt": "2026-04-19T10:12:05.000Z",
-         *       "feePlan": null
-         *     }
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
@@ -1910,30 +1719,6 @@ export interface components {
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
          *     may add members (for example an explorer link or the payer's address), and receivers must
          *     ignore those they do not know.
-         * @example {
-         *       "event": "payment.confirmed",
-         *       "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
-         *       "requestID": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
-         *       "paymentReference": "0xde0cd794099a5e03",
-         *       "amount": "125.00",
-         *       "totalAmountPaid": "125.00",
-         *       "expectedAmount": "125.00",
-         *       "timestamp": "2026-04-12T10:31:47.000Z",
-         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
-         *       "network": "base",
-         *       "currency": "USD",
-         *       "paymentCurrency": "USDC",
-         *       "isCryptoToFiat": false,
-         *       "subStatus": "",
-         *       "paymentProcessor": "request-network",
-         *       "fees": [
-         *         {
-         *           "type": "network",
-         *           "amount": "0.000021",
-         *           "currency": "ETH"
-         *         }
-         *       ]
-         *     }
          */
         PaymentConfirmedEvent: {
             /**
@@ -1989,24 +1774,6 @@ export interface components {
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
          *     may add members (for example an explorer link or the payer's address), and receivers must
          *     ignore those they do not know.
-         * @example {
-         *       "event": "payment.partial",
-         *       "requestId": "01d4735e3a265e16eee03f59718b9b5d03019c07d8b6c51f90da3a666eec13ab35",
-         *       "requestID": "01d4735e3a265e16eee03f59718b9b5d03019c07d8b6c51f90da3a666eec13ab35",
-         *       "paymentReference": "0x3bdc9752a50026c1",
-         *       "amount": "50.00",
-         *       "totalAmountPaid": "50.00",
-         *       "expectedAmount": "120.00",
-         *       "timestamp": "2026-04-12T11:02:09.000Z",
-         *       "txHash": "0x27ca64c092a959c7edc525ed45e845b1de6a7590d173fd2fad9133c8a779a1e3",
-         *       "network": "base",
-         *       "currency": "USDC",
-         *       "paymentCurrency": "USDC",
-         *       "isCryptoToFiat": false,
-         *       "subStatus": "",
-         *       "paymentProcessor": "request-network",
-         *       "fees": []
-         *     }
          */
         PaymentPartialEvent: {
             /**
@@ -2061,14 +1828,6 @@ export interface components {
          *     some payloads carry only one of the two spellings, so read whichever is present. Only
          *     `event` and one request identifier are guaranteed. The payload is open: receivers must
          *     ignore members they do not know.
-         * @example {
-         *       "event": "payment.failed",
-         *       "requestId": "014e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce",
-         *       "requestID": "014e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce",
-         *       "paymentReference": "0x95ebc4821cc7c04f",
-         *       "subStatus": "insufficient_funds",
-         *       "paymentProcessor": "request-network"
-         *     }
          */
         PaymentFailedEvent: {
             /**
