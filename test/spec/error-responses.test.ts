@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import {
+  isObject,
+  type JsonObject,
+  listOperations,
+  loadBundledSpec,
+  resolveNode,
+} from "../support/spec-document.ts";
+
+const spec = loadBundledSpec();
+const resolve = (node: unknown) => resolveNode(spec, node) as JsonObject;
+const pathOperations = listOperations(spec).filter((entry) => entry.kind === "path");
+
+/** The error statuses an operation can answer, from its shape (openapi/README.md, "Errors"). */
+function expectedErrorStatuses(path: string, operation: JsonObject): string[] {
+  const security = (operation.security ?? spec.security) as JsonObject[];
+  const acceptsClientId = security.some((requirement) => "ClientIdAuth" in requirement);
+  const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
+  const hasBody = operation.requestBody !== undefined;
+  return [
+    ...(parameters.length > 0 || hasBody ? ["400"] : []),
+    "401",
+    ...(acceptsClientId ? ["403"] : []),
+    ...(path.includes("{") ? ["404"] : []),
+    ...(hasBody ? ["413", "415"] : []),
+    "429",
+    "500",
+  ];
+}
+
+describe.each(pathOperations)("$method $key", ({ key, operation }) => {
+  const responses = operation.responses as JsonObject;
+
+  it("documents every error status it can answer", () => {
+    const documented = Object.keys(responses).filter((status) => Number(status) >= 400);
+    for (const status of expectedErrorStatuses(key, operation)) expect(documented).toContain(status);
+  });
+
+  it("answers every error as Problem Details, with examples", () => {
+    for (const [status, raw] of Object.entries(responses)) {
+      if (Number(status) < 400) continue;
+      const content = resolve(raw).content as JsonObject;
+      expect(Object.keys(content), status).toEqual(["application/problem+json"]);
+      const mediaType = content["application/problem+json"] as JsonObject;
+      expect(mediaType.schema, status).toEqual({ $ref: "#/components/schemas/Problem" });
+      expect(isObject(mediaType.examples) && Object.keys(mediaType.examples).length > 0, status).toBe(true);
+    }
+  });
+
+  it("sends Retry-After with 429 and X-Request-Id with every answer", () => {
+    const tooMany = resolve(responses["429"]);
+    expect(resolve((tooMany.headers as JsonObject)["Retry-After"]).required).toBe(true);
+    for (const [status, raw] of Object.entries(responses)) {
+      expect(Object.keys((resolve(raw).headers ?? {}) as JsonObject), status).toContain("X-Request-Id");
+    }
+  });
+});
+
+describe("the Problem schema", () => {
+  const problem = resolve({ $ref: "#/components/schemas/Problem" });
+
+  it("has the RFC 9457 members and the compatibility members clients already read", () => {
+    expect(problem.required).toEqual(["type", "title", "status", "detail", "statusCode", "error", "message"]);
+    expect(Object.keys(problem.properties as JsonObject)).toEqual(
+      expect.arrayContaining([
+        "type",
+        "title",
+        "status",
+        "detail",
+        "instance",
+        "statusCode",
+        "error",
+        "message",
+        "errors",
+      ]),
+    );
+  });
+});
