@@ -346,6 +346,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox clock
+         * @description Sandbox only: the reference server answers it, the real service does not. Returns the time
+         *     the sandbox goes by for link expiry, timestamps and rate limits.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        /**
+         * Move the sandbox clock
+         * @description Sandbox only. Moves the clock by `advanceSeconds` or to `now`, for every caller of the
+         *     sandbox at once. Use it to expire payment links (7 days) or to reach a rate-limit window's
+         *     end without waiting. Moving back is allowed: a link then reads as payable again if nothing
+         *     else ended it.
+         */
+        post: operations["setSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a wallet's simulated balances and allowances
+         * @description Sandbox only. The sandbox has no blockchain: pay calldata and batch payouts read a wallet's
+         *     balances and allowances from this book. Set them here to get the approval, balance and gas
+         *     answers you want to test. Amounts are human-readable decimals in each currency; entries not
+         *     mentioned keep their value, and any amount never set is zero.
+         */
+        post: operations["setSandboxWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/wallets/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a wallet's simulated balances and allowances
+         * @description Sandbox only. Returns what `POST /sandbox/wallets` set for this address.
+         */
+        get: operations["getSandboxWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a request's sandbox state
+         * @description Sandbox only. Returns what the sandbox knows of a request created by a secure payment or a
+         *     batch payout: the amount it expects in its payment currency, its payment reference, the
+         *     payments recorded so far, and the status of its payment link.
+         */
+        get: operations["getSandboxRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/requests/{requestId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment of a request
+         * @description Sandbox only. Records a payment as if the chain had seen it: the request becomes `paid`,
+         *     `partially_paid` or `failed` (see `SandboxPaymentRecord`), and a secure payment whose
+         *     requests are all paid becomes `completed`, so that its token check answers `409`. The
+         *     payment is recorded by the sandbox clock.
+         */
+        post: operations["recordSandboxPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/secure-payments/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * End a secure payment link
+         * @description Sandbox only. Moves a `pending` secure payment to `invalidated` or `compliance_failed`, so
+         *     that its token check answers `403`. Any other status answers `400`
+         *     (`/problems/invalid-state`).
+         */
+        patch: operations["updateSandboxSecurePayment"];
+        trace?: never;
+    };
+    "/sandbox/recurring-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a recurring payment in any status
+         * @description Sandbox only. The real service creates recurring payments through its own flows; the
+         *     sandbox creates one directly, in the status you give, so that
+         *     `PATCH /v2/payouts/recurring/{id}` can be tried on each status. The recurring payment
+         *     belongs to the account of the API key.
+         */
+        post: operations["createSandboxRecurringPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/recurring-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurring payment
+         * @description Sandbox only. Returns a recurring payment of the API key's account, as created with
+         *     `POST /sandbox/recurring-payments` and changed by `PATCH /v2/payouts/recurring/{id}`.
+         */
+        get: operations["getSandboxRecurringPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -1309,6 +1491,11 @@ export interface components {
          *
          *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
          *     accompany either form.
+         *
+         *     The payreq reference server picks the form by what the batch holds: only ERC-20 payments ->
+         *     `ERC20BatchPaymentTransaction`; only native payments -> `ETHBatchPaymentTransaction`; both
+         *     kinds -> a single `batchPaymentTransaction`, because one `batchPayments` call pays them all.
+         *     It sends `ERC20ApprovalTransactions` only when an approval is needed.
          */
         BatchPayout: {
             /**
@@ -1334,7 +1521,7 @@ export interface components {
              *     payments).
              */
             batchPaymentTransaction?: components["schemas"]["Transaction"];
-        } | unknown | unknown | unknown;
+        } & (unknown | unknown | unknown);
         /**
          * Ulid
          * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
@@ -1680,6 +1867,94 @@ export interface components {
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
+         * SandboxClock
+         * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
+         *     expiry, timestamps, rate-limit windows. It follows real time, shifted by `offsetSeconds`.
+         */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The sandbox's current time.
+             */
+            now: string;
+            /** @description How far the sandbox clock is ahead of real time (negative when behind), in seconds. */
+            offsetSeconds: number;
+        };
+        /**
+         * SandboxClockUpdate
+         * @description Sandbox only. Moves the sandbox clock: either forward or backward by `advanceSeconds`, or to
+         *     the instant `now`. Exactly one of the two. The clock keeps running from its new position.
+         */
+        SandboxClockUpdate: {
+            /** @description Seconds to move the clock by; negative moves it back. At most ten years either way. */
+            advanceSeconds?: number;
+            /**
+             * Format: date-time
+             * @description The instant to set the clock to.
+             */
+            now?: string;
+        } & (unknown | unknown);
+        /**
+         * SandboxWalletBalance
+         * @description Sandbox only. A simulated balance: how much of `currency` the wallet holds. The balance of the
+         *     network's native currency (for example `ETH-base-base`) also pays the gas.
+         * @example {
+         *       "currency": "USDC-base",
+         *       "amount": "250.00"
+         *     }
+         */
+        SandboxWalletBalance: {
+            /** @description The currency held. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The balance, as a human-readable decimal in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+        };
+        /**
+         * SandboxWalletAllowance
+         * @description Sandbox only. A simulated ERC-20 allowance: how much of `currency` the contract `spender` may
+         *     take from the wallet. Pay calldata reads the allowance for the network's ERC20FeeProxy, batch
+         *     payouts the one for its BatchConversionPayments contract.
+         * @example {
+         *       "currency": "USDC-base",
+         *       "spender": "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814",
+         *       "amount": "1000"
+         *     }
+         */
+        SandboxWalletAllowance: {
+            /** @description The ERC-20 token; native currencies have no allowance. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The contract allowed to spend the tokens. */
+            spender: components["schemas"]["EvmAddress"];
+            /** @description The allowance, as a human-readable decimal in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+        };
+        /**
+         * SandboxWalletUpdate
+         * @description Sandbox only. Sets balances and allowances of a wallet. Each entry replaces the value for its
+         *     currency (and spender); entries not mentioned keep their value. Set an amount to `0` to clear it.
+         */
+        SandboxWalletUpdate: {
+            /** @description The wallet to update. */
+            address: components["schemas"]["EvmAddress"];
+            /** @description Balances to set. */
+            balances?: components["schemas"]["SandboxWalletBalance"][];
+            /** @description ERC-20 allowances to set. */
+            allowances?: components["schemas"]["SandboxWalletAllowance"][];
+        };
+        /**
+         * SandboxWallet
+         * @description Sandbox only. The simulated balances and allowances of one wallet, which pay calldata and
+         *     batch payouts read instead of a blockchain. Amounts not listed are zero.
+         */
+        SandboxWallet: {
+            /** @description The wallet address, checksummed (EIP-55). */
+            address: components["schemas"]["EvmAddress"];
+            /** @description Every balance set for the wallet. */
+            balances: components["schemas"]["SandboxWalletBalance"][];
+            /** @description Every allowance set for the wallet. */
+            allowances: components["schemas"]["SandboxWalletAllowance"][];
+        };
+        /**
          * PaymentReference
          * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
          *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
@@ -1687,11 +1962,231 @@ export interface components {
          */
         PaymentReference: string;
         /**
+         * SandboxRequestStatus
+         * @description Sandbox only. Where a request stands in the sandbox. `pending`: nothing paid yet. `partially_paid`:
+         *     some but not all of the expected amount was paid. `paid`: the expected amount was paid in full;
+         *     final. `failed`: the last payment attempt failed; the request can still be paid.
+         * @example pending
+         * @enum {string}
+         */
+        SandboxRequestStatus: "pending" | "partially_paid" | "paid" | "failed";
+        /**
          * TxHash
          * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
          * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
          */
         TxHash: string;
+        /**
+         * SandboxRequestPayment
+         * @description Sandbox only. One payment, or failed payment attempt, recorded for a request.
+         * @example {
+         *       "outcome": "paid",
+         *       "amount": "125",
+         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "subStatus": null,
+         *       "recordedAt": "2026-04-12T10:20:00.000Z"
+         *     }
+         */
+        SandboxRequestPayment: {
+            /**
+             * @description What the payment did to the request.
+             * @enum {string}
+             */
+            outcome: "paid" | "partial" | "failed";
+            /** @description The amount paid, in the request's payment currency; `0` for a failed attempt. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The transaction that made the payment or the attempt. */
+            txHash: components["schemas"]["TxHash"];
+            /** @description Why the attempt failed, for example `insufficient_funds`; null for payments. */
+            subStatus: string | null;
+            /**
+             * Format: date-time
+             * @description When the sandbox recorded it, by the sandbox clock.
+             */
+            recordedAt: string;
+        };
+        /**
+         * SandboxRequest
+         * @description Sandbox only. Everything the sandbox knows about one request: what it expects, what was paid,
+         *     and the secure payment link it belongs to, if any.
+         */
+        SandboxRequest: {
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the payment carries on chain, computed from the request id, its salt and the payee. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The network the request is paid on. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The wallet that receives the payment. */
+            payee: components["schemas"]["EvmAddress"];
+            /** @description The amount as given at creation, in `invoiceCurrency`. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency `amount` is stated in. */
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the request is paid in. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description What the payer owes, in `paymentCurrency` (the amount converted at the sandbox's rate). */
+            expectedAmount: components["schemas"]["DecimalAmount"];
+            /** @description The sum of the recorded payments, in `paymentCurrency`. */
+            amountPaid: components["schemas"]["DecimalAmount"];
+            /** @description Where the request stands. */
+            status: components["schemas"]["SandboxRequestStatus"];
+            /** @description The recorded payments and failed attempts, oldest first. */
+            payments: components["schemas"]["SandboxRequestPayment"][];
+            /** @description The secure payment link the request was created with; null for other requests. */
+            securePayment: {
+                /** @description The link's secure payment token. */
+                token: components["schemas"]["Ulid"];
+                /** @description The link's status now, by the sandbox clock (`expired` once past `expiresAt`). */
+                status: components["schemas"]["SecurePaymentStatus"];
+                /**
+                 * Format: date-time
+                 * @description When the link stops being payable.
+                 */
+                expiresAt: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the request was created, by the sandbox clock.
+             */
+            createdAt: string;
+        };
+        /**
+         * SandboxPaymentRecord
+         * @description Sandbox only. A payment to record for a request, as if the chain had seen it.
+         *
+         *     - `paid`: pays the rest of the expected amount (or `amount`, which must cover it). The request
+         *       becomes `paid`; a secure payment whose requests are all paid becomes `completed`.
+         *     - `partial`: pays `amount`, less than what is left. The request becomes `partially_paid`.
+         *     - `failed`: a failed attempt, nothing paid. The request becomes `failed` and stays payable.
+         *
+         *     A request that is already `paid` accepts no further payment (`400`, `/problems/invalid-state`).
+         */
+        SandboxPaymentRecord: {
+            /**
+             * @description What the payment does to the request.
+             * @enum {string}
+             */
+            outcome: "paid" | "partial" | "failed";
+            /**
+             * @description The amount paid, in the request's payment currency. Required for `partial`; for `paid` it
+             *     defaults to what is left to pay; not allowed for `failed`.
+             */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The transaction hash to record; a random one when absent. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description For `failed`, why the attempt failed; `insufficient_funds` when absent. */
+            subStatus?: string;
+        };
+        /**
+         * SandboxSecurePaymentUpdate
+         * @description Sandbox only. Ends a `pending` secure payment as the merchant (`invalidated`) or the payer
+         *     screening (`compliance_failed`) would. `completed` comes from paying its requests, `expired`
+         *     from the clock.
+         */
+        SandboxSecurePaymentUpdate: {
+            /**
+             * @description The status to move the secure payment to.
+             * @enum {string}
+             */
+            status: "invalidated" | "compliance_failed";
+        };
+        /**
+         * SandboxSecurePayment
+         * @description Sandbox only. A secure payment link as the sandbox stores it.
+         */
+        SandboxSecurePayment: {
+            /** @description The secure payment token. */
+            token: components["schemas"]["Ulid"];
+            /** @description The link's status now, by the sandbox clock (`expired` once past `expiresAt`). */
+            status: components["schemas"]["SecurePaymentStatus"];
+            /** @description The requests behind the link. */
+            requestIds: components["schemas"]["RequestId"][];
+            /** @description The network the link's requests are paid on. */
+            network: components["schemas"]["NetworkName"];
+            /**
+             * Format: date-time
+             * @description When the link was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the link stops being payable.
+             */
+            expiresAt: string;
+        };
+        /**
+         * SandboxRecurringPaymentCreate
+         * @description Sandbox only. A recurring payment to create, in any status, so that cancel and unpause can be
+         *     tried on it. `processedPayments` must be below `totalPayments` for `active` and `paused`, and
+         *     equal to it for `completed`.
+         */
+        SandboxRecurringPaymentCreate: {
+            /**
+             * @description The status to create it in.
+             * @default active
+             */
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description The wallet the payments are taken from. */
+            payer: components["schemas"]["EvmAddress"];
+            /** @description The wallet the payments go to. */
+            payee: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token paid. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The amount of each payment, in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description Payments in the whole schedule. */
+            totalPayments: number;
+            /**
+             * @description Payments already executed.
+             * @default 0
+             */
+            processedPayments: number;
+            /**
+             * @description The recurring payment contract the payer allowed to spend `currency`; cancelling answers an
+             *     `approve(spender, 0)` on `currency`.
+             */
+            spender: components["schemas"]["EvmAddress"];
+            /**
+             * Format: date-time
+             * @description When the next payment is due; absent means none is scheduled yet.
+             */
+            nextPaymentDate?: string;
+        };
+        /**
+         * SandboxRecurringPayment
+         * @description Sandbox only. A recurring payment as the sandbox stores it.
+         */
+        SandboxRecurringPayment: {
+            /** @description The identifier to use with `PATCH /v2/payouts/recurring/{id}`. */
+            id: components["schemas"]["Ulid"];
+            /** @description Where the recurring payment stands. */
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description The wallet the payments are taken from. */
+            payer: components["schemas"]["EvmAddress"];
+            /** @description The wallet the payments go to. */
+            payee: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token paid. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The amount of each payment, in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description Payments in the whole schedule. */
+            totalPayments: number;
+            /** @description Payments executed so far. */
+            processedPayments: number;
+            /** @description The contract the payer allowed to spend `currency`. */
+            spender: components["schemas"]["EvmAddress"];
+            /**
+             * Format: date-time
+             * @description When the next payment is due; null when none is scheduled.
+             */
+            nextPaymentDate: string | null;
+            /**
+             * Format: date-time
+             * @description When the sandbox created it.
+             */
+            createdAt: string;
+        };
         /**
          * WebhookFee
          * @description One fee taken on a payment reported by a webhook event.
@@ -1762,7 +2257,7 @@ export interface components {
             paymentProcessor?: string;
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
-        } | unknown | unknown;
+        } & (unknown | unknown);
         /**
          * PaymentPartialEvent
          * @description The body of a `payment.partial` delivery: a payment was received for a request but the
@@ -1817,7 +2312,7 @@ export interface components {
             paymentProcessor?: string;
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
-        } | unknown | unknown;
+        } & (unknown | unknown);
         /**
          * PaymentFailedEvent
          * @description The body of a `payment.failed` delivery: an attempt to pay a request failed, for example
@@ -1845,7 +2340,7 @@ export interface components {
             subStatus?: string;
             /** @description Who processed the payment, for example `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
             paymentProcessor?: string;
-        } | unknown | unknown;
+        } & (unknown | unknown);
     };
     responses: {
         /** @description The API key or client ID is missing or not recognised. */
@@ -2078,8 +2573,22 @@ export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan']
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
+export type SandboxClock = components['schemas']['SandboxClock'];
+export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
+export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance'];
+export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];
+export type SandboxWalletUpdate = components['schemas']['SandboxWalletUpdate'];
+export type SandboxWallet = components['schemas']['SandboxWallet'];
 export type PaymentReference = components['schemas']['PaymentReference'];
+export type SandboxRequestStatus = components['schemas']['SandboxRequestStatus'];
 export type TxHash = components['schemas']['TxHash'];
+export type SandboxRequestPayment = components['schemas']['SandboxRequestPayment'];
+export type SandboxRequest = components['schemas']['SandboxRequest'];
+export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
+export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
+export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
+export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type WebhookFee = components['schemas']['WebhookFee'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
@@ -2637,6 +3146,333 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockUpdate"];
+            };
+        };
+        responses: {
+            /** @description The clock after the move. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    setSandboxWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxWalletUpdate"];
+            };
+        };
+        responses: {
+            /** @description The wallet after the update. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWallet"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is malformed, a currency is unknown, an allowance names a
+             *     native currency, or an amount has more decimals than its currency.
+             */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The wallet address, in any letter case.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                address: components["schemas"]["EvmAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet's balances and allowances. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWallet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Nothing was ever set for this wallet; the sandbox treats all its amounts as zero. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    recordSandboxPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request that is paid.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPaymentRecord"];
+            };
+        };
+        responses: {
+            /** @description The payment is recorded; the body is the request after it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRequest"];
+                };
+            };
+            /**
+             * @description The body is invalid (for example `partial` without `amount`, or an amount that does not
+             *     fit the outcome), or the request is already paid (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSandboxSecurePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSecurePaymentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The secure payment after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSecurePayment"];
+                };
+            };
+            /** @description The body is invalid, or the secure payment is not `pending` (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSandboxRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRecurringPaymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The recurring payment is created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRecurringPayment"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is malformed, the currency is unknown or not an ERC-20 token,
+             *     or the payment counts do not fit the status.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRecurringPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

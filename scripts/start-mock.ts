@@ -51,10 +51,14 @@ const prism = spawn(path.join(repoRoot, "node_modules", ".bin", "prism"), prismA
 });
 
 let announced = false;
+// Prism's output arrives in chunks that may split its "listening" line.
+let pending = "";
 prism.stdout.setEncoding("utf8");
 prism.stdout.on("data", (chunk: string) => {
   process.stdout.write(chunk);
-  if (!announced && chunk.includes("Prism is listening")) {
+  if (announced) return;
+  pending = (pending + chunk).slice(-500);
+  if (pending.includes("Prism is listening")) {
     announced = true;
     const base = `http://${options.host}:${options.port}`;
     console.log(

@@ -1,0 +1,170 @@
+import { parseArgs } from "node:util";
+import {
+  type CheckResult,
+  type ContractTarget,
+  type Credentials,
+  formatResultLine,
+  formatSummary,
+  planContractChecks,
+  summariseResults,
+} from "../test/contract/index.ts";
+
+const usage = `Usage: npm run contract -- --base-url URL (--api-key KEY | --client-id ID --origin ORIGIN) [options]
+
+Checks a deployment of the Payment Request Service against generated/openapi.json: a valid call per
+operation, calls with missing or wrong credentials, and a set of invalid inputs per operation.
+Prints one line per check (PASS, FAIL or STATEFUL) and a summary.
+
+Options:
+  --base-url URL              the deployment, e.g. http://127.0.0.1:3000 (required)
+  --api-key KEY               an API key (or set PAYREQ_API_KEY); never printed
+  --client-id ID              a client ID, with --origin set to one of its allowed domains
+  --origin ORIGIN             e.g. https://shop.example.com
+  --extra-api-key KEY         a second credential, of the other kind than the first, so that
+  --extra-client-id ID          the checks that need both kinds can run
+  --extra-origin ORIGIN
+  --stateful                  the target keeps state and enforces every rule (a real server):
+                              run the checks a stateless mock cannot pass (wrong keys, origins,
+                              unknown ids, body size, create-then-read); without it they are
+                              reported STATEFUL and not sent
+  --json                      print the results and the summary as JSON
+  --timeout MS                time limit per request (default 15000)
+  --help                      show this help
+
+Exit status: 0 when no check failed, 1 when one did, 2 for bad arguments.`;
+
+class UsageError extends Error {}
+
+const maxUnanswered = 3;
+
+function readCredentials(
+  prefix: string,
+  apiKey: string | undefined,
+  clientId: string | undefined,
+  origin: string | undefined,
+): Credentials | undefined {
+  if (apiKey !== undefined && clientId !== undefined) {
+    throw new UsageError(`give either --${prefix}api-key or --${prefix}client-id, not both`);
+  }
+  if (apiKey !== undefined) {
+    if (apiKey === "") throw new UsageError(`--${prefix}api-key is empty`);
+    if (origin !== undefined)
+      throw new UsageError(`--${prefix}origin goes with --${prefix}client-id, not an API key`);
+    return { apiKey };
+  }
+  if (clientId === undefined) {
+    if (origin !== undefined) throw new UsageError(`--${prefix}origin needs --${prefix}client-id`);
+    return undefined;
+  }
+  if (clientId === "") throw new UsageError(`--${prefix}client-id is empty`);
+  if (origin === undefined)
+    throw new UsageError(`--${prefix}client-id needs --${prefix}origin (one of its allowed domains)`);
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    throw new UsageError(
+      `--${prefix}origin must be an origin such as https://shop.example.com, got "${origin}"`,
+    );
+  }
+  if (parsed.origin !== origin.replace(/\/$/, "")) {
+    throw new UsageError(`--${prefix}origin must be a bare origin (scheme, host, port), got "${origin}"`);
+  }
+  return { clientId, origin: parsed.origin };
+}
+
+function readOptions() {
+  const { values } = parseArgs({
+    options: {
+      "base-url": { type: "string" },
+      "api-key": { type: "string" },
+      "client-id": { type: "string" },
+      origin: { type: "string" },
+      "extra-api-key": { type: "string" },
+      "extra-client-id": { type: "string" },
+      "extra-origin": { type: "string" },
+      stateful: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      timeout: { type: "string", default: "15000" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return undefined;
+  const baseUrl = values["base-url"];
+  if (baseUrl === undefined) throw new UsageError("--base-url is required");
+  let parsedBase: URL;
+  try {
+    parsedBase = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  }
+  if (parsedBase.protocol !== "http:" && parsedBase.protocol !== "https:") {
+    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  }
+  const fromEnvironment = process.env.PAYREQ_API_KEY || undefined;
+  const apiKey = values["api-key"] ?? (values["client-id"] === undefined ? fromEnvironment : undefined);
+  const main = readCredentials("", apiKey, values["client-id"], values.origin);
+  if (!main)
+    throw new UsageError(
+      "give a credential: --api-key KEY (or PAYREQ_API_KEY), or --client-id ID --origin ORIGIN",
+    );
+  const extra = readCredentials(
+    "extra-",
+    values["extra-api-key"],
+    values["extra-client-id"],
+    values["extra-origin"],
+  );
+  if (extra && "apiKey" in extra === "apiKey" in main) {
+    throw new UsageError(
+      "the extra credential must be of the other kind than the first (API key vs client ID)",
+    );
+  }
+  const timeoutMs = Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new UsageError(`--timeout must be a whole number of milliseconds, got "${values.timeout}"`);
+  }
+  const target: ContractTarget = {
+    baseUrl: parsedBase.href.replace(/\/$/, ""),
+    ...main,
+    ...(extra ? { extra } : {}),
+  };
+  return { target, stateful: values.stateful, json: values.json, timeoutMs };
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof readOptions>;
+  try {
+    options = readOptions();
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (!options) {
+    console.log(usage);
+    return 0;
+  }
+  const { target, stateful, json, timeoutMs } = options;
+  const results: CheckResult[] = [];
+  let unanswered = 0;
+  for (const check of planContractChecks(target, { stateful, timeoutMs })) {
+    const result = await check.run();
+    results.push(result);
+    if (!json) console.log(formatResultLine(result));
+    // A server that is down would otherwise cost one timeout per check.
+    if (result.outcome === "pass") unanswered = 0;
+    if (result.outcome === "fail") unanswered = result.reason.startsWith("no answer") ? unanswered + 1 : 0;
+    if (unanswered === maxUnanswered) {
+      console.error(`Stopped: ${maxUnanswered} requests in a row got no answer from ${target.baseUrl}.`);
+      break;
+    }
+  }
+  const summary = summariseResults(results);
+  if (json) {
+    console.log(JSON.stringify({ baseUrl: target.baseUrl, stateful, summary, results }, null, 2));
+  } else {
+    console.log(formatSummary(summary, target.baseUrl, stateful));
+  }
+  return summary.failed > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

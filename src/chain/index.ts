@@ -1,0 +1,20 @@
+export {
+  batchConversionPaymentsAbi,
+  erc20ApproveAbi,
+  erc20FeeProxyAbi,
+  ethereumFeeProxyAbi,
+} from "./abis.ts";
+export { computeFeeAmount, parseDecimalAmount } from "./amounts.ts";
+export { type BuiltTransaction, buildAllowanceReset, buildApproval } from "./approval.ts";
+export {
+  type BatchPaymentInput,
+  type BatchPaymentItem,
+  type BatchPaymentTransactions,
+  buildBatchPaymentTransactions,
+} from "./build-batch-payment.ts";
+export { buildPaymentTransactions, type PaymentInput, type PaymentTransactions } from "./build-payment.ts";
+export { getOfficialContracts, type OfficialContracts, type PaymentContracts } from "./contracts.ts";
+export { ChainInputError, type ChainInputErrorCode } from "./errors.ts";
+export { chainIds, isNetworkName, type NetworkName, networkNames } from "./networks.ts";
+export { computePaymentReference, generateSalt, type PaymentReference } from "./payment-reference.ts";
+export { computeNativeCurrencyHash, findToken, listTokens, type TokenRecord, tokenTable } from "./tokens.ts";

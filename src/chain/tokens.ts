@@ -1,0 +1,95 @@
+import { type Address, keccak256, stringToBytes } from "viem";
+import { chainIds, type NetworkName } from "./networks.ts";
+
+/** A currency the service can be paid in, in the shape of the spec's `Currency`. */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  address: Address;
+  network: NetworkName;
+  type: "ERC20" | "ETH";
+  hash: Address;
+  chainId: number;
+}
+
+/**
+ * The value that stands for a native coin where a token address would be: the last 20 bytes of
+ * keccak256 over `{"type":"eth","value":"<symbol>"}` in lower case, as the service's currency
+ * library computes it (0xf5af88e117747e87fc5929f2ff87221b1447652e for ETH).
+ */
+export function computeNativeCurrencyHash(symbol: string): Address {
+  const storageCurrency = JSON.stringify({ type: "ETH", value: symbol }).toLowerCase();
+  return `0x${keccak256(stringToBytes(storageCurrency)).slice(-40)}`;
+}
+
+function erc20(network: NetworkName, symbol: string, name: string, decimals: number, address: Address) {
+  return { id: `${symbol}-${network}`, name, symbol, decimals, address, network, type: "ERC20" as const };
+}
+
+// Native symbols and ids follow the service's currency list: the symbol of a non-mainnet native
+// coin already carries the network ("ETH-base"), hence ids such as "ETH-base-base".
+function native(network: NetworkName, symbol: string, name: string) {
+  const hash = computeNativeCurrencyHash(symbol);
+  return {
+    id: `${symbol}-${network}`,
+    name,
+    symbol,
+    decimals: 18,
+    address: hash,
+    network,
+    type: "ETH" as const,
+  };
+}
+
+const records = [
+  erc20("mainnet", "USDC", "USD Coin", 6, "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+  erc20("mainnet", "USDT", "Tether USD", 6, "0xdAC17F958D2ee523a2206206994597C13D831ec7"),
+  erc20("mainnet", "DAI", "Dai Stablecoin", 18, "0x6B175474E89094C44Da98b954EedeAC495271d0F"),
+  erc20("mainnet", "WETH", "Wrapped Ether", 18, "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2"),
+  native("mainnet", "ETH", "Ether"),
+  erc20("base", "USDC", "USD Coin", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+  erc20("base", "DAI", "Dai Stablecoin", 18, "0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb"),
+  erc20("base", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
+  native("base", "ETH-base", "Base Ether"),
+  erc20("optimism", "USDC", "USD Coin", 6, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
+  erc20("optimism", "USDT", "Tether USD", 6, "0x94b008aA00579c1307B0EF2c499aD98a8ce58e58"),
+  erc20("optimism", "DAI", "Dai Stablecoin", 18, "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1"),
+  erc20("optimism", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
+  native("optimism", "ETH-optimism", "Optimism Ether"),
+  erc20("arbitrum-one", "USDC", "USD Coin", 6, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+  erc20("arbitrum-one", "USDT", "Tether USD", 6, "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
+  native("arbitrum-one", "AETH", "Arbitrum Ether"),
+  erc20("matic", "USDC", "USD Coin", 6, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+  erc20("matic", "USDT", "(PoS) Tether USD", 6, "0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
+  erc20("matic", "DAI", "(PoS) Dai Stablecoin", 18, "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"),
+  native("matic", "MATIC", "Matic"),
+  erc20("sepolia", "FAU", "FAU", 18, "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C"),
+  native("sepolia", "ETH-sepolia", "Sepolia Ether"),
+];
+
+/** Every currency the reference server knows, with addresses checked against their issuers. */
+export const tokenTable: readonly TokenRecord[] = Object.freeze(
+  records.map((record) =>
+    Object.freeze({ ...record, hash: record.address, chainId: chainIds[record.network] }),
+  ),
+);
+
+/** The currency with this id (`USDC-base`, `ETH-sepolia-sepolia`), compared case-insensitively. */
+export function findToken(currencyId: string): TokenRecord | undefined {
+  const wanted = currencyId.toLowerCase();
+  return tokenTable.find((token) => token.id.toLowerCase() === wanted);
+}
+
+/** The currencies on a network and/or with a symbol (case-insensitive), in table order. */
+export function listTokens(
+  filter: { network?: string | undefined; symbol?: string | undefined } = {},
+): TokenRecord[] {
+  const symbol = filter.symbol?.toLowerCase();
+  return tokenTable.filter(
+    (token) =>
+      (filter.network === undefined || token.network === filter.network) &&
+      (symbol === undefined || token.symbol.toLowerCase() === symbol),
+  );
+}

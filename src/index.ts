@@ -1,0 +1,67 @@
+// Public API: the typed client, its errors and normalisers, and the spec's types.
+export type {
+  BaseUnitAmount,
+  BatchPayoutRequest,
+  BigNumberValue,
+  ClientId,
+  ClientIdStatus,
+  ConversionRoutes,
+  CreatePaymentDetailsRequest,
+  CreateSecurePaymentRequest,
+  CrossChainPayCalldata,
+  Currency,
+  CurrencyId,
+  CurrencyType,
+  components,
+  DecimalAmount,
+  EvmAddress,
+  FeePercentage,
+  HexData,
+  InvoiceCurrency,
+  NetworkName,
+  operations,
+  PayCalldata,
+  PayCalldataMetadata,
+  PayerComplianceStatus,
+  PaymentDetailResponse,
+  PaymentReference,
+  PaymentRequestItem,
+  PaymentRoute,
+  PaymentRoutes,
+  Problem,
+  paths,
+  RecurringPayment,
+  RecurringPaymentAction,
+  RecurringPaymentStatus,
+  RegisterPayerRequest,
+  RequestId,
+  SecurePayment,
+  SecurePaymentBatchDetails,
+  SecurePaymentDetails,
+  SecurePaymentSingleDetails,
+  SecurePaymentStatus,
+  Transaction,
+  TransactionValue,
+  TxHash,
+  Ulid,
+  UpdateRecurringPaymentRequest,
+  ValidationIssue,
+  WebhookFee,
+  webhooks,
+} from "../generated/schema.d.ts";
+export { ApiError, type FetchResult, type SuccessData, toApiError, unwrap } from "./client/api-error.ts";
+export type { ApiKeyCredentials, ClientIdCredentials } from "./client/auth-middleware.ts";
+export { type BatchPayout, type NormalisedBatchPayout, normaliseBatchPayout } from "./client/batch-payout.ts";
+export { createPayreqClient, type PayreqClient, type PayreqClientOptions } from "./client/create-client.ts";
+export { InvalidValueError, PayreqError, type PayreqErrorParameters } from "./client/payreq-error.ts";
+export { type FetchLike, type RetryOptions, withRetries } from "./client/retrying-fetch.ts";
+export { transactionValueToBigInt } from "./client/transaction-value.ts";
+export {
+  normaliseWebhookEvent,
+  type PaymentConfirmedEvent,
+  type PaymentFailedEvent,
+  type PaymentPartialEvent,
+  type WebhookEvent,
+  type WebhookPayload,
+  webhookEventNames,
+} from "./client/webhook-event.ts";

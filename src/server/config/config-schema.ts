@@ -1,0 +1,70 @@
+/** JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. */
+export const sandboxConfigSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  additionalProperties: false,
+  required: ["accounts"],
+  properties: {
+    accounts: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id", "apiKeys", "webhookSecret", "clientIds"],
+        properties: {
+          id: { type: "string", minLength: 1, maxLength: 100 },
+          apiKeys: {
+            type: "array",
+            minItems: 1,
+            items: { type: "string", minLength: 16, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" },
+          },
+          webhookSecret: { type: "string", minLength: 16, maxLength: 200 },
+          clientIds: {
+            type: "array",
+            items: {
+              type: "object",
+              additionalProperties: false,
+              required: ["id", "clientId", "label", "allowedDomains"],
+              properties: {
+                id: { type: "string", minLength: 1, maxLength: 200 },
+                clientId: { type: "string", minLength: 8, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" },
+                label: { type: "string" },
+                allowedDomains: {
+                  type: "array",
+                  items: {
+                    type: "string",
+                    pattern: "^(self|https?://[^/?#\\s]+)$",
+                  },
+                },
+                feePercentage: {
+                  type: ["string", "null"],
+                  pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$",
+                },
+                feeAddress: { type: ["string", "null"], pattern: "^0x[0-9a-fA-F]{40}$" },
+                operatorWalletAddress: { type: ["string", "null"], pattern: "^0x[0-9a-fA-F]{40}$" },
+                defaultPreApprovalExpiry: { type: ["number", "null"], minimum: 0 },
+                defaultAuthorizationExpiry: { type: ["number", "null"], minimum: 0 },
+                status: { enum: ["active", "inactive", "revoked"] },
+              },
+            },
+          },
+        },
+      },
+    },
+    publicBaseUrl: { type: "string", pattern: "^https?://[^/?#\\s]+$" },
+    securePaymentPageUrl: { type: "string", pattern: "^https?://[^\\s#]+$" },
+    securePaymentLifetimeSeconds: { type: "integer", minimum: 1 },
+    clientIdRateLimitPerMinute: { type: "integer", minimum: 1 },
+  },
+} as const;
+
+/** Plain-words hints for the patterns above, used in error messages. */
+export const configPatternHints: Record<string, string> = {
+  "^(self|https?://[^/?#\\s]+)$": "an origin such as https://shop.example.com (no path), or self",
+  "^https?://[^/?#\\s]+$": "an origin such as https://sandbox.example.com (no path)",
+  "^https?://[^\\s#]+$": "an http(s) URL",
+  "^0x[0-9a-fA-F]{40}$": "an EVM address (0x and 40 hex digits)",
+  "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$": "a percentage from 0 to 100 such as 2.5",
+  "^[\\x21-\\x7e]+$": "printable ASCII without spaces",
+};

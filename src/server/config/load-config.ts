@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
+import type { SandboxConfig } from "./sandbox-config.ts";
+
+/** A configuration that cannot be used; `problems` names each bad field. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(source: string, problems: string[]) {
+    super(`${source} is not a valid sandbox configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(sandboxConfigSchema);
+
+/** `/accounts/0/apiKeys/1` -> `accounts[0].apiKeys[1]`. */
+function fieldName(pointer: string): string {
+  const name = pointer
+    .split("/")
+    .slice(1)
+    .map((token) => (/^\d+$/.test(token) ? `[${token}]` : `.${token}`))
+    .join("")
+    .replace(/^\./, "");
+  return name === "" ? "(the whole file)" : name;
+}
+
+function describe(error: ErrorObject, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "additionalProperties") {
+    const field = fieldName(`${error.instancePath}/${String(params.additionalProperty)}`);
+    return `${field}: unknown field; remove it or check its spelling`;
+  }
+  if (error.keyword === "required") {
+    return `${fieldName(`${error.instancePath}/${String(params.missingProperty)}`)}: is required`;
+  }
+  // Secrets are never echoed, not even invalid ones.
+  const secret = /\/(apiKeys\/\d+|webhookSecret)$/.test(error.instancePath);
+  const shown = secret ? `a value of ${String(value).length} characters` : JSON.stringify(value);
+  if (error.keyword === "pattern") {
+    const hint = configPatternHints[String(params.pattern)] ?? `a value matching ${String(params.pattern)}`;
+    return `${fieldName(error.instancePath)}: must be ${hint}, got ${shown}`;
+  }
+  return `${fieldName(error.instancePath)}: ${error.message ?? "is invalid"}, got ${shown}`;
+}
+
+function valueAt(document: unknown, pointer: string): unknown {
+  let current = document;
+  for (const token of pointer.split("/").slice(1)) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}
+
+function findDuplicates(config: SandboxConfig): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  const claim = (kind: string, value: string, field: string) => {
+    const earlier = seen.get(`${kind}:${value}`);
+    if (earlier) problems.push(`${field}: repeats the ${kind} of ${earlier}; each must be unique`);
+    else seen.set(`${kind}:${value}`, field);
+  };
+  config.accounts.forEach((account, a) => {
+    claim("account id", account.id, `accounts[${a}].id`);
+    account.apiKeys.forEach((key, k) => {
+      claim("API key", key, `accounts[${a}].apiKeys[${k}]`);
+    });
+    account.clientIds.forEach((client, c) => {
+      claim("client ID record id", client.id, `accounts[${a}].clientIds[${c}].id`);
+      claim("client ID", client.clientId, `accounts[${a}].clientIds[${c}].clientId`);
+    });
+  });
+  return problems;
+}
+
+/** Checks a parsed configuration; throws a ConfigError naming every bad field. */
+export function parseConfig(value: unknown, source = "configuration"): SandboxConfig {
+  if (!validate(value)) {
+    const errors = (validate.errors ?? []).filter((error) => error.keyword !== "if");
+    throw new ConfigError(
+      source,
+      errors.map((error) => describe(error, valueAt(value, error.instancePath))),
+    );
+  }
+  const config = value as unknown as SandboxConfig;
+  const duplicates = findDuplicates(config);
+  if (duplicates.length > 0) throw new ConfigError(source, duplicates);
+  return config;
+}
+
+/** Reads and checks a JSON configuration file. */
+export function loadConfigFile(file: string): SandboxConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(file, [`cannot be read: ${(error as NodeJS.ErrnoException).code ?? "error"}`]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(file, [`is not valid JSON: ${(error as Error).message}`]);
+  }
+  return parseConfig(parsed, file);
+}

@@ -1,0 +1,186 @@
+import type { AddressInfo } from "node:net";
+import express, { type Express } from "express";
+import type { NetworkName, PaymentContracts } from "../chain/index.ts";
+import { type ApiSpec, loadApiSpec } from "./api-spec.ts";
+import { createApiKeyVerifier } from "./auth/api-keys.ts";
+import { type Clock, SandboxClock, systemClock } from "./clock.ts";
+import { parseConfig } from "./config/load-config.ts";
+import {
+  createDefaultConfig,
+  defaultClientIdRateLimitPerMinute,
+  defaultSecurePaymentLifetimeSeconds,
+  type SandboxConfig,
+} from "./config/sandbox-config.ts";
+import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
+import type { DomainContext } from "./domain/context.ts";
+import { authenticate } from "./http/authenticate.ts";
+import { canonicaliseQuery } from "./http/canonical-query.ts";
+import { answerCors } from "./http/cors.ts";
+import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
+import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
+import { parseJsonBody } from "./http/parse-json-body.ts";
+import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
+import { assignRequestId } from "./http/request-id.ts";
+import { stateOf } from "./http/request-state.ts";
+import { resolveOperation } from "./http/resolve-operation.ts";
+import { buildRouteTable } from "./http/route-table.ts";
+import { batchPayoutsRouter } from "./routes/batch-payouts.ts";
+import { clientIdsRouter } from "./routes/client-ids.ts";
+import { currenciesRouter } from "./routes/currencies.ts";
+import { pagesRouter } from "./routes/pages.ts";
+import { payCalldataRouter } from "./routes/pay-calldata.ts";
+import { payersRouter } from "./routes/payers.ts";
+import { paymentRoutesRouter } from "./routes/payment-routes.ts";
+import { recurringPaymentsRouter } from "./routes/recurring-payments.ts";
+import { sandboxRouter } from "./routes/sandbox.ts";
+import { securePaymentsRouter } from "./routes/secure-payments.ts";
+import { createMemoryStore } from "./store/memory-store.ts";
+import type { Store } from "./store/store.ts";
+import { warmUpRoutes } from "./warm-up.ts";
+
+export interface CreateServerOptions {
+  /** Credentials and behaviour; the built-in sandbox configuration when absent. */
+  config?: SandboxConfig;
+  /** The time source the sandbox clock runs on (the system clock by default). */
+  clock?: Clock;
+  store?: Store;
+  /** Validate every response against the spec (default true); switch off for speed. */
+  validateResponses?: boolean;
+  /** Pay through these contracts instead of the official ones, by network (local deployments). */
+  contracts?: Partial<Record<NetworkName, PaymentContracts>>;
+  /** The OpenAPI document to serve (default generated/openapi.json). */
+  spec?: ApiSpec;
+  logger?: ServerLogger;
+  /** Compile every operation's schemas when listening (default true). */
+  warmUp?: boolean;
+}
+
+export interface RunningServer {
+  /** The origin the server listens on, such as `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface PayreqServer {
+  app: Express;
+  store: Store;
+  /** The clock every time decision reads; the sandbox API moves it. */
+  clock: SandboxClock;
+  config: SandboxConfig;
+  /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
+  publicOrigin(): string;
+  /** Listens (port 0 picks a free one), warms the validator up, and resolves once ready. */
+  listen(options?: { port?: number; host?: string }): Promise<RunningServer>;
+}
+
+const consoleLogger: ServerLogger = { error: (message, error) => console.error(message, error) };
+
+/** The reference server: Express 5 with every request and response validated against the spec. */
+export function createServer(options: CreateServerOptions = {}): PayreqServer {
+  const config = parseConfig(options.config ?? createDefaultConfig(), "the server configuration");
+  const spec = options.spec ?? loadApiSpec();
+  const store = options.store ?? createMemoryStore();
+  const clock = new SandboxClock(options.clock ?? systemClock);
+  const logger = options.logger ?? consoleLogger;
+  const routes = buildRouteTable(spec);
+  let listeningOrigin = "http://127.0.0.1:3000";
+  const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
+
+  const ctx: DomainContext = {
+    store,
+    clock,
+    contractOverrides: options.contracts ?? {},
+    securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds ?? defaultSecurePaymentLifetimeSeconds,
+    publicOrigin,
+    securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
+  };
+
+  const ready = seedClientIds(store, config, clock.now());
+  const limiter = createRateLimiter({
+    limit: config.clientIdRateLimitPerMinute ?? defaultClientIdRateLimitPerMinute,
+    clock,
+  });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use((_req, _res, next) => {
+    ready.then(() => next(), next);
+  });
+  app.use(assignRequestId());
+  app.use(answerCors(store, publicOrigin));
+  app.use(pagesRouter(ctx));
+  app.use(resolveOperation(routes));
+  app.use(authenticate({ verifyApiKey: createApiKeyVerifier(config.accounts), store, clock, publicOrigin }));
+  app.use(limitClientIdRate(limiter));
+  app.use(parseJsonBody());
+  app.use(canonicaliseQuery());
+  app.use(validateAgainstSpec(spec, { validateResponses: options.validateResponses ?? true }));
+  app.use(
+    currenciesRouter(),
+    paymentRoutesRouter(ctx),
+    payCalldataRouter(ctx),
+    securePaymentsRouter(ctx),
+    batchPayoutsRouter(ctx),
+    recurringPaymentsRouter(ctx),
+    payersRouter(ctx),
+    clientIdsRouter(ctx),
+    sandboxRouter(ctx, clock),
+  );
+  app.use((_req, res, next) => {
+    // An operation of the spec that no router answers is the server's gap, not the caller's.
+    next(new Error(`no handler answers operation ${stateOf(res).route?.operationId ?? "(none)"}`));
+  });
+  app.use(translateValidatorErrors(spec));
+  app.use(answerErrors(logger));
+
+  return {
+    app,
+    store,
+    clock,
+    config,
+    publicOrigin,
+    async listen({ port = 0, host = "127.0.0.1" } = {}) {
+      await ready;
+      const server = app.listen(port, host);
+      await new Promise<void>((resolve, reject) => {
+        server.once("listening", resolve);
+        server.once("error", reject);
+      });
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      const url = `http://${shownHost}:${address.port}`;
+      listeningOrigin = url;
+      const close = () =>
+        new Promise<void>((resolve, reject) => {
+          server.close((error) => (error ? reject(error) : resolve()));
+          server.closeAllConnections();
+        });
+      if (options.warmUp ?? true) {
+        const apiKey = config.accounts[0]?.apiKeys[0];
+        try {
+          if (apiKey) await warmUpRoutes(url, routes, apiKey);
+        } catch (error) {
+          await close();
+          throw error;
+        }
+      }
+      return { url, port: address.port, close };
+    },
+  };
+}
+
+/** Puts the configured client IDs into the store, keeping what the store already knows of their use. */
+async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  for (const account of config.accounts) {
+    for (const clientId of account.clientIds) {
+      const fresh = clientIdRecordFromConfig(account.id, clientId, now);
+      const existing = await store.getClientId(clientId.id);
+      await store.putClientId(
+        existing ? { ...fresh, createdAt: existing.createdAt, lastUsedAt: existing.lastUsedAt } : fresh,
+      );
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { formatUnits } from "viem";
+
+/** A decimal string as an integer and a power of ten: "12.50" -> 1250n, scale 2. */
+function parseDecimal(value: string): { units: bigint; scale: number } {
+  const [whole = "0", fraction = ""] = value.split(".");
+  return { units: BigInt(whole + fraction), scale: fraction.length };
+}
+
+/**
+ * `amount × rate` in base units of a token with `decimals` places, rounded up so that the payee
+ * never receives less than the converted amount.
+ */
+export function convertToBaseUnits(amount: string, rate: string, decimals: number): bigint {
+  const a = parseDecimal(amount);
+  const r = parseDecimal(rate);
+  const numerator = a.units * r.units * 10n ** BigInt(decimals);
+  const denominator = 10n ** BigInt(a.scale + r.scale);
+  return (numerator + denominator - 1n) / denominator;
+}
+
+/** Base units as a human-readable decimal: 125000000n at 6 decimals -> "125". */
+export function formatBaseUnits(value: bigint | string, decimals: number): string {
+  return formatUnits(BigInt(value), decimals);
+}
+
+/** A percentage string as a fraction without floating-point drift in the digits: "2.5" -> 0.025. */
+export function percentageToFraction(percentage: string): number {
+  const { units, scale } = parseDecimal(percentage);
+  const digits = units.toString().padStart(scale + 3, "0");
+  const cut = digits.length - (scale + 2);
+  return Number(`${digits.slice(0, cut)}.${digits.slice(cut)}`);
+}

@@ -1,0 +1,151 @@
+import type { Address } from "viem";
+import {
+  type BatchPaymentItem,
+  buildBatchPaymentTransactions,
+  computeFeeAmount,
+  type NetworkName,
+  type TokenRecord,
+} from "../../chain/index.ts";
+import { type ValidationIssue, validationFailed } from "../problems.ts";
+import type { RequestRecord } from "../store/records.ts";
+import type { DomainContext } from "./context.ts";
+import { contractsFor } from "./contracts.ts";
+import { findCurrency } from "./currencies.ts";
+import { resolveFee } from "./fees.ts";
+import type { Principal } from "./principal.ts";
+import { createRequestRecord, planRequests, remainingAmount } from "./requests.ts";
+import { toWireTransaction } from "./transaction-wire.ts";
+import { allowanceOf } from "./wallet-book.ts";
+import type { Schemas } from "./wire-types.ts";
+
+type BatchBody = Schemas["BatchPayoutRequest"];
+
+/**
+ * The existing requests of `requestIds`: each must exist, appear once, and pay on the network of
+ * the first. Unknown ids answer 400 rather than 404, because the identifiers are in the body.
+ */
+async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<RequestRecord[]> {
+  const issues: ValidationIssue[] = [];
+  const seen = new Map<string, number>();
+  const found: RequestRecord[] = [];
+  let network: { index: number; name: string } | undefined;
+  for (const [index, requestId] of requestIds.entries()) {
+    const at = `/body/requestIds/${index}`;
+    const earlier = seen.get(requestId);
+    if (earlier !== undefined) {
+      issues.push({ path: at, message: `repeats /body/requestIds/${earlier}; list each request once` });
+      continue;
+    }
+    seen.set(requestId, index);
+    const request = await ctx.store.getRequest(requestId);
+    if (!request) {
+      issues.push({ path: at, message: `is not the id of an existing request, got ${requestId}` });
+      continue;
+    }
+    if (!network) network = { index, name: request.network };
+    else if (request.network !== network.name) {
+      issues.push({
+        path: at,
+        message: `must pay on ${network.name} like the other requests of the batch, but pays on ${request.network}`,
+      });
+    }
+    found.push(request);
+  }
+  if (issues.length > 0) throw validationFailed(issues);
+  return found;
+}
+
+function toBatchItem(request: RequestRecord, feePercentage: string | undefined): BatchPaymentItem {
+  const token = findCurrency(request.paymentCurrency) as TokenRecord;
+  const left = remainingAmount(request);
+  const amount = left > 0n ? left : BigInt(request.expectedAmount);
+  return {
+    token,
+    payee: request.payee,
+    amount,
+    paymentReference: request.paymentReference,
+    feeAmount: computeFeeAmount(amount, feePercentage),
+  };
+}
+
+/**
+ * Builds the calldata of a batch payout: new requests are created first (when `requests` is
+ * sent), then one `batchPayments` call pays them all, after the approvals the wallet book says
+ * the payer lacks. The key of the batch transaction follows what the batch holds (see BatchPayout).
+ */
+export async function createBatchPayout(
+  ctx: DomainContext,
+  principal: Principal,
+  body: BatchBody,
+): Promise<Schemas["BatchPayout"]> {
+  const fee = resolveFee(body, principal, "/body");
+  let requests: RequestRecord[];
+  if (body.requests) {
+    const { plans } = planRequests(body.requests, "/body/requests");
+    const now = ctx.clock.now();
+    requests = plans.map((plan) =>
+      createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+    );
+  } else {
+    requests = await loadExisting(ctx, body.requestIds ?? []);
+  }
+  const [first] = requests;
+  if (!first) throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
+  const network = first.network;
+  const contracts = contractsFor(ctx, network);
+  const payments = requests.map((request) => toBatchItem(request, fee.feePercentage));
+
+  let currentAllowances: Record<Address, bigint> | undefined;
+  if (body.payer !== undefined) {
+    currentAllowances = {};
+    for (const payment of payments) {
+      if (payment.token.type !== "ERC20") continue;
+      currentAllowances[payment.token.address] = await allowanceOf(
+        ctx.store,
+        body.payer,
+        payment.token.id,
+        contracts.batchConversionPayments,
+      );
+    }
+  }
+  const built = buildBatchPaymentTransactions({
+    network: network as NetworkName,
+    payments,
+    // The batch contract sends its batch fee to feeAddress, which must not be the zero address:
+    // without a fee, the payer (or else the first payee) stands in.
+    feeAddress: (fee.feeAddress ?? body.payer ?? first.payee) as Address,
+    currentAllowances,
+    contracts,
+  });
+
+  if (body.requests) {
+    const now = ctx.clock.now().toISOString();
+    await ctx.store.withTransaction(async (tx) => {
+      for (const request of requests) {
+        await tx.putRequest(request);
+        await tx.appendEvent({
+          type: "request.created",
+          occurredAt: now,
+          data: {
+            requestId: request.requestId,
+            paymentReference: request.paymentReference,
+            securePaymentToken: null,
+          },
+        });
+      }
+    });
+  }
+
+  const batchTransaction = toWireTransaction(built.batchPayment, "bignumber");
+  const key =
+    built.hasErc20 && built.hasNative
+      ? "batchPaymentTransaction"
+      : built.hasNative
+        ? "ETHBatchPaymentTransaction"
+        : "ERC20BatchPaymentTransaction";
+  const approvals = built.approvals.map((approval) => toWireTransaction(approval, "number"));
+  return {
+    ...(approvals.length > 0 ? { ERC20ApprovalTransactions: approvals } : {}),
+    [key]: batchTransaction,
+  } as Schemas["BatchPayout"];
+}

@@ -1,0 +1,48 @@
+import type { ClientIdConfig } from "../config/sandbox-config.ts";
+import { notFound } from "../problems.ts";
+import type { ClientIdRecord } from "../store/records.ts";
+import type { DomainContext } from "./context.ts";
+import type { Principal } from "./principal.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** The record a configured client ID starts as. */
+export function clientIdRecordFromConfig(
+  accountId: string,
+  config: ClientIdConfig,
+  now: Date,
+): ClientIdRecord {
+  return {
+    id: config.id,
+    accountId,
+    clientId: config.clientId,
+    label: config.label,
+    allowedDomains: [...config.allowedDomains],
+    feePercentage: config.feePercentage ?? null,
+    feeAddress: (config.feeAddress ?? null) as ClientIdRecord["feeAddress"],
+    operatorWalletAddress: (config.operatorWalletAddress ?? null) as ClientIdRecord["operatorWalletAddress"],
+    defaultPreApprovalExpiry: config.defaultPreApprovalExpiry ?? null,
+    defaultAuthorizationExpiry: config.defaultAuthorizationExpiry ?? null,
+    status: config.status ?? "active",
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    lastUsedAt: null,
+  };
+}
+
+/** The origins a client ID accepts, with `self` read as the server's public origin. */
+export function effectiveAllowedDomains(record: ClientIdRecord, publicOrigin: string): string[] {
+  return [...new Set(record.allowedDomains.map((domain) => (domain === "self" ? publicOrigin : domain)))];
+}
+
+/** A client-ID record of the caller's own account; another account's answers 404 like a missing one. */
+export async function readClientId(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+): Promise<Schemas["ClientId"]> {
+  const record = await ctx.store.getClientId(id);
+  if (!record || record.accountId !== principal.accountId)
+    throw notFound(`No client ID of your account has the id ${id}.`);
+  const { accountId: _account, ...wire } = record;
+  return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
+}

@@ -1,0 +1,16 @@
+import type { PaymentContracts } from "../../chain/index.ts";
+import type { Clock } from "../clock.ts";
+import type { Store } from "../store/store.ts";
+
+/** What domain operations need: storage, time, the contract table and the public URLs. */
+export interface DomainContext {
+  store: Store;
+  clock: Clock;
+  /** Contracts to use instead of the official ones, by network (local deployments, EVM tests). */
+  contractOverrides: Readonly<Partial<Record<string, PaymentContracts>>>;
+  securePaymentLifetimeSeconds: number;
+  /** The server's public origin, such as `http://127.0.0.1:3000`; known once it listens. */
+  publicOrigin(): string;
+  /** The hosted payment page; `securePaymentUrl` is this URL with the `token` query parameter. */
+  securePaymentPageUrl(): string;
+}

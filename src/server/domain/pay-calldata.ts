@@ -1,0 +1,161 @@
+import {
+  buildPaymentTransactions,
+  ChainInputError,
+  computeFeeAmount,
+  type NetworkName,
+  parseDecimalAmount,
+  type TokenRecord,
+} from "../../chain/index.ts";
+import { notFound, type ValidationIssue, validationFailed } from "../problems.ts";
+import type { RequestRecord } from "../store/records.ts";
+import type { DomainContext } from "./context.ts";
+import { contractsFor } from "./contracts.ts";
+import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
+import { findCurrency, nativeCurrencyOf } from "./currencies.ts";
+import { resolveFee } from "./fees.ts";
+import { simulatedGasCostPerTransaction } from "./gas.ts";
+import type { Principal } from "./principal.ts";
+import { remainingAmount } from "./requests.ts";
+import { toWireTransaction } from "./transaction-wire.ts";
+import { allowanceOf, balanceOf } from "./wallet-book.ts";
+import type { operations, Schemas } from "./wire-types.ts";
+
+export type PayCalldataQuery = NonNullable<operations["getPayCalldata"]["parameters"]["query"]>;
+
+/** Checks that two query parameters come together; adds an issue naming the missing one. */
+function requireTogether(query: PayCalldataQuery, a: keyof PayCalldataQuery, b: keyof PayCalldataQuery) {
+  const issues: ValidationIssue[] = [];
+  if (query[a] !== undefined && query[b] === undefined) {
+    issues.push({ path: `/query/${b}`, message: `is required together with ${a}` });
+  }
+  if (query[b] !== undefined && query[a] === undefined) {
+    issues.push({ path: `/query/${a}`, message: `is required together with ${b}` });
+  }
+  return issues;
+}
+
+/** The amount to pay in base units: the `amount` query parameter, else what is left of the request. */
+function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: TokenRecord): bigint {
+  if (query.amount === undefined) {
+    const left = remainingAmount(request);
+    return left > 0n ? left : BigInt(request.expectedAmount);
+  }
+  try {
+    const amount = parseDecimalAmount(query.amount, token.decimals);
+    if (amount > 0n) return amount;
+  } catch (error) {
+    if (!(error instanceof ChainInputError)) throw error;
+    throw validationFailed([
+      {
+        path: "/query/amount",
+        message: `must have at most ${token.decimals} decimals for ${token.id}, got "${query.amount}"`,
+      },
+    ]);
+  }
+  throw validationFailed([
+    { path: "/query/amount", message: `must be greater than 0, got "${query.amount}"` },
+  ]);
+}
+
+async function requireOffRamp(ctx: DomainContext, principal: Principal, query: PayCalldataQuery) {
+  if (query.clientUserId === undefined || query.paymentDetailsId === undefined) return;
+  const payer = await ctx.store.getPayer(principal.accountId, query.clientUserId);
+  if (!payer) throw notFound(`No payer is registered under clientUserId '${query.clientUserId}'.`);
+  const details = await ctx.store.getPaymentDetail(
+    principal.accountId,
+    query.clientUserId,
+    query.paymentDetailsId,
+  );
+  if (!details) {
+    throw notFound(
+      `Payer '${query.clientUserId}' has no payment details with id '${query.paymentDetailsId}'.`,
+    );
+  }
+}
+
+/**
+ * The calldata that pays one request: a cross-chain payment intent when `chain` and `token` name
+ * another source, else the same-chain transactions, with metadata read from the wallet book.
+ */
+export async function getPayCalldata(
+  ctx: DomainContext,
+  principal: Principal,
+  requestId: string,
+  query: PayCalldataQuery,
+): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
+  const request = await ctx.store.getRequest(requestId);
+  if (!request) throw notFound(`No request has the id ${requestId}.`);
+  const token = findCurrency(request.paymentCurrency);
+  if (!token) throw new Error(`request ${requestId} pays in unknown currency ${request.paymentCurrency}`);
+
+  const pairing = [
+    ...requireTogether(query, "chain", "token"),
+    ...requireTogether(query, "clientUserId", "paymentDetailsId"),
+  ];
+  if (pairing.length > 0) throw validationFailed(pairing);
+  const fee = resolveFee(query, principal, "/query");
+  const amount = amountToPay(query, request, token);
+  await requireOffRamp(ctx, principal, query);
+
+  if (
+    query.chain !== undefined &&
+    query.token !== undefined &&
+    isCrossChain(query.chain, query.token, token)
+  ) {
+    return buildCrossChainIntent(ctx, {
+      request,
+      token,
+      amount,
+      chain: query.chain,
+      sourceSymbol: query.token,
+      wallet: query.wallet,
+    });
+  }
+
+  const contracts = contractsFor(ctx, request.network);
+  const feeAmount = computeFeeAmount(amount, fee.feePercentage);
+  const wallet = query.wallet;
+  const currentAllowance =
+    wallet === undefined || token.type !== "ERC20"
+      ? undefined
+      : await allowanceOf(ctx.store, wallet, token.id, contracts.erc20FeeProxy);
+  const built = buildPaymentTransactions({
+    network: request.network as NetworkName,
+    token,
+    payee: request.payee,
+    amount,
+    paymentReference: request.paymentReference,
+    feeAmount,
+    feeAddress: fee.feeAddress,
+    currentAllowance,
+    contracts,
+  });
+
+  let hasEnoughBalance = true;
+  let hasEnoughGas = true;
+  if (wallet !== undefined) {
+    const native = nativeCurrencyOf(request.network);
+    const nativeBalance = native ? await balanceOf(ctx.store, wallet, native.id) : 0n;
+    const gas = simulatedGasCostPerTransaction * BigInt(built.transactions.length);
+    if (token.type === "ETH") {
+      hasEnoughBalance = nativeBalance >= amount + feeAmount;
+      hasEnoughGas = nativeBalance >= amount + feeAmount + gas;
+    } else {
+      hasEnoughBalance = (await balanceOf(ctx.store, wallet, token.id)) >= amount + feeAmount;
+      hasEnoughGas = nativeBalance >= gas;
+    }
+  }
+
+  return {
+    transactions: built.transactions.map((transaction) =>
+      toWireTransaction(transaction, token.type === "ETH" ? "bignumber" : "number"),
+    ),
+    metadata: {
+      stepsRequired: built.transactions.length,
+      needsApproval: built.needsApproval,
+      approvalTransactionIndex: built.approvalTransactionIndex,
+      hasEnoughBalance,
+      hasEnoughGas,
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { notFound } from "../problems.ts";
+import { percentageToFraction } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { findCurrency } from "./currencies.ts";
+import { resolveFee } from "./fees.ts";
+import type { Principal } from "./principal.ts";
+import type { operations, Schemas } from "./wire-types.ts";
+
+export type PaymentRoutesQuery = operations["listPaymentRoutes"]["parameters"]["query"];
+
+/**
+ * The routes for a request found by payment reference (with or without `0x`). The sandbox knows
+ * no bridges: it offers the direct payment in the request's own currency and network, with the
+ * fee of `feePercentage` as a fraction.
+ */
+export async function listPaymentRoutes(
+  ctx: DomainContext,
+  principal: Principal,
+  paymentReference: string,
+  query: PaymentRoutesQuery,
+): Promise<Schemas["PaymentRoutes"]> {
+  const reference = `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
+  const request = await ctx.store.findRequestByPaymentReference(reference);
+  if (!request) throw notFound(`No request has the payment reference ${reference}.`);
+  const fee = resolveFee(query, principal, "/query");
+  const token = findCurrency(request.paymentCurrency);
+  return {
+    routes: [
+      {
+        id: "REQUEST_NETWORK_PAYMENT",
+        fee: fee.feePercentage === undefined ? 0 : percentageToFraction(fee.feePercentage),
+        speed: "FAST",
+        price_impact: 0,
+        chain: request.network.toUpperCase(),
+        token: token?.symbol ?? request.paymentCurrency,
+      },
+    ],
+  };
+}

@@ -1,0 +1,103 @@
+import type { Address } from "viem";
+import { computePaymentReference, generateSalt, type TokenRecord } from "../../chain/index.ts";
+import { type ValidationIssue, validationFailed } from "../problems.ts";
+import type { RequestRecord } from "../store/records.ts";
+import { convertInvoiceAmount } from "./conversion.ts";
+import { findCurrency } from "./currencies.ts";
+import { newRequestId } from "./ids.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** One request to create, checked: its token and what the payer will owe in base units. */
+export interface PlannedRequest {
+  item: Schemas["PaymentRequestItem"];
+  token: TokenRecord;
+  expectedAmount: bigint;
+}
+
+/**
+ * Checks the items of a creation call: known payment currencies, a convertible invoice currency,
+ * an amount above zero, and one network for all. Collects every issue, at `<pointer>/<index>/...`.
+ */
+export function planRequests(
+  items: Schemas["PaymentRequestItem"][],
+  pointer: string,
+): { network: string; plans: PlannedRequest[] } {
+  const issues: ValidationIssue[] = [];
+  const plans: PlannedRequest[] = [];
+  let first: { index: number; network: string } | undefined;
+  const mismatches: string[] = [];
+
+  items.forEach((item, index) => {
+    const at = `${pointer}/${index}`;
+    const token = findCurrency(item.paymentCurrency);
+    if (!token) {
+      issues.push({
+        path: `${at}/paymentCurrency`,
+        message: `is not a currency the service supports, got "${item.paymentCurrency}" (see GET /v1/currencies)`,
+      });
+      return;
+    }
+    if (!first) first = { index, network: token.network };
+    else if (token.network !== first.network) {
+      mismatches.push(`${at} on ${token.network}`);
+      issues.push({
+        path: `${at}/paymentCurrency`,
+        message: `must be on network ${first.network} like ${pointer}/${first.index}, got ${item.paymentCurrency}`,
+      });
+    }
+    const converted = convertInvoiceAmount(item.amount, item.invoiceCurrency, token);
+    if (!converted.ok) {
+      issues.push({ path: `${at}/invoiceCurrency`, message: converted.message });
+      return;
+    }
+    if (converted.baseUnits === 0n) {
+      issues.push({ path: `${at}/amount`, message: `must be greater than 0, got "${item.amount}"` });
+      return;
+    }
+    plans.push({ item, token, expectedAmount: converted.baseUnits });
+  });
+
+  if (issues.length > 0) {
+    const detail =
+      mismatches.length > 0 && first
+        ? `All requests must pay on one network: ${pointer}/${first.index} pays on ${first.network}, ${mismatches.join(", ")}.`
+        : undefined;
+    throw validationFailed(issues, detail);
+  }
+  return { network: (first as { network: string }).network, plans };
+}
+
+/** A new request record: a random id and salt, and the payment reference they give with the payee. */
+export function createRequestRecord(
+  plan: PlannedRequest,
+  context: { accountId: string; now: Date; securePaymentToken: string | null },
+): RequestRecord {
+  const requestId = newRequestId();
+  const salt = generateSalt();
+  const payee = plan.item.payee as Address;
+  const at = context.now.toISOString();
+  return {
+    requestId,
+    accountId: context.accountId,
+    network: plan.token.network,
+    payee,
+    invoiceAmount: plan.item.amount,
+    invoiceCurrency: plan.item.invoiceCurrency,
+    paymentCurrency: plan.token.id,
+    expectedAmount: plan.expectedAmount.toString(),
+    salt,
+    paymentReference: computePaymentReference({ requestId, salt, paymentAddress: payee }),
+    status: "pending",
+    amountPaid: "0",
+    payments: [],
+    securePaymentToken: context.securePaymentToken,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** What is left to pay on a request, in base units (never negative). */
+export function remainingAmount(request: RequestRecord): bigint {
+  const left = BigInt(request.expectedAmount) - BigInt(request.amountPaid);
+  return left > 0n ? left : 0n;
+}

@@ -1,0 +1,180 @@
+import { ChainInputError, parseDecimalAmount, type TokenRecord } from "../../chain/index.ts";
+import { invalidState, notFound, validationFailed } from "../problems.ts";
+import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
+import { formatBaseUnits } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { findCurrency } from "./currencies.ts";
+import { newTxHash } from "./ids.ts";
+import { remainingAmount } from "./requests.ts";
+import { completeIfAllPaid, effectiveStatus } from "./secure-payments.ts";
+import type { Schemas } from "./wire-types.ts";
+
+function tokenOf(request: RequestRecord): TokenRecord {
+  const token = findCurrency(request.paymentCurrency);
+  if (!token)
+    throw new Error(`request ${request.requestId} pays in unknown currency ${request.paymentCurrency}`);
+  return token;
+}
+
+export async function toSandboxRequest(
+  tx: StoreOperations,
+  request: RequestRecord,
+  now: Date,
+): Promise<Schemas["SandboxRequest"]> {
+  const { decimals } = tokenOf(request);
+  const securePayment = request.securePaymentToken
+    ? await tx.getSecurePayment(request.securePaymentToken)
+    : undefined;
+  return {
+    requestId: request.requestId,
+    paymentReference: request.paymentReference,
+    network: request.network,
+    payee: request.payee,
+    amount: request.invoiceAmount,
+    invoiceCurrency: request.invoiceCurrency,
+    paymentCurrency: request.paymentCurrency,
+    expectedAmount: formatBaseUnits(request.expectedAmount, decimals),
+    amountPaid: formatBaseUnits(request.amountPaid, decimals),
+    status: request.status,
+    payments: request.payments.map((payment) => ({
+      outcome: payment.outcome,
+      amount: formatBaseUnits(payment.amount, decimals),
+      txHash: payment.txHash,
+      subStatus: payment.subStatus,
+      recordedAt: payment.recordedAt,
+    })),
+    securePayment: securePayment
+      ? {
+          token: securePayment.token,
+          status: effectiveStatus(securePayment, now),
+          expiresAt: securePayment.expiresAt,
+        }
+      : null,
+    createdAt: request.createdAt,
+  };
+}
+
+export async function readSandboxRequest(
+  ctx: DomainContext,
+  requestId: string,
+): Promise<Schemas["SandboxRequest"]> {
+  const request = await ctx.store.getRequest(requestId);
+  if (!request) throw notFound(`No request has the id ${requestId}.`);
+  return toSandboxRequest(ctx.store, request, ctx.clock.now());
+}
+
+/** The base units a payment record moves, checked against what its outcome allows. */
+function paidAmount(
+  body: Schemas["SandboxPaymentRecord"],
+  request: RequestRecord,
+  token: TokenRecord,
+): bigint {
+  const left = remainingAmount(request);
+  if (body.outcome === "failed") {
+    if (body.amount !== undefined) {
+      throw validationFailed([
+        { path: "/body/amount", message: "is not allowed for a failed payment, which pays nothing" },
+      ]);
+    }
+    return 0n;
+  }
+  if (body.amount === undefined) {
+    if (body.outcome === "partial") {
+      throw validationFailed([{ path: "/body/amount", message: "is required for a partial payment" }]);
+    }
+    return left;
+  }
+  let amount: bigint;
+  try {
+    amount = parseDecimalAmount(body.amount, token.decimals);
+  } catch (error) {
+    if (!(error instanceof ChainInputError)) throw error;
+    throw validationFailed([
+      {
+        path: "/body/amount",
+        message: `must have at most ${token.decimals} decimals for ${token.id}, got "${body.amount}"`,
+      },
+    ]);
+  }
+  const leftText = `${formatBaseUnits(left, token.decimals)} ${token.id}`;
+  if (body.outcome === "partial" && (amount === 0n || amount >= left)) {
+    throw validationFailed([
+      {
+        path: "/body/amount",
+        message: `must be above 0 and below what is left to pay (${leftText}) for a partial payment; record a paid outcome instead, got "${body.amount}"`,
+      },
+    ]);
+  }
+  if (body.outcome === "paid" && amount < left) {
+    throw validationFailed([
+      {
+        path: "/body/amount",
+        message: `must cover what is left to pay (${leftText}) for a paid outcome; record a partial payment instead, got "${body.amount}"`,
+      },
+    ]);
+  }
+  return amount;
+}
+
+/**
+ * Sandbox: records a payment outcome for a request as if the chain had seen it, and completes
+ * its secure payment once all of that payment's requests are paid. One transaction, one event.
+ */
+export async function recordSandboxPayment(
+  ctx: DomainContext,
+  requestId: string,
+  body: Schemas["SandboxPaymentRecord"],
+): Promise<Schemas["SandboxRequest"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const request = await tx.getRequest(requestId);
+    if (!request) throw notFound(`No request has the id ${requestId}.`);
+    if (request.status === "paid") {
+      throw invalidState(`Request ${requestId} is already paid; it accepts no further payment.`);
+    }
+    if (body.outcome !== "failed" && body.subStatus !== undefined) {
+      throw validationFailed([{ path: "/body/subStatus", message: "is only allowed for a failed payment" }]);
+    }
+    const token = tokenOf(request);
+    const amount = paidAmount(body, request, token);
+    const now = ctx.clock.now();
+    const payment: RequestPaymentRecord = {
+      outcome: body.outcome,
+      amount: amount.toString(),
+      txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
+      subStatus: body.outcome === "failed" ? (body.subStatus ?? "insufficient_funds") : null,
+      recordedAt: now.toISOString(),
+    };
+    const amountPaid = BigInt(request.amountPaid) + amount;
+    const status: RequestRecord["status"] =
+      body.outcome === "failed" ? "failed" : body.outcome === "paid" ? "paid" : "partially_paid";
+    const updated: RequestRecord = {
+      ...request,
+      status,
+      amountPaid: amountPaid.toString(),
+      payments: [...request.payments, payment],
+      updatedAt: now.toISOString(),
+    };
+    await tx.putRequest(updated);
+    await tx.appendEvent({
+      type: "request.payment_recorded",
+      occurredAt: now.toISOString(),
+      data: {
+        requestId,
+        paymentReference: request.paymentReference,
+        outcome: payment.outcome,
+        amount: formatBaseUnits(amount, token.decimals),
+        totalAmountPaid: formatBaseUnits(amountPaid, token.decimals),
+        expectedAmount: formatBaseUnits(request.expectedAmount, token.decimals),
+        txHash: payment.txHash,
+        network: request.network,
+        currency: request.invoiceCurrency,
+        paymentCurrency: request.paymentCurrency,
+        subStatus: payment.subStatus,
+      },
+    });
+    if (updated.securePaymentToken && status === "paid")
+      await completeIfAllPaid(tx, updated.securePaymentToken, now);
+    return toSandboxRequest(tx, updated, now);
+  });
+}

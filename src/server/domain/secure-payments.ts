@@ -1,0 +1,211 @@
+import { invalidState, notFound, ProblemError } from "../problems.ts";
+import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
+import { formatBaseUnits } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { findCurrency } from "./currencies.ts";
+import { newUlid } from "./ids.ts";
+import type { Principal } from "./principal.ts";
+import { createRequestRecord, planRequests } from "./requests.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** The status a secure payment has now: a pending one past its expiry reads as expired. */
+export function effectiveStatus(record: SecurePaymentRecord, now: Date): SecurePaymentStatus {
+  return record.status === "pending" && now.getTime() >= Date.parse(record.expiresAt)
+    ? "expired"
+    : record.status;
+}
+
+/** The hosted page URL with the token as its `token` query parameter. */
+function securePaymentUrl(pageUrl: string, token: string): string {
+  const url = new URL(pageUrl);
+  url.searchParams.set("token", token);
+  return url.toString();
+}
+
+/** Creates the requests of `body` and a payment link for them, valid for the configured lifetime. */
+export async function createSecurePayment(
+  ctx: DomainContext,
+  principal: Principal,
+  body: Schemas["CreateSecurePaymentRequest"],
+): Promise<Schemas["SecurePayment"]> {
+  const { network, plans } = planRequests(body.requests, "/body/requests");
+  const now = ctx.clock.now();
+  const token = newUlid(now);
+  const records = plans.map((plan) =>
+    createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: token }),
+  );
+  const securePayment: SecurePaymentRecord = {
+    token,
+    accountId: principal.accountId,
+    requestIds: records.map((record) => record.requestId),
+    network,
+    status: "pending",
+    reference: body.reference ?? null,
+    redirectUrl: body.redirectUrl ?? null,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await ctx.store.withTransaction(async (tx) => {
+    for (const record of records) {
+      await tx.putRequest(record);
+      await tx.appendEvent({
+        type: "request.created",
+        occurredAt: now.toISOString(),
+        data: {
+          requestId: record.requestId,
+          paymentReference: record.paymentReference,
+          securePaymentToken: token,
+        },
+      });
+    }
+    await tx.putSecurePayment(securePayment);
+    await tx.appendEvent({
+      type: "secure_payment.created",
+      occurredAt: now.toISOString(),
+      data: { token, requestIds: securePayment.requestIds },
+    });
+  });
+  return {
+    requestIds: securePayment.requestIds,
+    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), token),
+    token,
+  };
+}
+
+async function loadRequests(tx: StoreOperations, ids: string[]): Promise<RequestRecord[]> {
+  const found = await Promise.all(ids.map((id) => tx.getRequest(id)));
+  return found.filter((request): request is RequestRecord => request !== undefined);
+}
+
+function paymentAmount(request: RequestRecord): string {
+  return formatBaseUnits(request.expectedAmount, findCurrency(request.paymentCurrency)?.decimals ?? 0);
+}
+
+const isNative = (request: RequestRecord) => findCurrency(request.paymentCurrency)?.type === "ETH";
+
+function toDetails(record: SecurePaymentRecord, requests: RequestRecord[]): Schemas["SecurePaymentDetails"] {
+  const common = {
+    status: "pending" as const,
+    requestIds: record.requestIds,
+    network: record.network,
+    reference: record.reference,
+    redirectUrl: record.redirectUrl,
+    expiresAt: record.expiresAt,
+    feePlan: null,
+  };
+  const [only] = requests;
+  if (requests.length === 1 && only) {
+    return {
+      paymentType: "single",
+      ...common,
+      payee: only.payee,
+      amount: paymentAmount(only),
+      paymentCurrency: only.paymentCurrency,
+      isNativeCurrency: isNative(only),
+    };
+  }
+  const native = requests.map(isNative);
+  return {
+    paymentType: "batch",
+    ...common,
+    payees: requests.map((request) => request.payee),
+    amounts: requests.map(paymentAmount),
+    paymentCurrencies: requests.map((request) => request.paymentCurrency),
+    isNativeCurrency: native.every((value) => value === native[0]) ? (native[0] ?? false) : native,
+  };
+}
+
+/**
+ * The token check: 200 with the details while pending and not expired; 403 once expired,
+ * invalidated or compliance_failed; 409 once completed; 404 for an unknown token.
+ */
+export async function checkSecurePaymentToken(
+  ctx: DomainContext,
+  token: string,
+): Promise<Schemas["SecurePaymentDetails"]> {
+  const record = await ctx.store.getSecurePayment(token);
+  if (!record) throw notFound(`No secure payment has the token ${token}.`);
+  const status = effectiveStatus(record, ctx.clock.now());
+  switch (status) {
+    case "completed":
+      throw new ProblemError(
+        "securePaymentCompleted",
+        `The secure payment ${token} is already completed; there is nothing left to pay.`,
+      );
+    case "expired":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} expired on ${record.expiresAt}; ask the merchant for a new payment link.`,
+      );
+    case "invalidated":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} was invalidated by the merchant and can no longer be paid; ask the merchant for a new payment link.`,
+      );
+    case "compliance_failed":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
+      );
+    case "pending":
+      return toDetails(record, await loadRequests(ctx.store, record.requestIds));
+  }
+}
+
+export function toSandboxSecurePayment(
+  record: SecurePaymentRecord,
+  now: Date,
+): Schemas["SandboxSecurePayment"] {
+  return {
+    token: record.token,
+    status: effectiveStatus(record, now),
+    requestIds: record.requestIds,
+    network: record.network,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+  };
+}
+
+/** Sandbox: ends a pending (and unexpired) secure payment as invalidated or compliance_failed. */
+export async function endSecurePayment(
+  ctx: DomainContext,
+  token: string,
+  status: "invalidated" | "compliance_failed",
+): Promise<Schemas["SandboxSecurePayment"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const record = await tx.getSecurePayment(token);
+    if (!record) throw notFound(`No secure payment has the token ${token}.`);
+    const now = ctx.clock.now();
+    const current = effectiveStatus(record, now);
+    if (current !== "pending") {
+      throw invalidState(
+        `Secure payment ${token} is ${current}; only a pending secure payment can become ${status}.`,
+      );
+    }
+    const updated: SecurePaymentRecord = { ...record, status, updatedAt: now.toISOString() };
+    await tx.putSecurePayment(updated);
+    await tx.appendEvent({
+      type: "secure_payment.status_changed",
+      occurredAt: now.toISOString(),
+      data: { token, from: record.status, to: status },
+    });
+    return toSandboxSecurePayment(updated, now);
+  });
+}
+
+/** Marks a secure payment completed once every one of its requests is paid. Returns whether it changed. */
+export async function completeIfAllPaid(tx: StoreOperations, token: string, now: Date): Promise<boolean> {
+  const record = await tx.getSecurePayment(token);
+  if (record?.status !== "pending") return false;
+  const requests = await loadRequests(tx, record.requestIds);
+  if (!requests.every((request) => request.status === "paid")) return false;
+  await tx.putSecurePayment({ ...record, status: "completed", updatedAt: now.toISOString() });
+  await tx.appendEvent({
+    type: "secure_payment.status_changed",
+    occurredAt: now.toISOString(),
+    data: { token, from: "pending", to: "completed" },
+  });
+  return true;
+}

@@ -1,0 +1,74 @@
+import type { RequestHandler } from "express";
+import type { ApiKeyVerifier } from "../auth/api-keys.ts";
+import type { Clock } from "../clock.ts";
+import { effectiveAllowedDomains } from "../domain/client-ids.ts";
+import { ProblemError } from "../problems.ts";
+import type { Store } from "../store/store.ts";
+import { stateOf } from "./request-state.ts";
+
+const unauthorized = (detail: string) => new ProblemError("unauthorized", detail);
+
+/**
+ * Checks the credential the operation requires before any handler runs: an API key in
+ * `x-api-key`, or, where the operation accepts it, a client ID in `x-client-id` with an `Origin`
+ * among its allowed domains. 401 for a missing, unknown, inactive or revoked credential; 403 for
+ * an origin outside the client ID's domains. Never echoes a credential.
+ */
+export function authenticate(options: {
+  verifyApiKey: ApiKeyVerifier;
+  store: Store;
+  clock: Clock;
+  publicOrigin: () => string;
+}): RequestHandler {
+  return async (req, res, next) => {
+    const state = stateOf(res);
+    const route = state.route;
+    if (!route) return next(new Error("authenticate runs after resolveOperation"));
+    const apiKey = req.get("x-api-key");
+    const clientId = req.get("x-client-id");
+
+    if (apiKey !== undefined && apiKey !== "") {
+      const accountId = options.verifyApiKey(apiKey);
+      if (accountId === undefined) return next(unauthorized("The API key in x-api-key is not recognised."));
+      state.principal = { kind: "apiKey", accountId };
+      return next();
+    }
+    if (clientId === undefined || clientId === "") {
+      return next(
+        unauthorized(
+          route.acceptsClientId
+            ? "Send an API key in x-api-key, or a client ID in x-client-id together with Origin."
+            : "Send an API key in x-api-key; this operation does not accept client IDs.",
+        ),
+      );
+    }
+    if (!route.acceptsClientId) {
+      return next(
+        unauthorized("This operation requires an API key in x-api-key; client IDs are not accepted here."),
+      );
+    }
+    const record = await options.store.findClientIdByPublicValue(clientId);
+    if (!record) return next(unauthorized("The client ID in x-client-id is not recognised."));
+    if (record.status !== "active")
+      return next(unauthorized(`The client ID in x-client-id is ${record.status}.`));
+    const origin = req.get("origin");
+    if (origin === undefined) {
+      return next(
+        unauthorized("A client ID is only valid with the Origin header of one of its allowed domains."),
+      );
+    }
+    if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
+      return next(
+        new ProblemError(
+          "originNotAllowed",
+          `Origin ${origin} is not among the allowed domains of this client ID.`,
+        ),
+      );
+    }
+    const now = options.clock.now().toISOString();
+    const used = { ...record, lastUsedAt: now };
+    await options.store.putClientId(used);
+    state.principal = { kind: "clientId", accountId: record.accountId, clientId: used };
+    next();
+  };
+}

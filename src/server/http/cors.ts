@@ -1,0 +1,44 @@
+import type { RequestHandler } from "express";
+import { effectiveAllowedDomains } from "../domain/client-ids.ts";
+import { ProblemError } from "../problems.ts";
+import type { Store } from "../store/store.ts";
+import { sendProblem } from "./send-problem.ts";
+
+const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+const allowedHeaders = "Content-Type, X-Client-Id, X-Request-Id";
+const allowedMethods = "GET, POST, PATCH";
+
+/**
+ * CORS for browser callers: an origin is answered with CORS headers only when it is an allowed
+ * domain of an active client ID. Preflights from any other origin answer 403.
+ */
+export function answerCors(store: Store, publicOrigin: () => string): RequestHandler {
+  return async (req, res, next) => {
+    const origin = req.get("origin");
+    if (origin === undefined) return next();
+    const clientIds = await store.listClientIds();
+    const allowed = clientIds
+      .filter((record) => record.status === "active")
+      .some((record) => effectiveAllowedDomains(record, publicOrigin()).includes(origin));
+    res.vary("Origin");
+    const preflight = req.method === "OPTIONS" && req.get("access-control-request-method") !== undefined;
+    if (!allowed) {
+      if (!preflight) return next();
+      return sendProblem(
+        req,
+        res,
+        new ProblemError(
+          "originNotAllowed",
+          `Origin ${origin} is not among the allowed domains of any client ID.`,
+        ),
+      );
+    }
+    res.set("Access-Control-Allow-Origin", origin);
+    res.set("Access-Control-Expose-Headers", exposedHeaders);
+    if (!preflight) return next();
+    res.set("Access-Control-Allow-Methods", allowedMethods);
+    res.set("Access-Control-Allow-Headers", allowedHeaders);
+    res.set("Access-Control-Max-Age", "600");
+    res.status(204).end();
+  };
+}

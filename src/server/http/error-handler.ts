@@ -1,0 +1,33 @@
+import type { ErrorRequestHandler } from "express";
+import { ProblemError } from "../problems.ts";
+import { stateOf } from "./request-state.ts";
+import { sendProblem } from "./send-problem.ts";
+
+/** Where the server reports its own failures; request headers and bodies never go there. */
+export interface ServerLogger {
+  error(message: string, error?: unknown): void;
+}
+
+/**
+ * The last step: answers every error as Problem Details. Anything that is not a ProblemError is
+ * the server's own fault: 500 with a generic detail, the cause logged but never sent.
+ */
+export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof ProblemError) return sendProblem(req, res, error);
+    const { requestId, route } = stateOf(res);
+    logger.error(
+      `request ${requestId} (${req.method} ${route?.pathTemplate ?? req.path}) failed: ${(error as Error)?.message ?? String(error)}`,
+      error,
+    );
+    sendProblem(
+      req,
+      res,
+      new ProblemError(
+        "internalError",
+        "An unexpected error occurred; retry later and quote the request id if it persists.",
+      ),
+    );
+  };
+}

@@ -1,0 +1,16 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import { stateOf } from "./request-state.ts";
+
+const saneRequestId = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/** Echoes a sane incoming X-Request-Id, or makes one; every answer carries it. */
+export function assignRequestId(): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID();
+    stateOf(res).requestId = requestId;
+    res.set("X-Request-Id", requestId);
+    next();
+  };
+}

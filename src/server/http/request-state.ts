@@ -1,0 +1,23 @@
+import type { Response } from "express";
+import type { Principal } from "../domain/principal.ts";
+import type { OperationRoute } from "./route-table.ts";
+
+/** What the middleware learns about a request, kept in `res.locals` for the later steps. */
+export interface RequestState {
+  requestId: string;
+  route?: OperationRoute;
+  /** The path parameters of the matched operation, decoded. */
+  pathParams?: Record<string, string>;
+  principal?: Principal;
+}
+
+export function stateOf(res: Response): RequestState {
+  return res.locals as RequestState;
+}
+
+/** The caller, for handlers behind `authenticate`; its absence is a wiring mistake, not bad input. */
+export function principalOf(res: Response): Principal {
+  const { principal } = stateOf(res);
+  if (!principal) throw new Error("handler reached without an authenticated principal");
+  return principal;
+}

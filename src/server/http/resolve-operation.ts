@@ -1,0 +1,38 @@
+import type { RequestHandler } from "express";
+import { ProblemError } from "../problems.ts";
+import { stateOf } from "./request-state.ts";
+import type { RouteTable } from "./route-table.ts";
+
+/**
+ * Finds the spec operation of a request before anything else reads it: an unknown path answers
+ * 404, a known path with another method 405 with `Allow` (OPTIONS answers 204 with `Allow`).
+ */
+export function resolveOperation(routes: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    const match = routes.match(req.method, req.path);
+    if (match.kind === "operation") {
+      stateOf(res).route = match.route;
+      stateOf(res).pathParams = match.params;
+      return next();
+    }
+    if (match.kind === "no-path") {
+      return next(
+        new ProblemError("notFound", `No operation has the path ${req.path}; see /openapi.json for the API.`),
+      );
+    }
+    const allow = match.allowed.join(", ");
+    if (req.method === "OPTIONS") {
+      res.set("Allow", allow).status(204).end();
+      return;
+    }
+    next(
+      new ProblemError(
+        "methodNotAllowed",
+        `${req.path} does not answer ${req.method}; it answers ${allow}.`,
+        {
+          headers: { Allow: allow },
+        },
+      ),
+    );
+  };
+}

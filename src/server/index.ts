@@ -1,0 +1,20 @@
+export { type Clock, createFixedClock, SandboxClock, systemClock } from "./clock.ts";
+export { ConfigError, loadConfigFile, parseConfig } from "./config/load-config.ts";
+export {
+  type AccountConfig,
+  type ClientIdConfig,
+  createDefaultConfig,
+  type SandboxConfig,
+  sampleCredentials,
+} from "./config/sandbox-config.ts";
+export {
+  type CreateServerOptions,
+  createServer,
+  type PayreqServer,
+  type RunningServer,
+} from "./create-server.ts";
+export type { ServerLogger } from "./http/error-handler.ts";
+export { buildProblem, type ProblemBody, type ProblemKind, problemCatalogue } from "./problems.ts";
+export { createMemoryStore } from "./store/memory-store.ts";
+export type * from "./store/records.ts";
+export type { Store, StoreOperations } from "./store/store.ts";

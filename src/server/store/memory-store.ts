@@ -1,0 +1,175 @@
+import type {
+  ClientIdRecord,
+  DomainEvent,
+  PayerRecord,
+  PaymentDetailRecord,
+  RecurringPaymentRecord,
+  RequestRecord,
+  SecurePaymentRecord,
+  WalletAllowanceRecord,
+  WalletBalanceRecord,
+} from "./records.ts";
+import type { Store, StoreOperations } from "./store.ts";
+
+interface Tables {
+  requests: Map<string, RequestRecord>;
+  requestsByReference: Map<string, string>;
+  securePayments: Map<string, SecurePaymentRecord>;
+  recurringPayments: Map<string, RecurringPaymentRecord>;
+  payers: Map<string, PayerRecord>;
+  paymentDetails: Map<string, PaymentDetailRecord>;
+  clientIds: Map<string, ClientIdRecord>;
+  clientIdsByPublicValue: Map<string, string>;
+  balances: Map<string, WalletBalanceRecord>;
+  allowances: Map<string, WalletAllowanceRecord>;
+  events: DomainEvent[];
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join("|");
+
+/**
+ * The in-memory store: maps behind the Store interface. A transaction keeps an undo log and
+ * replays it backwards when the work throws; transactions are serialised by a promise chain.
+ */
+export function createMemoryStore(): Store {
+  const tables: Tables = {
+    requests: new Map(),
+    requestsByReference: new Map(),
+    securePayments: new Map(),
+    recurringPayments: new Map(),
+    payers: new Map(),
+    paymentDetails: new Map(),
+    clientIds: new Map(),
+    clientIdsByPublicValue: new Map(),
+    balances: new Map(),
+    allowances: new Map(),
+    events: [],
+  };
+  const listeners = new Set<(events: DomainEvent[]) => void>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function operations(undo: Array<() => void>, appended: DomainEvent[]): StoreOperations {
+    function set<V>(map: Map<string, V>, mapKey: string, value: V) {
+      const had = map.has(mapKey);
+      const previous = map.get(mapKey);
+      undo.push(() => (had ? map.set(mapKey, previous as V) : map.delete(mapKey)));
+      map.set(mapKey, value);
+    }
+    return {
+      getRequest: async (requestId) => copy(tables.requests.get(requestId)),
+      findRequestByPaymentReference: async (reference) => {
+        const requestId = tables.requestsByReference.get(reference.toLowerCase());
+        return requestId === undefined ? undefined : copy(tables.requests.get(requestId));
+      },
+      putRequest: async (record) => {
+        set(tables.requests, record.requestId, copy(record));
+        set(tables.requestsByReference, record.paymentReference.toLowerCase(), record.requestId);
+      },
+      getSecurePayment: async (token) => copy(tables.securePayments.get(token)),
+      putSecurePayment: async (record) => set(tables.securePayments, record.token, copy(record)),
+      getRecurringPayment: async (id) => copy(tables.recurringPayments.get(id)),
+      putRecurringPayment: async (record) => set(tables.recurringPayments, record.id, copy(record)),
+      getPayer: async (accountId, clientUserId) => copy(tables.payers.get(`${accountId}|${clientUserId}`)),
+      putPayer: async (record) =>
+        set(tables.payers, `${record.accountId}|${record.clientUserId}`, copy(record)),
+      getPaymentDetail: async (accountId, clientUserId, id) => {
+        const found = tables.paymentDetails.get(id);
+        return found && found.accountId === accountId && found.clientUserId === clientUserId
+          ? copy(found)
+          : undefined;
+      },
+      putPaymentDetail: async (record) => set(tables.paymentDetails, record.id, copy(record)),
+      getClientId: async (id) => copy(tables.clientIds.get(id)),
+      findClientIdByPublicValue: async (clientId) => {
+        const id = tables.clientIdsByPublicValue.get(clientId);
+        return id === undefined ? undefined : copy(tables.clientIds.get(id));
+      },
+      listClientIds: async () => [...tables.clientIds.values()].map(copy),
+      putClientId: async (record) => {
+        set(tables.clientIds, record.id, copy(record));
+        set(tables.clientIdsByPublicValue, record.clientId, record.id);
+      },
+      getWallet: async (address) => ({
+        balances: [...tables.balances.values()]
+          .filter((balance) => balance.address.toLowerCase() === address.toLowerCase())
+          .map(copy),
+        allowances: [...tables.allowances.values()]
+          .filter((allowance) => allowance.address.toLowerCase() === address.toLowerCase())
+          .map(copy),
+      }),
+      putBalance: async (record) => set(tables.balances, key(record.address, record.currency), copy(record)),
+      putAllowance: async (record) =>
+        set(tables.allowances, key(record.address, record.currency, record.spender), copy(record)),
+      appendEvent: async (event) => {
+        const stored: DomainEvent = { ...copy(event), sequence: tables.events.length + 1 };
+        tables.events.push(stored);
+        undo.push(() => tables.events.pop());
+        appended.push(stored);
+        return copy(stored);
+      },
+      listEvents: async (afterSequence = 0) =>
+        tables.events.filter((e) => e.sequence > afterSequence).map(copy),
+    };
+  }
+
+  function notify(events: DomainEvent[]) {
+    for (const listener of listeners) {
+      try {
+        listener(events.map(copy));
+      } catch {
+        // A listener's failure must not undo a committed transaction; listeners handle their own errors.
+      }
+    }
+  }
+
+  async function withTransaction<T>(work: (tx: StoreOperations) => Promise<T>): Promise<T> {
+    const run = queue.then(async () => {
+      const undo: Array<() => void> = [];
+      const appended: DomainEvent[] = [];
+      try {
+        const result = await work(operations(undo, appended));
+        if (appended.length > 0) notify(appended);
+        return result;
+      } catch (error) {
+        for (const step of undo.reverse()) step();
+        throw error;
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  const single =
+    <A extends unknown[], R>(pick: (tx: StoreOperations) => (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      withTransaction((tx) => pick(tx)(...args));
+
+  return {
+    withTransaction,
+    onEventsCommitted(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getRequest: single((tx) => tx.getRequest),
+    findRequestByPaymentReference: single((tx) => tx.findRequestByPaymentReference),
+    putRequest: single((tx) => tx.putRequest),
+    getSecurePayment: single((tx) => tx.getSecurePayment),
+    putSecurePayment: single((tx) => tx.putSecurePayment),
+    getRecurringPayment: single((tx) => tx.getRecurringPayment),
+    putRecurringPayment: single((tx) => tx.putRecurringPayment),
+    getPayer: single((tx) => tx.getPayer),
+    putPayer: single((tx) => tx.putPayer),
+    getPaymentDetail: single((tx) => tx.getPaymentDetail),
+    putPaymentDetail: single((tx) => tx.putPaymentDetail),
+    getClientId: single((tx) => tx.getClientId),
+    findClientIdByPublicValue: single((tx) => tx.findClientIdByPublicValue),
+    listClientIds: single((tx) => tx.listClientIds),
+    putClientId: single((tx) => tx.putClientId),
+    getWallet: single((tx) => tx.getWallet),
+    putBalance: single((tx) => tx.putBalance),
+    putAllowance: single((tx) => tx.putAllowance),
+    appendEvent: single((tx) => tx.appendEvent),
+    listEvents: single((tx) => tx.listEvents),
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * What the store keeps. Plain JSON-friendly values only (amounts in base units as decimal strings,
+ * instants as ISO 8601 strings), so that a SQL store can hold them in columns as they are.
+ */
+
+export type RequestStatus = "pending" | "partially_paid" | "paid" | "failed";
+
+export interface RequestPaymentRecord {
+  outcome: "paid" | "partial" | "failed";
+  /** Base units of the payment currency; "0" for a failed attempt. */
+  amount: string;
+  txHash: `0x${string}`;
+  /** Why a failed attempt failed, for example `insufficient_funds`; null otherwise. */
+  subStatus: string | null;
+  recordedAt: string;
+}
+
+export interface RequestRecord {
+  requestId: string;
+  accountId: string;
+  network: string;
+  payee: `0x${string}`;
+  /** The amount as given at creation, in `invoiceCurrency`. */
+  invoiceAmount: string;
+  invoiceCurrency: string;
+  paymentCurrency: string;
+  /** What the payer owes, in base units of `paymentCurrency`. */
+  expectedAmount: string;
+  salt: string;
+  paymentReference: `0x${string}`;
+  status: RequestStatus;
+  /** The sum of the recorded payments, in base units. */
+  amountPaid: string;
+  payments: RequestPaymentRecord[];
+  securePaymentToken: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+
+export interface SecurePaymentRecord {
+  token: string;
+  accountId: string;
+  requestIds: string[];
+  network: string;
+  /** The stored status; a `pending` one past `expiresAt` reads as expired (see effectiveStatus). */
+  status: SecurePaymentStatus;
+  reference: string | null;
+  redirectUrl: string | null;
+  createdAt: string;
+  expiresAt: string;
+  updatedAt: string;
+}
+
+export type RecurringPaymentStatus = "active" | "paused" | "completed" | "cancelled";
+
+export interface RecurringPaymentRecord {
+  id: string;
+  accountId: string;
+  status: RecurringPaymentStatus;
+  payer: `0x${string}`;
+  payee: `0x${string}`;
+  currency: string;
+  /** One scheduled payment, in base units of `currency`. */
+  amountPerPayment: string;
+  totalPayments: number;
+  processedPayments: number;
+  /** The contract the payer allowed to spend `currency`; cancelling resets that allowance. */
+  spender: `0x${string}`;
+  nextPaymentDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PayerRecord {
+  accountId: string;
+  clientUserId: string;
+  userId: string;
+  beneficiaryType: "individual" | "business";
+  kycStatus: "not_started" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
+  agreementStatus: "not_started" | "pending" | "completed" | "rejected" | "failed";
+  createdAt: string;
+}
+
+export interface PaymentDetailRecord {
+  id: string;
+  accountId: string;
+  clientUserId: string;
+  bankName: string;
+  accountName: string;
+  currency: string;
+  beneficiaryType: "individual" | "business";
+  createdAt: string;
+}
+
+export type ClientIdStatus = "active" | "inactive" | "revoked";
+
+export interface ClientIdRecord {
+  id: string;
+  accountId: string;
+  clientId: string;
+  label: string;
+  /** Origins, or `self` for the server's own public origin. */
+  allowedDomains: string[];
+  feePercentage: string | null;
+  feeAddress: `0x${string}` | null;
+  operatorWalletAddress: `0x${string}` | null;
+  defaultPreApprovalExpiry: number | null;
+  defaultAuthorizationExpiry: number | null;
+  status: ClientIdStatus;
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A simulated ERC-20 or native balance: base units of `currency` held by `address`. */
+export interface WalletBalanceRecord {
+  address: `0x${string}`;
+  currency: string;
+  amount: string;
+}
+
+/** A simulated ERC-20 allowance: base units of `currency` that `spender` may take from `address`. */
+export interface WalletAllowanceRecord {
+  address: `0x${string}`;
+  currency: string;
+  spender: `0x${string}`;
+  amount: string;
+}
+
+/** A state change, kept in the store's outbox in the same transaction as the change itself. */
+export interface DomainEvent {
+  /** Position in the outbox, assigned by the store. */
+  sequence: number;
+  type: DomainEventType;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export type DomainEventType =
+  | "request.created"
+  | "request.payment_recorded"
+  | "secure_payment.created"
+  | "secure_payment.status_changed"
+  | "recurring_payment.status_changed"
+  | "payer.registered";

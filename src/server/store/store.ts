@@ -1,0 +1,65 @@
+import type {
+  ClientIdRecord,
+  DomainEvent,
+  PayerRecord,
+  PaymentDetailRecord,
+  RecurringPaymentRecord,
+  RequestRecord,
+  SecurePaymentRecord,
+  WalletAllowanceRecord,
+  WalletBalanceRecord,
+} from "./records.ts";
+
+/**
+ * The operations the server needs from its storage. Every method is async and returns copies,
+ * so that a SQL implementation can stand behind the same interface; records are values, never
+ * live references into the store.
+ */
+export interface StoreOperations {
+  getRequest(requestId: string): Promise<RequestRecord | undefined>;
+  findRequestByPaymentReference(paymentReference: string): Promise<RequestRecord | undefined>;
+  /** Inserts or replaces a request. */
+  putRequest(record: RequestRecord): Promise<void>;
+
+  getSecurePayment(token: string): Promise<SecurePaymentRecord | undefined>;
+  putSecurePayment(record: SecurePaymentRecord): Promise<void>;
+
+  getRecurringPayment(id: string): Promise<RecurringPaymentRecord | undefined>;
+  putRecurringPayment(record: RecurringPaymentRecord): Promise<void>;
+
+  getPayer(accountId: string, clientUserId: string): Promise<PayerRecord | undefined>;
+  putPayer(record: PayerRecord): Promise<void>;
+
+  getPaymentDetail(
+    accountId: string,
+    clientUserId: string,
+    id: string,
+  ): Promise<PaymentDetailRecord | undefined>;
+  putPaymentDetail(record: PaymentDetailRecord): Promise<void>;
+
+  getClientId(id: string): Promise<ClientIdRecord | undefined>;
+  findClientIdByPublicValue(clientId: string): Promise<ClientIdRecord | undefined>;
+  listClientIds(): Promise<ClientIdRecord[]>;
+  putClientId(record: ClientIdRecord): Promise<void>;
+
+  /** Every balance and allowance of one address (compared case-insensitively). */
+  getWallet(
+    address: string,
+  ): Promise<{ balances: WalletBalanceRecord[]; allowances: WalletAllowanceRecord[] }>;
+  putBalance(record: WalletBalanceRecord): Promise<void>;
+  putAllowance(record: WalletAllowanceRecord): Promise<void>;
+
+  /** Appends to the outbox; listeners hear of it once the surrounding transaction commits. */
+  appendEvent(event: Omit<DomainEvent, "sequence">): Promise<DomainEvent>;
+  listEvents(afterSequence?: number): Promise<DomainEvent[]>;
+}
+
+export interface Store extends StoreOperations {
+  /**
+   * Runs `work` atomically: either every change it makes is kept, or, when it throws, none is.
+   * Transactions run one at a time: inside `work`, use `tx` only, never the store itself.
+   */
+  withTransaction<T>(work: (tx: StoreOperations) => Promise<T>): Promise<T>;
+  /** Calls `listener` with the events of each committed transaction, in order. Returns an unsubscribe. */
+  onEventsCommitted(listener: (events: DomainEvent[]) => void): () => void;
+}

@@ -1,0 +1,134 @@
+import { Common, Hardfork, Sepolia } from "@ethereumjs/common";
+import { createLegacyTx } from "@ethereumjs/tx";
+import { Account, bytesToHex, createAddressFromString, hexToBytes } from "@ethereumjs/util";
+import { createVM, runTx, type VM } from "@ethereumjs/vm";
+import { type Address, decodeErrorResult, type Hex } from "viem";
+import { privateKeyToAddress } from "viem/accounts";
+
+/** A log as viem's decodeEventLog reads it. */
+export interface TestLog {
+  address: Address;
+  topics: [Hex, ...Hex[]];
+  data: Hex;
+}
+
+/** What one executed transaction left behind. */
+export interface TestReceipt {
+  logs: TestLog[];
+  /** Wei the sender paid for gas. */
+  gasCost: bigint;
+  createdAddress: Address | undefined;
+}
+
+/** A funded account that signs its own transactions. */
+export interface TestAccount {
+  address: Address;
+  privateKey: Hex;
+}
+
+const gasPrice = 10n ** 9n;
+
+/** The reason string of a revert when it carries one, else its raw data. */
+function describeRevert(data: Hex): string {
+  try {
+    return JSON.stringify(decodeErrorResult({ abi: [], data }).args);
+  } catch {
+    return data;
+  }
+}
+const gasLimit = 8_000_000n;
+
+/** An in-process EVM (Sepolia rules, Cancun) where tests deploy contracts and send transactions. */
+export class TestChain {
+  private readonly nonces = new Map<Address, bigint>();
+
+  private constructor(
+    private readonly vm: VM,
+    private readonly common: Common,
+  ) {}
+
+  /** A fresh chain with no accounts. */
+  static async create(): Promise<TestChain> {
+    const common = new Common({ chain: Sepolia, hardfork: Hardfork.Cancun });
+    return new TestChain(await createVM({ common }), common);
+  }
+
+  /** A new account derived from `seed`, holding `wei`. */
+  async createAccount(seed: number, wei: bigint): Promise<TestAccount> {
+    const privateKey: Hex = `0x${seed.toString(16).padStart(64, "0")}`;
+    const address = privateKeyToAddress(privateKey);
+    await this.vm.stateManager.putAccount(createAddressFromString(address), new Account(0n, wei));
+    return { address, privateKey };
+  }
+
+  /** The native balance of an address, in wei. */
+  async balanceOf(address: Address): Promise<bigint> {
+    const account = await this.vm.stateManager.getAccount(createAddressFromString(address));
+    return account?.balance ?? 0n;
+  }
+
+  /** Writes runtime code at an address, as if the contract had been deployed there. */
+  async putCode(address: Address, code: Hex): Promise<void> {
+    await this.vm.stateManager.putCode(createAddressFromString(address), hexToBytes(code));
+  }
+
+  /** The runtime code at an address. */
+  async getCode(address: Address): Promise<Hex> {
+    return bytesToHex(await this.vm.stateManager.getCode(createAddressFromString(address))) as Hex;
+  }
+
+  /** Signs and runs a transaction from `from`; throws with the revert data if it fails. */
+  async send(
+    from: TestAccount,
+    tx: { to?: Address | undefined; data: Hex; value?: bigint },
+  ): Promise<TestReceipt> {
+    const nonce = this.nonces.get(from.address) ?? 0n;
+    const signed = createLegacyTx(
+      {
+        nonce,
+        gasPrice,
+        gasLimit,
+        ...(tx.to ? { to: tx.to } : {}),
+        value: tx.value ?? 0n,
+        data: tx.data,
+      },
+      { common: this.common },
+    ).sign(hexToBytes(from.privateKey));
+    const result = await runTx(this.vm, { tx: signed, skipBlockGasLimitValidation: true });
+    this.nonces.set(from.address, nonce + 1n);
+    if (result.execResult.exceptionError) {
+      const revert = bytesToHex(result.execResult.returnValue) as Hex;
+      throw new Error(
+        `transaction reverted (${result.execResult.exceptionError.error}): ${describeRevert(revert)}`,
+      );
+    }
+    return {
+      logs: result.receipt.logs.map(([address, topics, data]) => ({
+        address: bytesToHex(address) as Address,
+        topics: topics.map((topic) => bytesToHex(topic) as Hex) as [Hex, ...Hex[]],
+        data: bytesToHex(data) as Hex,
+      })),
+      gasCost: result.amountSpent,
+      createdAddress: result.createdAddress ? (result.createdAddress.toString() as Address) : undefined,
+    };
+  }
+
+  /** Deploys creation code (constructor arguments appended) and returns the new address. */
+  async deploy(from: TestAccount, creationCode: Hex): Promise<Address> {
+    const receipt = await this.send(from, { data: creationCode });
+    if (!receipt.createdAddress) throw new Error("deployment created no contract");
+    return receipt.createdAddress;
+  }
+
+  /** Runs a read-only call and returns its raw result. */
+  async call(to: Address, data: Hex): Promise<Hex> {
+    const result = await this.vm.evm.runCall({
+      to: createAddressFromString(to),
+      data: hexToBytes(data),
+      gasLimit,
+    });
+    if (result.execResult.exceptionError)
+      throw new Error(`call reverted: ${result.execResult.exceptionError.error}`);
+    return bytesToHex(result.execResult.returnValue) as Hex;
+  }
+}

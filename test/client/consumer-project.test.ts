@@ -1,0 +1,207 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/spec-document.ts";
+
+// Packs the library as npm would publish it, installs the tarball into a fresh TypeScript project
+// and compiles and runs code against it there. The package is built in a staging copy, so the
+// repository gets no dist/.
+
+const tsc = path.join(repoRoot, "node_modules", ".bin", "tsc");
+const quietEnv = {
+  ...process.env,
+  NO_COLOR: "1",
+  npm_config_offline: "true",
+  npm_config_update_notifier: "false",
+};
+
+let workDir: string;
+let consumerDir: string;
+let packedFiles: string[];
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+}
+
+function packLibrary(): { tarball: string; files: string[] } {
+  const stageDir = path.join(workDir, "stage");
+  mkdirSync(stageDir);
+  for (const entry of [
+    "package.json",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "src",
+    "generated/schema.d.ts",
+  ]) {
+    cpSync(path.join(repoRoot, entry), path.join(stageDir, entry), { recursive: true });
+  }
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(stageDir, "node_modules"), "dir");
+  // `npm pack` runs the prepack script, which builds dist/ with tsconfig.build.json.
+  const output = execFileSync("npm", ["pack", "--json", "--pack-destination", workDir], {
+    cwd: stageDir,
+    env: quietEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const [packed] = JSON.parse(output.slice(output.indexOf("["))) as [
+    { filename: string; files: { path: string }[] },
+  ];
+  return {
+    tarball: path.join(workDir, packed.filename),
+    files: packed.files.map((file) => file.path).sort(),
+  };
+}
+
+function installTarball(tarball: string): void {
+  const modules = path.join(consumerDir, "node_modules");
+  mkdirSync(path.join(modules, "payreq"), { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", path.join(modules, "payreq"), "--strip-components=1"]);
+  // The one runtime dependency the client needs, as an install would provide it.
+  symlinkSync(
+    path.join(repoRoot, "node_modules", "openapi-fetch"),
+    path.join(modules, "openapi-fetch"),
+    "dir",
+  );
+}
+
+const compilerOptions = {
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  lib: ["ES2022", "DOM"],
+  types: [],
+  strict: true,
+  skipLibCheck: false,
+  outDir: "out",
+};
+
+const goodSource = `import { ApiError, createPayreqClient, transactionValueToBigInt, unwrap, type Currency } from "payreq";
+
+const usdcBase = {
+  id: "USDC-base", name: "USD Coin", symbol: "USDC", decimals: 6, network: "base", type: "ERC20", chainId: 8453,
+  address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", hash: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+};
+const sent: string[] = [];
+const client = createPayreqClient({
+  baseUrl: "https://api.payreq.test",
+  apiKey: "sk_test_123",
+  fetch: async (request) => {
+    sent.push(request.method + " " + request.url + " " + request.headers.get("x-api-key"));
+    if (request.url.endsWith("/v1/currencies?network=base")) {
+      return new Response(JSON.stringify([usdcBase]), { status: 200, headers: { "content-type": "application/json" } });
+    }
+    const problem = { type: "/problems/not-found", title: "Not found", status: 404, detail: "No currency USD-base." };
+    return new Response(JSON.stringify(problem), {
+      status: 404,
+      headers: { "content-type": "application/problem+json", "x-request-id": "req-1" },
+    });
+  },
+});
+
+const currencies: Currency[] | Currency = unwrap(await client.GET("/v1/currencies", { params: { query: { network: "base" } } }));
+const ids = (Array.isArray(currencies) ? currencies : [currencies]).map((currency) => currency.id);
+let failure: unknown;
+try {
+  unwrap(await client.GET("/v1/currencies", { params: { query: { id: "USD-base" } } }));
+} catch (error) {
+  failure = error;
+}
+const notFound = failure instanceof ApiError ? [failure.status, failure.type, failure.requestId] : [];
+const wei = transactionValueToBigInt({ type: "BigNumber", hex: "0x2386f26fc10000" }).toString();
+console.log(JSON.stringify({ sent, ids, notFound, wei }));
+`;
+
+// Each line below must be refused by tsc; the test checks the line, column and error code.
+const badSource = `import { createPayreqClient } from "payreq";
+const client = createPayreqClient({ baseUrl: "https://api.payreq.test", apiKey: "k" });
+await client.GET("/v1/nope", {});
+await client.POST("/v2/secure-payments", { body: { requests: "USDC" } });
+await client.GET("/v2/request/{requestId}/pay", {});
+createPayreqClient({ baseUrl: "https://api.payreq.test", apiKey: "k", clientId: "c", origin: "https://a.example" });
+`;
+
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), "payreq-consumer-"));
+  consumerDir = path.join(workDir, "consumer");
+  mkdirSync(consumerDir);
+  const { tarball, files } = packLibrary();
+  packedFiles = files;
+  installTarball(tarball);
+  writeFiles(consumerDir, {
+    "package.json": JSON.stringify({ name: "consumer", private: true, type: "module" }),
+    "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts"] }),
+    "tsconfig.bad.json": JSON.stringify({
+      compilerOptions: { ...compilerOptions, noEmit: true },
+      files: ["bad.ts"],
+    }),
+    "good.ts": goodSource,
+    "bad.ts": badSource,
+  });
+});
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+function compile(project: string) {
+  const result = spawnSync(tsc, ["-p", project, "--pretty", "false"], { cwd: consumerDir, encoding: "utf8" });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+describe("the packed package in a consumer project", () => {
+  it("ships the built library and the generated types, and nothing else", () => {
+    expect(packedFiles).toContain("dist/index.js");
+    expect(packedFiles).toContain("dist/index.d.ts");
+    expect(packedFiles).toContain("dist/client/create-client.js");
+    expect(packedFiles).toContain("generated/schema.d.ts");
+    expect(packedFiles).toContain("package.json");
+    expect(packedFiles.filter((file) => !file.startsWith("dist/") && !file.startsWith("generated/"))).toEqual(
+      ["package.json"],
+    );
+  });
+
+  it("compiles correct usage with strict settings and no @types/node", () => {
+    expect(compile("tsconfig.json")).toEqual({ status: 0, output: "" });
+  });
+
+  it("reports a wrong path, a wrong body, a missing parameter and mixed credentials", () => {
+    const { status, output } = compile("tsconfig.bad.json");
+    expect(status).toBe(2);
+    const errors = [...output.matchAll(/^bad\.ts\((\d+),(\d+)\): error (TS\d+): (.*)$/gm)].map(
+      ([, line, column, code, message]) => ({ at: `${line}:${column}`, code, message }),
+    );
+    expect(errors.map(({ at, code }) => `${at} ${code}`)).toEqual([
+      "3:18 TS2345",
+      "4:52 TS2322",
+      "5:49 TS2345",
+      "6:20 TS2345",
+    ]);
+    const [wrongPath, wrongBody, missingParameter, mixedCredentials] = errors.map(({ message }) => message);
+    expect(wrongPath).toContain(
+      `Argument of type '"/v1/nope"' is not assignable to parameter of type 'PathsWithMethod<paths, "get">'`,
+    );
+    expect(wrongBody).toContain("Type 'string' is not assignable to type '({ payee: string; amount: string;");
+    expect(missingParameter).toContain(
+      "Argument of type '{}' is not assignable to parameter of type '{ params: {",
+    );
+    expect(mixedCredentials).toContain("is not assignable to parameter of type 'PayreqClientOptions'");
+  });
+
+  it("runs the emitted JavaScript in node: a typed call, an ApiError and a normaliser", () => {
+    const output = execFileSync(process.execPath, [path.join("out", "good.js")], {
+      cwd: consumerDir,
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual({
+      sent: [
+        "GET https://api.payreq.test/v1/currencies?network=base sk_test_123",
+        "GET https://api.payreq.test/v1/currencies?id=USD-base sk_test_123",
+      ],
+      ids: ["USDC-base"],
+      notFound: [404, "/problems/not-found", "req-1"],
+      wei: "10000000000000000",
+    });
+  });
+});

@@ -1,0 +1,97 @@
+import { type CheckDefinition, defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
+import type { OperationUnderTest } from "./operations.ts";
+import {
+  type ClientIdCredentials,
+  credentialHeaders,
+  isApiKey,
+  listCredentials,
+  type PlannedCheck,
+} from "./target.ts";
+import type { ContractRequest } from "./valid-inputs.ts";
+
+export const disallowedOrigin = "https://not-allowed.invalid";
+const wrongApiKey = "payreq-contract-suite-wrong-api-key";
+const unknownClientId = "payreq-contract-suite-unknown-client-id";
+const placeholderOrigin = "https://app.example";
+
+const prismAcceptsAnyKey = "Prism accepts any API key value";
+const prismAcceptsAnyClientId = "Prism accepts any client ID value";
+const prismCannotKnowDomains = "Prism cannot know a client ID's allowed domains";
+const needsClientId =
+  "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin";
+
+/** Which credentials of the target an operation accepts. */
+export function acceptedCredentials(context: SuiteContext, operation: OperationUnderTest) {
+  return listCredentials(context.target).filter((credentials) =>
+    isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId,
+  );
+}
+
+export function missingCredentialReason(operation: OperationUnderTest): string {
+  return operation.acceptsApiKey
+    ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
+    : "needs a client ID (--client-id and --origin): this operation does not accept API keys";
+}
+
+/**
+ * Calls with no, wrong or misplaced credentials, on an otherwise valid request: each must get the
+ * documented 401, or 403 for a client ID used from an origin outside its allowed domains.
+ */
+export function planAuthChecks(
+  context: SuiteContext,
+  operation: OperationUnderTest,
+  request: ContractRequest,
+): PlannedCheck[] {
+  const stateless = !context.options.stateful;
+  const givenClientId = listCredentials(context.target).find(
+    (credentials): credentials is ClientIdCredentials => !isApiKey(credentials),
+  );
+  const anyClientId: ClientIdCredentials = givenClientId ?? {
+    clientId: unknownClientId,
+    origin: placeholderOrigin,
+  };
+  const check = (
+    name: string,
+    headers: Record<string, string>,
+    status: number,
+    notRunReason?: string,
+  ): PlannedCheck => {
+    const definition: CheckDefinition = {
+      operationId: operation.operationId,
+      check: name,
+      notRunReason,
+      body: () => sendAndJudge(context, operation, request, headers, [status]),
+    };
+    return defineCheck(context, definition);
+  };
+
+  const checks = [
+    check("no credentials -> 401", {}, 401),
+    check(
+      "wrong API key -> 401",
+      credentialHeaders({ apiKey: wrongApiKey }),
+      401,
+      stateless ? prismAcceptsAnyKey : undefined,
+    ),
+  ];
+  if (!operation.acceptsClientId) {
+    checks.push(check("client ID instead of an API key -> 401", credentialHeaders(anyClientId), 401));
+    return checks;
+  }
+  checks.push(
+    check(
+      "unknown client ID -> 401",
+      credentialHeaders({ clientId: unknownClientId, origin: anyClientId.origin }),
+      401,
+      stateless ? prismAcceptsAnyClientId : undefined,
+    ),
+    check("client ID without Origin -> 401", { "x-client-id": anyClientId.clientId }, 401),
+    check(
+      "client ID from a disallowed origin -> 403",
+      credentialHeaders({ clientId: anyClientId.clientId, origin: disallowedOrigin }),
+      403,
+      stateless ? prismCannotKnowDomains : givenClientId ? undefined : needsClientId,
+    ),
+  );
+  return checks;
+}

@@ -1,0 +1,116 @@
+import type { SchemaValidator } from "../support/schema-validator.ts";
+import type { SpecDocument } from "../support/spec-document.ts";
+import { describeAnswer, judgeAnswer } from "./answer-verdict.ts";
+import { type Exchange, NoAnswerError, sendRequest } from "./http-exchange.ts";
+import type { OperationUnderTest } from "./operations.ts";
+import {
+  type CheckResult,
+  type ContractSuiteOptions,
+  type ContractTarget,
+  isApiKey,
+  listCredentials,
+  type PlannedCheck,
+} from "./target.ts";
+import type { ContractRequest } from "./valid-inputs.ts";
+
+/** Everything a check needs: the spec, its validator, the target and the options. */
+export interface SuiteContext {
+  spec: SpecDocument;
+  validator: SchemaValidator;
+  target: ContractTarget;
+  options: ContractSuiteOptions;
+}
+
+/** The verdict of a check body: what was wrong (empty when it passed) and the status answered, if any. */
+export interface Verdict {
+  issues: string[];
+  summary: string;
+  status?: number;
+}
+
+const defaultTimeoutMs = 15_000;
+
+/** Shorter values are not secrets worth hiding, and replacing them would garble the text. */
+const shortestRedactedKey = 4;
+
+/** Replaces every API key of the target in a text that may quote a server's answer. */
+export function redactSecrets(target: ContractTarget, text: string): string {
+  let redacted = text;
+  for (const credentials of listCredentials(target)) {
+    if (isApiKey(credentials) && credentials.apiKey.length >= shortestRedactedKey) {
+      redacted = redacted.replaceAll(credentials.apiKey, "[api key]");
+    }
+  }
+  return redacted;
+}
+
+export async function exchange(
+  context: SuiteContext,
+  operation: OperationUnderTest,
+  request: ContractRequest,
+  headers: Record<string, string>,
+): Promise<Exchange> {
+  const timeout = context.options.timeoutMs ?? defaultTimeoutMs;
+  return sendRequest(context.target.baseUrl, operation, request, headers, timeout);
+}
+
+/** Sends a request and judges the answer against the expected statuses and the spec. */
+export async function sendAndJudge(
+  context: SuiteContext,
+  operation: OperationUnderTest,
+  request: ContractRequest,
+  headers: Record<string, string>,
+  expectedStatuses: number[],
+): Promise<Verdict> {
+  const answer = await exchange(context, operation, request, headers);
+  return {
+    issues: judgeAnswer(context.validator, operation, answer, expectedStatuses),
+    summary: describeAnswer(answer),
+    status: answer.status,
+  };
+}
+
+export interface CheckDefinition {
+  operationId: string;
+  check: string;
+  notRunReason?: string | undefined;
+  mockShortfall?: string | undefined;
+  body(): Promise<Verdict>;
+}
+
+/**
+ * Wraps a check body into a planned check: a check that is not run reports `needs-stateful-server`;
+ * on a stateless target a known mock shortfall that is not a 5xx does too; anything else passes or fails.
+ */
+export function defineCheck(context: SuiteContext, definition: CheckDefinition): PlannedCheck {
+  const { operationId, check, notRunReason, mockShortfall } = definition;
+  const result = (outcome: CheckResult["outcome"], reason: string): CheckResult => ({
+    operationId,
+    check,
+    outcome,
+    reason: redactSecrets(context.target, reason),
+  });
+  const shortfall = context.options.stateful ? undefined : mockShortfall;
+  return {
+    operationId,
+    check,
+    ...(notRunReason !== undefined ? { notRunReason } : {}),
+    ...(shortfall !== undefined ? { mockShortfall: shortfall } : {}),
+    async run() {
+      if (notRunReason !== undefined) return result("needs-stateful-server", notRunReason);
+      let verdict: Verdict;
+      try {
+        verdict = await definition.body();
+      } catch (error) {
+        if (error instanceof NoAnswerError) return result("fail", error.message);
+        throw error;
+      }
+      if (verdict.issues.length === 0) return result("pass", verdict.summary);
+      const reason = verdict.issues.join("; ");
+      if (shortfall !== undefined && verdict.status !== undefined && verdict.status < 500) {
+        return result("needs-stateful-server", `${shortfall}. Answered: ${reason}`);
+      }
+      return result("fail", reason);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
+import { repoRoot } from "../support/spec-document.ts";
+import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
+
+const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const script = path.join(repoRoot, "scripts", "contract.ts");
+const secretKey = "sk_test_do-not-print-4f9a1c2e";
+
+interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run contract -- ...` (the script itself) without blocking the event loop, so in-process servers still answer. */
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, [script, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe("npm run contract: arguments", () => {
+  it("prints its usage with --help", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Usage: npm run contract -- --base-url URL \(--api-key KEY \| --client-id ID --origin ORIGIN\)/,
+    );
+    expect(run.stdout).toContain("--stateful");
+  });
+
+  it.each([
+    [["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--bogus"], "Unknown option '--bogus'"],
+    [["--api-key", "k"], "--base-url is required"],
+    [
+      ["--base-url", "ftp://example.com", "--api-key", "k"],
+      '--base-url must be an http(s) URL, got "ftp://example.com"',
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1"],
+      "give a credential: --api-key KEY (or PAYREQ_API_KEY), or --client-id ID --origin ORIGIN",
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--client-id", "c"],
+      "--client-id needs --origin (one of its allowed domains)",
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--client-id", "c"],
+      "give either --api-key or --client-id, not both",
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--client-id", "c", "--origin", "https://a.example/path"],
+      '--origin must be a bare origin (scheme, host, port), got "https://a.example/path"',
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--extra-api-key", "k2"],
+      "the extra credential must be of the other kind than the first (API key vs client ID)",
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--timeout", "soon"],
+      '--timeout must be a whole number of milliseconds, got "soon"',
+    ],
+  ])("rejects %j with a clear message and exit status 2", async (args, message) => {
+    const run = await runCli(args, { PAYREQ_API_KEY: "" });
+    expect(run.status).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(message);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("npm run contract: reports", () => {
+  let prism: RunningPrism | undefined;
+  let broken: BrokenServer | undefined;
+  beforeAll(async () => {
+    [prism, broken] = await Promise.all([startPrism(), startBrokenServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([prism?.stop(), broken?.stop()]);
+  });
+
+  it("passes the mock: one line per check, a summary, exit 0, and never the key", async () => {
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines[0]).toBe("PASS     listCurrencies › valid call (API key): 200 application/json");
+    expect(lines).toContain(
+      "STATEFUL listCurrencies › wrong API key -> 401: Prism accepts any API key value",
+    );
+    expect(lines.slice(0, -1).every((line) => /^(PASS|STATEFUL) {1,5}\w+ › /.test(line))).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^${lines.length - 1} checks against ${prism?.baseUrl}, stateless target \\(a mock\\): \\d+ passed, 0 failed, \\d+ need a stateful server`,
+      ),
+    );
+    expect(run.stdout + run.stderr).not.toContain(secretKey);
+  });
+
+  it("takes the key from PAYREQ_API_KEY and prints JSON with --json", async () => {
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json"], { PAYREQ_API_KEY: secretKey });
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ baseUrl: prism?.baseUrl, stateful: false, summary: { failed: 0 } });
+    expect(report.results[0]).toEqual({
+      operationId: "listCurrencies",
+      check: "valid call (API key)",
+      outcome: "pass",
+      reason: "200 application/json",
+    });
+    expect(run.stdout).not.toContain(secretKey);
+  });
+
+  it("stops early when the server does not answer", async () => {
+    const port = await findFreePort();
+    const base = `http://127.0.0.1:${port}`;
+    const run = await runCli(["--base-url", base, "--api-key", secretKey, "--stateful"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(`Stopped: 3 requests in a row got no answer from ${base}.`);
+    expect(run.stdout.trim().split("\n").at(-1)).toBe(
+      `3 checks against ${base}, stateful target: 0 passed, 3 failed, 0 need a stateful server`,
+    );
+  });
+
+  it("fails a broken server with FAIL lines and exit 1", async () => {
+    const run = await runCli(["--base-url", broken?.baseUrl ?? "", "--api-key", secretKey, "--stateful"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      'FAIL     listCurrencies › no credentials -> 401: answered 200, expected 401; body: {"ok":true}',
+    );
+    expect(run.stdout.trim().split("\n").at(-1)).toMatch(
+      / checks against .*, stateful target: 0 passed, \d+ failed, /,
+    );
+  });
+});

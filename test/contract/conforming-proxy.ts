@@ -1,0 +1,169 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createSchemaValidator } from "../support/schema-validator.ts";
+import type { SpecDocument } from "../support/spec-document.ts";
+import { listOperationsUnderTest, type OperationUnderTest } from "./operations.ts";
+
+/**
+ * A stand-in for a stateful server, to exercise the suite's stateful checks: the Prism mock behind a
+ * proxy that adds what Prism lacks (one real API key, one client ID with allowed domains, unknown
+ * ids, a body size limit, Problem answers to malformed JSON and empty query values, one cross-field
+ * rule). Ids other than the spec's examples are unknown; everything else is Prism's answer.
+ */
+export interface ConformingProxy {
+  baseUrl: string;
+  apiKey: string;
+  clientId: string;
+  allowedOrigin: string;
+  stop(): Promise<void>;
+}
+
+const apiKey = "proxy-api-key";
+const clientId = "proxy-client-id";
+const allowedOrigin = "https://app.example";
+const bodyLimit = 1024 * 1024;
+
+function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
+  const body = {
+    type: `/problems/${status}`,
+    title,
+    status,
+    detail,
+    statusCode: status,
+    error: title,
+    message: detail,
+  };
+  response.writeHead(status, { "content-type": "application/problem+json", "x-request-id": "proxy-request" });
+  response.end(JSON.stringify(body));
+}
+
+interface Route {
+  operation: OperationUnderTest;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compileRoutes(spec: SpecDocument): Route[] {
+  return listOperationsUnderTest(spec).map((operation) => {
+    const names: string[] = [];
+    const source = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+      names.push(name);
+      return "([^/]+)";
+    });
+    return { operation, pattern: new RegExp(`^${source}$`), names };
+  });
+}
+
+/** The answer a conforming server gives before the request reaches Prism, or undefined to forward it. */
+function rejectFirst(
+  route: Route | undefined,
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  validator: ReturnType<typeof createSchemaValidator>,
+): [number, string, string] | undefined {
+  if (!route) return undefined;
+  const { operation } = route;
+  const key = request.headers["x-api-key"];
+  const client = request.headers["x-client-id"];
+  const origin = request.headers.origin;
+  if (key !== undefined) {
+    if (key !== apiKey || !operation.acceptsApiKey) return [401, "Unauthorized", "unknown API key"];
+  } else if (client !== undefined && operation.acceptsClientId) {
+    if (client !== clientId || origin === undefined)
+      return [401, "Unauthorized", "unknown client ID or no Origin"];
+    if (origin !== allowedOrigin) return [403, "Forbidden", `origin ${origin} is not allowed`];
+  } else {
+    return [401, "Unauthorized", "no credentials"];
+  }
+  if (body.length > bodyLimit) return [413, "Payload Too Large", "the body is larger than 1 MiB"];
+  const isJson = (request.headers["content-type"] ?? "").startsWith("application/json");
+  let parsed: unknown;
+  if (operation.body && isJson && body.length > 0) {
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      return [400, "Bad Request", "the body is not valid JSON"];
+    }
+  }
+  for (const [name, value] of url.searchParams) {
+    if (value === "") return [400, "Bad Request", `query parameter ${name} is empty`];
+  }
+  const requests = (parsed as { requests?: { paymentCurrency?: string }[] } | undefined)?.requests;
+  if (Array.isArray(requests)) {
+    const networks = new Set(
+      requests.map((item) => String(item?.paymentCurrency).split("-").slice(1).join("-")),
+    );
+    if (networks.size > 1) return [400, "Bad Request", "all requests must pay on one network"];
+  }
+  const values = url.pathname.match(route.pattern)?.slice(1) ?? [];
+  for (const [index, name] of route.names.entries()) {
+    const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
+    const value = decodeURIComponent(values[index] ?? "");
+    const wellFormed = parameter !== undefined && validator.errorsFor(parameter.schema, value).length === 0;
+    if (wellFormed && value !== String(parameter.example))
+      return [404, "Not Found", `${name} ${value} is unknown`];
+  }
+  return undefined;
+}
+
+async function forward(
+  upstream: string,
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  response: ServerResponse,
+) {
+  const headers: Record<string, string> = { "x-api-key": "any" };
+  const contentType = request.headers["content-type"];
+  if (contentType !== undefined) headers["content-type"] = contentType;
+  const answer = await fetch(upstream + url.pathname + url.search, {
+    method: request.method ?? "GET",
+    headers,
+    ...(body.length > 0 ? { body } : {}),
+  });
+  const copied: Record<string, string> = {};
+  for (const name of ["content-type", "x-request-id"]) {
+    const value = answer.headers.get(name);
+    if (value !== null) copied[name] = value;
+  }
+  response.writeHead(answer.status, copied);
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+/** Starts the proxy on a free port of 127.0.0.1 in front of a running Prism. */
+export async function startConformingProxy(upstream: string, spec: SpecDocument): Promise<ConformingProxy> {
+  const routes = compileRoutes(spec);
+  const validator = createSchemaValidator(spec);
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(request.url ?? "/", "http://proxy.local");
+    const route = routes.find(
+      (candidate) => candidate.operation.method === request.method && candidate.pattern.test(url.pathname),
+    );
+    const rejection = rejectFirst(route, request, url, body, validator);
+    try {
+      if (rejection) sendProblem(response, ...rejection);
+      else await forward(upstream, request, url, body, response);
+    } catch (error) {
+      sendProblem(response, 502, "Bad Gateway", (error as Error).message);
+    }
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey,
+    clientId,
+    allowedOrigin,
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
+}

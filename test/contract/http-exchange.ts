@@ -1,0 +1,53 @@
+import type { OperationUnderTest } from "./operations.ts";
+import type { ContractRequest } from "./valid-inputs.ts";
+
+/** What the server answered. */
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Thrown when no HTTP answer arrived (connection refused, reset, timeout). */
+export class NoAnswerError extends Error {
+  override name = "NoAnswerError";
+}
+
+export function buildUrl(baseUrl: string, operation: OperationUnderTest, request: ContractRequest): URL {
+  const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const value = request.path[name];
+    if (value === undefined) throw new Error(`${operation.operationId}: no value for path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  const url = new URL(baseUrl.replace(/\/+$/, "") + path);
+  for (const [name, value] of Object.entries(request.query)) url.searchParams.append(name, value);
+  return url;
+}
+
+/** Sends one request and reads the whole answer. */
+export async function sendRequest(
+  baseUrl: string,
+  operation: OperationUnderTest,
+  request: ContractRequest,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Exchange> {
+  const url = buildUrl(baseUrl, operation, request);
+  const allHeaders: Record<string, string> = { accept: "application/json, application/problem+json" };
+  Object.assign(allHeaders, request.headers, headers);
+  if (request.body) allHeaders["content-type"] = request.body.contentType;
+  try {
+    const response = await fetch(url, {
+      method: operation.method,
+      headers: allHeaders,
+      ...(request.body ? { body: request.body.text } : {}),
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause;
+    const detail = cause?.message ?? (error as Error).message;
+    throw new NoAnswerError(`no answer from ${operation.method} ${url.pathname}: ${detail}`);
+  }
+}

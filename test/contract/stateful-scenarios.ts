@@ -1,0 +1,68 @@
+import { isDeepStrictEqual } from "node:util";
+import { isObject } from "../support/spec-document.ts";
+import { judgeAnswer } from "./answer-verdict.ts";
+import { acceptedCredentials } from "./auth-checks.ts";
+import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
+import type { OperationUnderTest } from "./operations.ts";
+import { credentialHeaders, type PlannedCheck } from "./target.ts";
+import { listValidCalls } from "./valid-inputs.ts";
+
+const prismIsStateless = "Prism is stateless: it does not keep the secure payments it answers 201 to";
+
+async function createThenCheckToken(
+  context: SuiteContext,
+  create: OperationUnderTest,
+  check: OperationUnderTest,
+): Promise<Verdict> {
+  const [call] = listValidCalls(create);
+  const [credentials] = acceptedCredentials(context, create);
+  if (!call || !credentials)
+    return { issues: ["no valid call or credential for createSecurePayment"], summary: "" };
+  const headers = credentialHeaders(credentials);
+  const created = await exchange(context, create, call.request, headers);
+  const createIssues = judgeAnswer(context.validator, create, created, [201]);
+  if (createIssues.length > 0)
+    return { issues: createIssues.map((issue) => `create: ${issue}`), summary: "" };
+  const body = JSON.parse(created.text) as unknown;
+  if (!isObject(body) || typeof body.token !== "string") {
+    return { issues: ["create: the 201 body has no token"], summary: "" };
+  }
+  const tokenParameter = check.parameters.find((parameter) => parameter.in === "path")?.name ?? "token";
+  const request = { path: { [tokenParameter]: body.token }, query: {}, headers: {} };
+  const fetched = await exchange(context, check, request, headers);
+  const issues = judgeAnswer(context.validator, check, fetched, [200]).map(
+    (issue) => `check token: ${issue}`,
+  );
+  if (issues.length === 0) {
+    const details = JSON.parse(fetched.text) as Record<string, unknown>;
+    if (!isDeepStrictEqual(details.requestIds, body.requestIds)) {
+      issues.push(
+        `requestIds differ: created ${JSON.stringify(body.requestIds)}, token answers ${JSON.stringify(details.requestIds)}`,
+      );
+    }
+  }
+  return {
+    issues,
+    summary: `created token ${body.token}, then 200 with the same requestIds`,
+    status: fetched.status,
+  };
+}
+
+/** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
+export function planStatefulScenarios(
+  context: SuiteContext,
+  operations: OperationUnderTest[],
+): PlannedCheck[] {
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  const create = byId.get("createSecurePayment");
+  const check = byId.get("checkSecurePaymentToken");
+  if (!create || !check) return [];
+  return [
+    defineCheck(context, {
+      operationId: check.operationId,
+      check: "token of a secure payment just created -> 200 with its requestIds",
+      notRunReason: context.options.stateful ? undefined : prismIsStateless,
+      body: () => createThenCheckToken(context, create, check),
+    }),
+  ];
+}

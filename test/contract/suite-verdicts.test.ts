@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
+import { loadBundledSpec } from "../support/spec-document.ts";
+import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
+import { type ConformingProxy, startConformingProxy } from "./conforming-proxy.ts";
+import { planContractChecks, runContractSuite, summariseResults } from "./run-suite.ts";
+import type { CheckResult } from "./target.ts";
+
+// The suite must pass a conforming server with its stateful checks on, and fail a broken one.
+
+function find(results: CheckResult[], operationId: string, check: string): CheckResult {
+  const found = results.find((result) => result.operationId === operationId && result.check === check);
+  if (!found) throw new Error(`no result for ${operationId} › ${check}`);
+  return found;
+}
+
+describe("against a conforming stateful server (Prism behind a proxy that adds state)", () => {
+  let prism: RunningPrism | undefined;
+  let proxy: ConformingProxy | undefined;
+  let results: CheckResult[] = [];
+
+  beforeAll(async () => {
+    prism = await startPrism();
+    proxy = await startConformingProxy(prism.baseUrl, loadBundledSpec());
+    const target = {
+      baseUrl: proxy.baseUrl,
+      apiKey: proxy.apiKey,
+      extra: { clientId: proxy.clientId, origin: proxy.allowedOrigin },
+    };
+    results = await runContractSuite(target, { stateful: true });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await prism?.stop();
+  });
+
+  it("passes every check, the stateful ones included", () => {
+    const failed = results.filter((result) => result.outcome !== "pass");
+    expect(failed).toEqual([]);
+    expect(summariseResults(results)).toMatchObject({ failed: 0, needsStatefulServer: 0 });
+    expect(results.length).toBeGreaterThan(400);
+  });
+
+  it("runs the stateful checks for real", () => {
+    expect(find(results, "createSecurePayment", "wrong API key -> 401").reason).toBe(
+      "401 application/problem+json",
+    );
+    expect(find(results, "createSecurePayment", "client ID from a disallowed origin -> 403").reason).toBe(
+      "403 application/problem+json",
+    );
+    expect(
+      find(results, "createSecurePayment", "body: over 1 MiB (valid JSON padded with spaces) -> 413").reason,
+    ).toBe("413 application/problem+json");
+    expect(find(results, "createSecurePayment", "body: malformed JSON -> 400").reason).toBe(
+      "400 application/problem+json",
+    );
+    expect(find(results, "checkSecurePaymentToken", "path token: unknown id -> 404").reason).toMatch(
+      /^404 application\/problem\+json for [0-9A-HJKMNP-TV-Z]{26}$/,
+    );
+    expect(
+      find(
+        results,
+        "checkSecurePaymentToken",
+        "token of a secure payment just created -> 200 with its requestIds",
+      ),
+    ).toEqual({
+      operationId: "checkSecurePaymentToken",
+      check: "token of a secure payment just created -> 200 with its requestIds",
+      outcome: "pass",
+      reason: "created token 01KM9S346Q3D25VT4F5V37E3S3, then 200 with the same requestIds",
+    });
+  });
+});
+
+describe("against a server that breaks the contract", () => {
+  let server: BrokenServer | undefined;
+  beforeAll(async () => {
+    server = await startBrokenServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const target = () => ({ baseUrl: server?.baseUrl ?? "", apiKey: "test-api-key-0001" });
+
+  it("fails every check it sends, naming what is wrong", async () => {
+    const results = await runContractSuite(target(), { stateful: true });
+    const summary = summariseResults(results);
+    expect(summary.passed).toBe(0);
+    // Only the checks that need a client ID, which none was given, are not sent.
+    expect(
+      results.filter((result) => result.outcome === "needs-stateful-server").map((result) => result.check),
+    ).toEqual(Array(summary.needsStatefulServer).fill("client ID from a disallowed origin -> 403"));
+    expect(find(results, "listCurrencies", "valid call (API key)").reason).toMatch(
+      /^header x-request-id is missing; body does not match the 200 application\/json schema: \(root\) must be array; /,
+    );
+    expect(find(results, "listCurrencies", "no credentials -> 401").reason).toBe(
+      'answered 200, expected 401; body: {"ok":true}',
+    );
+    expect(find(results, "listCurrencies", "query symbol: breaks minLength -> 400").reason).toBe(
+      'answered 200, expected 400; body: {"ok":true}',
+    );
+    expect(find(results, "createSecurePayment", "body: malformed JSON -> 400")).toMatchObject({
+      outcome: "fail",
+      reason: "answered 500, expected 400; body: boom",
+    });
+  });
+
+  it("never excuses a 5xx, even on a stateless target where Prism's shortfalls are excused", async () => {
+    const results = await runContractSuite(target(), { stateful: false });
+    expect(find(results, "createSecurePayment", "body: malformed JSON -> 400")).toMatchObject({
+      outcome: "fail",
+    });
+    // A 200 to an empty query value is what Prism does too: reported, not failed, on a stateless target.
+    expect(find(results, "listCurrencies", "query symbol: breaks minLength -> 400")).toMatchObject({
+      outcome: "needs-stateful-server",
+      reason:
+        'Prism 5.14.2 treats an empty query value as absent and does not validate it. Answered: answered 200, expected 400; body: {"ok":true}',
+    });
+  });
+
+  it("reports a server that does not answer as failing", async () => {
+    const port = await findFreePort();
+    const [first] = planContractChecks(
+      { baseUrl: `http://127.0.0.1:${port}`, apiKey: "test-api-key-0001" },
+      { stateful: true },
+    );
+    const result = await first?.run();
+    expect(result?.outcome).toBe("fail");
+    expect(result?.reason).toMatch(/^no answer from GET \/v1\/currencies: /);
+  });
+
+  it("never prints the API key, even when the server echoes it", async () => {
+    // The broken server's body happens to be this "key", as if it echoed the credential back.
+    const checks = planContractChecks(
+      { baseUrl: server?.baseUrl ?? "", apiKey: '{"ok":true}' },
+      { stateful: true },
+    );
+    const check = checks.find(
+      (entry) => entry.operationId === "listCurrencies" && entry.check === "no credentials -> 401",
+    );
+    expect((await check?.run())?.reason).toBe("answered 200, expected 401; body: [api key]");
+  });
+});

@@ -1,0 +1,67 @@
+/** A credential the service accepts: a secret API key, or a public client ID with the calling page's origin. */
+export type Credentials = ApiKeyCredentials | ClientIdCredentials;
+export type ApiKeyCredentials = { apiKey: string };
+export type ClientIdCredentials = { clientId: string; origin: string };
+
+/**
+ * The deployment under test. `extra` is an optional second valid credential, used for the checks that
+ * need a credential of the other kind (a client ID when the main one is an API key, or the reverse).
+ */
+export type ContractTarget = { baseUrl: string; extra?: Credentials } & Credentials;
+
+export interface ContractSuiteOptions {
+  /**
+   * True for a real implementation that keeps state and enforces everything (the reference server, a
+   * deployment); false for a stateless mock such as Prism, where the checks it cannot pass are reported
+   * as `needs-stateful-server` instead of being run.
+   */
+  stateful: boolean;
+  /** Per-request time limit; 15 s by default. */
+  timeoutMs?: number;
+}
+
+export type Outcome = "pass" | "fail" | "needs-stateful-server";
+
+export interface CheckResult {
+  operationId: string;
+  check: string;
+  outcome: Outcome;
+  reason: string;
+}
+
+/** One check of the suite, planned from the spec before anything is sent. */
+export interface PlannedCheck {
+  operationId: string;
+  check: string;
+  /** Set when the check is not sent to this target at all; `run` then reports `needs-stateful-server`. */
+  notRunReason?: string;
+  /**
+   * Set when a stateless mock is known to fall short on this check. It is still sent; a shortfall that
+   * is not a 5xx is reported as `needs-stateful-server` with this note and what was answered.
+   */
+  mockShortfall?: string;
+  run(): Promise<CheckResult>;
+}
+
+export function isApiKey(credentials: Credentials): credentials is ApiKeyCredentials {
+  return "apiKey" in credentials;
+}
+
+/** The credentials of a target: the main one first, then `extra`. */
+export function listCredentials(target: ContractTarget): Credentials[] {
+  const main: Credentials = isApiKey(target)
+    ? { apiKey: target.apiKey }
+    : { clientId: target.clientId, origin: target.origin };
+  return target.extra ? [main, target.extra] : [main];
+}
+
+export function describeCredentials(credentials: Credentials): string {
+  return isApiKey(credentials) ? "API key" : "client ID";
+}
+
+/** The headers that present a credential. */
+export function credentialHeaders(credentials: Credentials): Record<string, string> {
+  return isApiKey(credentials)
+    ? { "x-api-key": credentials.apiKey }
+    : { "x-client-id": credentials.clientId, origin: credentials.origin };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, createDefaultConfig, parseConfig } from "../../src/server/index.ts";
+
+function problemsOf(value: unknown): string[] {
+  try {
+    parseConfig(value, "sandbox.json");
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("parseConfig", () => {
+  it("accepts the built-in configuration", () => {
+    expect(parseConfig(createDefaultConfig())).toEqual(createDefaultConfig());
+  });
+
+  it("names every bad field in one error", () => {
+    expect(
+      problemsOf({
+        accounts: [
+          {
+            id: "",
+            apiKeys: ["sk_has space inside_1234"],
+            webhookSecret: "whsec_long_enough_01",
+            clientIds: [
+              {
+                id: "c",
+                clientId: "pk_client_01",
+                label: "l",
+                allowedDomains: ["self"],
+                feePercentage: "150",
+                feeAddress: "0x12",
+                status: "paused",
+              },
+            ],
+          },
+        ],
+        clientIdRateLimitPerMinute: 0,
+        publicBaseUrl: "https://sandbox.example.com/api",
+      }),
+    ).toEqual([
+      'accounts[0].id: must NOT have fewer than 1 characters, got ""',
+      "accounts[0].apiKeys[0]: must be printable ASCII without spaces, got a value of 24 characters",
+      'accounts[0].clientIds[0].feePercentage: must be a percentage from 0 to 100 such as 2.5, got "150"',
+      'accounts[0].clientIds[0].feeAddress: must be an EVM address (0x and 40 hex digits), got "0x12"',
+      'accounts[0].clientIds[0].status: must be equal to one of the allowed values, got "paused"',
+      'publicBaseUrl: must be an origin such as https://sandbox.example.com (no path), got "https://sandbox.example.com/api"',
+      "clientIdRateLimitPerMinute: must be >= 1, got 0",
+    ]);
+  });
+
+  it("refuses a file without accounts, and one that is not an object", () => {
+    expect(problemsOf({})).toEqual(["accounts: is required"]);
+    expect(problemsOf([])).toEqual(["(the whole file): must be object, got []"]);
+  });
+
+  it("refuses repeated API keys, client IDs and ids across accounts", () => {
+    const config = createDefaultConfig();
+    const first = config.accounts[0] as (typeof config.accounts)[number];
+    config.accounts.push({ ...structuredClone(first), id: "acct_second" });
+    expect(problemsOf(config)).toEqual([
+      "accounts[1].apiKeys[0]: repeats the API key of accounts[0].apiKeys[0]; each must be unique",
+      "accounts[1].clientIds[0].id: repeats the client ID record id of accounts[0].clientIds[0].id; each must be unique",
+      "accounts[1].clientIds[0].clientId: repeats the client ID of accounts[0].clientIds[0].clientId; each must be unique",
+    ]);
+  });
+
+  it("tells its source in the message", () => {
+    expect(() => parseConfig({}, "my-sandbox.json")).toThrow(
+      "my-sandbox.json is not a valid sandbox configuration:\n  - accounts: is required",
+    );
+  });
+});

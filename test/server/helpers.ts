@@ -1,0 +1,132 @@
+import {
+  type CreateServerOptions,
+  createFixedClock,
+  createServer,
+  type PayreqServer,
+  type RunningServer,
+  sampleCredentials,
+} from "../../src/server/index.ts";
+import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
+import { loadBundledSpec } from "../support/spec-document.ts";
+
+export const apiKey = sampleCredentials.apiKey;
+export const clientId = sampleCredentials.clientId;
+export const browserOrigin = "http://localhost:5173";
+export const startInstant = "2026-04-12T10:00:00.000Z";
+
+export const payee = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
+export const payer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+export const feeAddress = "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984";
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** A raw body, sent as is (for malformed JSON and content-type tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** `apiKey` (default), `none`, or a client ID call from `browserOrigin`. */
+  auth?: "apiKey" | "none" | "clientId";
+}
+
+export interface TestServer {
+  server: PayreqServer;
+  running: RunningServer;
+  url: string;
+  /** The base clock under the sandbox clock: stands still unless set. */
+  clock: ReturnType<typeof createFixedClock>;
+  loggedErrors: string[];
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely; their assertions check the shape
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
+  close(): Promise<void>;
+}
+
+/** Starts a server on a free port of 127.0.0.1, on a clock that stands still at `startInstant`. */
+export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
+  const clock = createFixedClock(startInstant);
+  const loggedErrors: string[] = [];
+  const server = createServer({
+    clock,
+    logger: { error: (message) => loggedErrors.push(message) },
+    ...options,
+  });
+  const running = await server.listen({ port: 0, host: "127.0.0.1" });
+  const call = async (method: string, path: string, callOptions: CallOptions = {}) => {
+    const headers: Record<string, string> = {};
+    const auth = callOptions.auth ?? "apiKey";
+    if (auth === "apiKey") headers["x-api-key"] = apiKey;
+    if (auth === "clientId") {
+      headers["x-client-id"] = clientId;
+      headers.origin = browserOrigin;
+    }
+    let body: string | undefined = callOptions.rawBody;
+    if (callOptions.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(callOptions.body);
+    }
+    Object.assign(headers, callOptions.headers);
+    const response = await fetch(`${running.url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: see TestServer.call
+    return { status: response.status, headers: response.headers, body: parsed as any, text };
+  };
+  return { server, running, url: running.url, clock, loggedErrors, call, close: () => running.close() };
+}
+
+const spec = loadBundledSpec();
+const validator = createSchemaValidator(spec);
+
+/** Asserts a body is a Problem of the spec with this type and status; returns the problem's errors. */
+export function problemErrors(
+  answer: Answer,
+  type: string,
+  status: number,
+): { path: string; message: string }[] {
+  const problems = describeErrors(validator.errorsFor({ $ref: "#/components/schemas/Problem" }, answer.body));
+  if (problems !== "") throw new Error(`not a Problem: ${problems}: ${answer.text}`);
+  const body = answer.body as { type: string; status: number; errors?: { path: string; message: string }[] };
+  if (body.type !== type || body.status !== status || answer.status !== status) {
+    throw new Error(`expected ${status} ${type}, got ${answer.status}: ${answer.text}`);
+  }
+  if (answer.headers.get("content-type")?.split(";")[0] !== "application/problem+json") {
+    throw new Error(`expected application/problem+json, got ${answer.headers.get("content-type")}`);
+  }
+  return body.errors ?? [];
+}
+
+/** The errors of a schema of the spec for a value: empty when the value is valid. */
+export function schemaErrors(schemaName: string, value: unknown): string {
+  return describeErrors(validator.errorsFor({ $ref: `#/components/schemas/${schemaName}` }, value));
+}
+
+export const usdcOnBase = (amount = "125.00", to = payee) => ({
+  payee: to,
+  amount,
+  invoiceCurrency: "USD",
+  paymentCurrency: "USDC-base",
+});
+
+/** Creates a secure payment with the API key and returns its answer. */
+export async function createSecurePayment(
+  server: TestServer,
+  requests: unknown[] = [usdcOnBase()],
+): Promise<{ requestIds: string[]; securePaymentUrl: string; token: string }> {
+  const answer = await server.call("POST", "/v2/secure-payments", { body: { requests } });
+  if (answer.status !== 201) throw new Error(`secure payment creation failed: ${answer.text}`);
+  return answer.body;
+}

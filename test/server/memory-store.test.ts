@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryStore, type DomainEvent, type RequestRecord } from "../../src/server/index.ts";
+
+const request = (requestId: string): RequestRecord => ({
+  requestId,
+  accountId: "acct",
+  network: "base",
+  payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+  invoiceAmount: "1",
+  invoiceCurrency: "USD",
+  paymentCurrency: "USDC-base",
+  expectedAmount: "1000000",
+  salt: "0011223344556677",
+  paymentReference: `0x${requestId.slice(-16)}`,
+  status: "pending",
+  amountPaid: "0",
+  payments: [],
+  securePaymentToken: null,
+  createdAt: "2026-04-12T10:00:00.000Z",
+  updatedAt: "2026-04-12T10:00:00.000Z",
+});
+
+describe("the in-memory store", () => {
+  it("hands out copies: changing a returned record changes nothing stored", async () => {
+    const store = createMemoryStore();
+    const record = request(`01${"a".repeat(64)}`);
+    await store.putRequest(record);
+    record.status = "paid";
+    const read = (await store.getRequest(record.requestId)) as RequestRecord;
+    expect(read.status).toBe("pending");
+    read.payments.push({ outcome: "paid", amount: "1", txHash: "0x00", subStatus: null, recordedAt: "x" });
+    expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
+  });
+
+  it("finds requests by payment reference in any letter case", async () => {
+    const store = createMemoryStore();
+    await store.putRequest(request(`01${"b".repeat(48)}abcdef0123456789`));
+    expect((await store.findRequestByPaymentReference("0xABCDEF0123456789"))?.requestId).toBe(
+      `01${"b".repeat(48)}abcdef0123456789`,
+    );
+  });
+
+  it("undoes every change of a transaction that throws, and announces no event", async () => {
+    const store = createMemoryStore();
+    const heard: DomainEvent[] = [];
+    store.onEventsCommitted((events) => heard.push(...events));
+    const id = `01${"c".repeat(64)}`;
+    await store.putRequest(request(id));
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.putRequest({ ...request(id), status: "paid" });
+        await tx.putRequest(request(`01${"d".repeat(64)}`));
+        await tx.appendEvent({ type: "request.payment_recorded", occurredAt: "now", data: {} });
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect((await store.getRequest(id))?.status).toBe("pending");
+    expect(await store.getRequest(`01${"d".repeat(64)}`)).toBeUndefined();
+    expect(await store.findRequestByPaymentReference(`0x${"d".repeat(16)}`)).toBeUndefined();
+    expect(await store.listEvents()).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
+  it("announces a committed transaction's events once, in order, with their sequence", async () => {
+    const store = createMemoryStore();
+    const heard: DomainEvent[][] = [];
+    store.onEventsCommitted((events) => heard.push(events));
+    await store.withTransaction(async (tx) => {
+      await tx.appendEvent({ type: "request.created", occurredAt: "t1", data: { n: 1 } });
+      await tx.appendEvent({ type: "request.created", occurredAt: "t2", data: { n: 2 } });
+    });
+    expect(heard).toHaveLength(1);
+    expect(heard[0]?.map((event) => [event.sequence, event.data.n])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    expect((await store.listEvents(1)).map((event) => event.sequence)).toEqual([2]);
+  });
+
+  it("runs transactions one at a time", async () => {
+    const store = createMemoryStore();
+    const order: string[] = [];
+    const slow = store.withTransaction(async () => {
+      order.push("slow start");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push("slow end");
+    });
+    const fast = store.withTransaction(async () => {
+      order.push("fast");
+    });
+    await Promise.all([slow, fast]);
+    expect(order).toEqual(["slow start", "slow end", "fast"]);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CreateServerOptions,
+  createMemoryStore,
+  createServer,
+  type Store,
+} from "../../src/server/index.ts";
+import { loadBundledSpec } from "../support/spec-document.ts";
+import { createSecurePayment, problemErrors, startTestServer } from "./helpers.ts";
+
+/** A store whose secure payments come back on a network name the spec does not allow. */
+function corruptingStore(): Store {
+  const store = createMemoryStore();
+  return {
+    ...store,
+    getSecurePayment: async (token) => {
+      const record = await store.getSecurePayment(token);
+      return record && { ...record, network: "Not A Network" };
+    },
+  };
+}
+
+describe("response validation", () => {
+  it("is on by default: an answer that breaks the spec becomes a logged 500, never sent", async () => {
+    const server = await startTestServer({ store: corruptingStore() });
+    try {
+      const { token } = await createSecurePayment(server);
+      const answer = await server.call("GET", `/v2/secure-payments/${token}`);
+      problemErrors(answer, "/problems/internal-error", 500);
+      expect(answer.text).not.toContain("Not A Network");
+      expect(answer.body.detail).toBe(
+        "An unexpected error occurred; retry later and quote the request id if it persists.",
+      );
+      expect(server.loggedErrors).toHaveLength(1);
+      expect(server.loggedErrors[0]).toContain(
+        `request ${answer.body.requestId} (GET /v2/secure-payments/{token}) failed`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("can be switched off for speed", async () => {
+    const server = await startTestServer({ store: corruptingStore(), validateResponses: false });
+    try {
+      const { token } = await createSecurePayment(server);
+      const answer = await server.call("GET", `/v2/secure-payments/${token}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.network).toBe("Not A Network");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("server gaps", () => {
+  it("answers a spec operation no router handles with a logged 500, not an HTML 404", async () => {
+    const spec = loadBundledSpec() as NonNullable<CreateServerOptions["spec"]>;
+    const paths = spec.paths as Record<string, unknown>;
+    paths["/v2/unhandled"] = {
+      get: {
+        operationId: "getUnhandled",
+        summary: "Not implemented by any router",
+        tags: ["Sandbox"],
+        security: [{ ApiKeyAuth: [] }],
+        responses: {
+          "200": { description: "never", content: { "application/json": { schema: { type: "object" } } } },
+          "500": { $ref: "#/components/responses/InternalServerError" },
+        },
+      },
+    };
+    const server = await startTestServer({ spec });
+    try {
+      const answer = await server.call("GET", "/v2/unhandled");
+      problemErrors(answer, "/problems/internal-error", 500);
+      expect(server.loggedErrors[0]).toContain("no handler answers operation getUnhandled");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses a configuration that does not pass the schema", () => {
+    expect(() => createServer({ config: { accounts: [] } })).toThrow(
+      "the server configuration is not a valid sandbox configuration:\n  - accounts: must NOT have fewer than 1 items, got []",
+    );
+  });
+});

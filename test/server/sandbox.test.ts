@@ -1,0 +1,287 @@
+import { getAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DomainEvent } from "../../src/server/index.ts";
+import {
+  createSecurePayment,
+  payer,
+  problemErrors,
+  schemaErrors,
+  startTestServer,
+  type TestServer,
+  usdcOnBase,
+} from "./helpers.ts";
+
+let server: TestServer;
+const committed: DomainEvent[] = [];
+beforeAll(async () => {
+  server = await startTestServer();
+  server.server.store.onEventsCommitted((events) => committed.push(...events));
+});
+afterAll(() => server.close());
+
+describe("sandbox clock", () => {
+  it("reads, advances and sets the clock every time decision uses", async () => {
+    const clockServer = await startTestServer();
+    try {
+      expect((await clockServer.call("GET", "/sandbox/clock")).body).toEqual({
+        now: "2026-04-12T10:00:00.000Z",
+        offsetSeconds: 0,
+      });
+      const advanced = await clockServer.call("POST", "/sandbox/clock", { body: { advanceSeconds: 691200 } });
+      expect(advanced.body).toEqual({ now: "2026-04-20T10:00:00.000Z", offsetSeconds: 691200 });
+      const set = await clockServer.call("POST", "/sandbox/clock", { body: { now: "2026-04-12T09:00:00Z" } });
+      expect(set.body).toEqual({ now: "2026-04-12T09:00:00.000Z", offsetSeconds: -3600 });
+      // The base clock keeps running under the offset.
+      clockServer.clock.set("2026-04-12T10:00:30.000Z");
+      expect((await clockServer.call("GET", "/sandbox/clock")).body.now).toBe("2026-04-12T09:00:30.000Z");
+    } finally {
+      await clockServer.close();
+    }
+  });
+
+  it("expires a link when moved past its lifetime, and revives it when moved back", async () => {
+    const clockServer = await startTestServer();
+    try {
+      const { token } = await createSecurePayment(clockServer);
+      await clockServer.call("POST", "/sandbox/clock", { body: { advanceSeconds: 7 * 24 * 3600 } });
+      expect((await clockServer.call("GET", `/v2/secure-payments/${token}`)).status).toBe(403);
+      await clockServer.call("POST", "/sandbox/clock", { body: { advanceSeconds: -1 } });
+      expect((await clockServer.call("GET", `/v2/secure-payments/${token}`)).status).toBe(200);
+    } finally {
+      await clockServer.close();
+    }
+  });
+
+  it("takes exactly one of advanceSeconds and now", async () => {
+    const both = await server.call("POST", "/sandbox/clock", {
+      body: { advanceSeconds: 1, now: "2026-01-01T00:00:00Z" },
+    });
+    expect(problemErrors(both, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body", message: "must contain exactly one of advanceSeconds or now" },
+    ]);
+    const neither = await server.call("POST", "/sandbox/clock", { body: {} });
+    expect(problemErrors(neither, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body", message: "must contain exactly one of advanceSeconds or now" },
+    ]);
+    const fractional = await server.call("POST", "/sandbox/clock", { body: { advanceSeconds: 1.5 } });
+    expect(problemErrors(fractional, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/advanceSeconds", message: "must be integer, got 1.5" },
+    ]);
+  });
+});
+
+describe("sandbox wallets", () => {
+  it("sets balances and allowances, keeps unmentioned ones, and reads them back", async () => {
+    const wallet = "0x00000000000000000000000000000000000a11ce";
+    const first = await server.call("POST", "/sandbox/wallets", {
+      body: {
+        address: wallet,
+        balances: [{ currency: "USDC-base", amount: "250.00" }],
+        allowances: [
+          { currency: "USDC-base", spender: "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814", amount: "1000" },
+        ],
+      },
+    });
+    expect(first.status).toBe(200);
+    await server.call("POST", "/sandbox/wallets", {
+      body: {
+        address: wallet.toUpperCase().replace("0X", "0x"),
+        balances: [{ currency: "eth-base-base", amount: "0.05" }],
+      },
+    });
+    const read = await server.call("GET", `/sandbox/wallets/${wallet}`);
+    expect(schemaErrors("SandboxWallet", read.body)).toBe("");
+    expect(read.body).toEqual({
+      address: getAddress(wallet),
+      balances: [
+        { currency: "USDC-base", amount: "250" },
+        { currency: "ETH-base-base", amount: "0.05" },
+      ],
+      allowances: [
+        { currency: "USDC-base", spender: "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814", amount: "1000" },
+      ],
+    });
+  });
+
+  it("answers 404 for a wallet never set", async () => {
+    problemErrors(
+      await server.call("GET", "/sandbox/wallets/0x000000000000000000000000000000000000beef"),
+      "/problems/not-found",
+      404,
+    );
+  });
+
+  it("refuses unknown currencies, native allowances and excess decimals, keeping nothing", async () => {
+    const wallet = "0x00000000000000000000000000000000000b0b02";
+    const answer = await server.call("POST", "/sandbox/wallets", {
+      body: {
+        address: wallet,
+        balances: [
+          { currency: "USDC-base", amount: "1.0000001" },
+          { currency: "DOGE-base", amount: "1" },
+        ],
+        allowances: [{ currency: "ETH-base-base", spender: payer, amount: "1" }],
+      },
+    });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/balances/0/amount",
+        message: 'must have at most 6 decimals for this currency, got "1.0000001"',
+      },
+      { path: "/body/balances/1/currency", message: 'is not a currency the sandbox knows, got "DOGE-base"' },
+      {
+        path: "/body/allowances/0/currency",
+        message: 'is a native currency, which has no allowance; got "ETH-base-base"',
+      },
+    ]);
+    expect((await server.call("GET", `/sandbox/wallets/${wallet}`)).status).toBe(404);
+  });
+});
+
+describe("sandbox payments", () => {
+  it("drives a request through failed, partially paid and paid, recording each payment", async () => {
+    const { requestIds, token } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const requestId = requestIds[0] as string;
+    const pending = await server.call("GET", `/sandbox/requests/${requestId}`);
+    expect(schemaErrors("SandboxRequest", pending.body)).toBe("");
+    expect(pending.body).toMatchObject({
+      status: "pending",
+      amount: "125.00",
+      invoiceCurrency: "USD",
+      paymentCurrency: "USDC-base",
+      expectedAmount: "125",
+      amountPaid: "0",
+      payments: [],
+      securePayment: { token, status: "pending", expiresAt: "2026-04-19T10:00:00.000Z" },
+    });
+
+    const failed = await server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      body: { outcome: "failed" },
+    });
+    expect(failed.status).toBe(201);
+    expect(failed.body.status).toBe("failed");
+    expect(failed.body.payments[0]).toMatchObject({
+      outcome: "failed",
+      amount: "0",
+      subStatus: "insufficient_funds",
+    });
+    expect(failed.body.payments[0].txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const partial = await server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      body: { outcome: "partial", amount: "40", txHash: `0x${"1".repeat(64)}` },
+    });
+    expect(partial.body).toMatchObject({ status: "partially_paid", amountPaid: "40" });
+    expect(partial.body.securePayment.status).toBe("pending");
+
+    const paid = await server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      body: { outcome: "paid" },
+    });
+    expect(paid.body).toMatchObject({ status: "paid", amountPaid: "125" });
+    expect(paid.body.payments.map((p: { outcome: string; amount: string }) => [p.outcome, p.amount])).toEqual(
+      [
+        ["failed", "0"],
+        ["partial", "40"],
+        ["paid", "85"],
+      ],
+    );
+    expect(paid.body.securePayment.status).toBe("completed");
+
+    const again = await server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      body: { outcome: "paid" },
+    });
+    problemErrors(again, "/problems/invalid-state", 400);
+    expect(again.body.detail).toBe(`Request ${requestId} is already paid; it accepts no further payment.`);
+
+    const recorded = committed.filter(
+      (event) => event.type === "request.payment_recorded" && event.data.requestId === requestId,
+    );
+    expect(
+      recorded.map((event) => [event.data.outcome, event.data.amount, event.data.totalAmountPaid]),
+    ).toEqual([
+      ["failed", "0", "0"],
+      ["partial", "40", "40"],
+      ["paid", "85", "125"],
+    ]);
+    expect(
+      committed.some(
+        (event) =>
+          event.type === "secure_payment.status_changed" &&
+          event.data.token === token &&
+          event.data.to === "completed",
+      ),
+    ).toBe(true);
+  });
+
+  it("checks amounts against the outcome", async () => {
+    const { requestIds } = await createSecurePayment(server, [usdcOnBase("10")]);
+    const path = `/sandbox/requests/${requestIds[0]}/payments`;
+    const cases: [unknown, string, string][] = [
+      [{ outcome: "partial" }, "/body/amount", "is required for a partial payment"],
+      [
+        { outcome: "partial", amount: "10" },
+        "/body/amount",
+        'must be above 0 and below what is left to pay (10 USDC-base) for a partial payment; record a paid outcome instead, got "10"',
+      ],
+      [
+        { outcome: "paid", amount: "9" },
+        "/body/amount",
+        'must cover what is left to pay (10 USDC-base) for a paid outcome; record a partial payment instead, got "9"',
+      ],
+      [
+        { outcome: "failed", amount: "1" },
+        "/body/amount",
+        "is not allowed for a failed payment, which pays nothing",
+      ],
+      [{ outcome: "paid", subStatus: "x" }, "/body/subStatus", "is only allowed for a failed payment"],
+    ];
+    for (const [body, path400, message] of cases) {
+      const answer = await server.call("POST", path, { body });
+      expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([{ path: path400, message }]);
+    }
+    const over = await server.call("POST", path, { body: { outcome: "paid", amount: "12" } });
+    expect(over.body).toMatchObject({ status: "paid", amountPaid: "12" });
+  });
+
+  it("answers 404 for unknown requests", async () => {
+    const id = `01${"c".repeat(64)}`;
+    problemErrors(await server.call("GET", `/sandbox/requests/${id}`), "/problems/not-found", 404);
+    problemErrors(
+      await server.call("POST", `/sandbox/requests/${id}/payments`, { body: { outcome: "paid" } }),
+      "/problems/not-found",
+      404,
+    );
+  });
+});
+
+describe("sandbox secure payments", () => {
+  it("ends only pending links, and 404s unknown ones", async () => {
+    const { token, requestIds } = await createSecurePayment(server);
+    await server.call("POST", `/sandbox/requests/${requestIds[0]}/payments`, { body: { outcome: "paid" } });
+    const completed = await server.call("PATCH", `/sandbox/secure-payments/${token}`, {
+      body: { status: "invalidated" },
+    });
+    problemErrors(completed, "/problems/invalid-state", 400);
+    expect(completed.body.detail).toBe(
+      `Secure payment ${token} is completed; only a pending secure payment can become invalidated.`,
+    );
+    problemErrors(
+      await server.call("PATCH", "/sandbox/secure-payments/01KM9S346Q3D25VT4F5V37E3S3", {
+        body: { status: "invalidated" },
+      }),
+      "/problems/not-found",
+      404,
+    );
+    const wrong = await server.call("PATCH", `/sandbox/secure-payments/${token}`, {
+      body: { status: "completed" },
+    });
+    expect(problemErrors(wrong, "/problems/validation-failed", 400)[0]?.path).toBe("/body/status");
+  });
+
+  it("requires the API key", async () => {
+    const answer = await server.call("GET", "/sandbox/clock", { auth: "none" });
+    problemErrors(answer, "/problems/unauthorized", 401);
+    expect(answer.body.detail).toBe(
+      "Send an API key in x-api-key; this operation does not accept client IDs.",
+    );
+  });
+});

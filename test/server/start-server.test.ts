@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleCredentials } from "../../src/server/index.ts";
+import { repoRoot } from "../support/spec-document.ts";
+
+const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const script = path.join(repoRoot, "scripts", "start-server.ts");
+
+/** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
+function startScript(args: string[]): Promise<{ child: ChildProcess; banner: string; url: string }> {
+  const child = spawn(tsx, [script, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`no banner after 60 s:\n${output}`)), 60_000);
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stdout?.on("data", (chunk: string) => {
+      output += chunk;
+      const match = /API:\s+(http:\/\/\S+)/.exec(output);
+      if (match && output.includes("Stop with Ctrl+C.")) {
+        clearTimeout(timer);
+        resolve({ child, banner: output, url: match[1] as string });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** The fenced `sh` blocks of a section of docs/reference-server.md. */
+function shellBlocks(section: string): string[] {
+  const doc = readFileSync(path.join(repoRoot, "docs", "reference-server.md"), "utf8");
+  const start = doc.indexOf(`## ${section}\n`);
+  const end = doc.indexOf("\n## ", start + 1);
+  const text = doc.slice(start, end < 0 ? undefined : end);
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+}
+
+describe("npm start (scripts/start-server.ts)", () => {
+  let started: Awaited<ReturnType<typeof startScript>>;
+  beforeAll(async () => {
+    started = await startScript(["--port", "0"]);
+  });
+  afterAll(() => stop(started.child));
+
+  it("prints the API, spec and docs URLs and the sandbox credentials", () => {
+    const { banner, url } = started;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(banner).toContain(`Spec:     ${url}/openapi.json`);
+    expect(banner).toContain(`Docs:     ${url}/docs`);
+    expect(banner).toContain(sampleCredentials.apiKey);
+    expect(banner).toContain(
+      `${sampleCredentials.clientId}   (header x-client-id, with Origin http://localhost:5173 or ${url})`,
+    );
+    expect(banner).toContain(sampleCredentials.webhookSecret);
+  });
+
+  it("runs the quick start of docs/reference-server.md as written (only BASE points at this server)", () => {
+    const blocks = shellBlocks("Quick start");
+    expect(blocks[0]).toBe("npm ci && npm start\n");
+    const walkthrough = blocks.slice(1).join("\n");
+    expect(walkthrough.startsWith("BASE=http://127.0.0.1:3000\n")).toBe(true);
+    const result = spawnSync(
+      "bash",
+      [
+        "-e",
+        "-o",
+        "pipefail",
+        "-c",
+        walkthrough.replace("BASE=http://127.0.0.1:3000", `BASE=${started.url}`),
+      ],
+      {
+        cwd: repoRoot,
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines.filter((line) => line.startsWith("token check:"))).toEqual([
+      "token check: 200",
+      "token check: 409",
+      "token check: 403",
+    ]);
+    expect(result.stdout).toContain('"id":"USDC-base"');
+    expect(result.stdout).toMatch(
+      /"securePaymentUrl":"http:\/\/127\.0\.0\.1:\d+\/pay\?token=[0-9A-HJKMNP-TV-Z]{26}"/,
+    );
+    expect(result.stdout).toContain("stepsRequired: 2");
+    expect(result.stdout).toContain("needsApproval: true");
+    expect(lines).toContain("paid");
+    expect(result.stdout).toMatch(/"offsetSeconds":691200/);
+  });
+});
+
+describe("start-up errors", () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(tsx, [script, ...args], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+
+  it("exits 2 naming each bad field of a configuration file, without echoing secrets", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "payreq-config-"));
+    const file = path.join(dir, "sandbox.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        accounts: [
+          {
+            id: "acct",
+            apiKeys: ["tooshort"],
+            webhookSecret: "whsec_sandbox_long_enough",
+            clientIds: [
+              { id: "c", clientId: "pk_client_1", label: "x", allowedDomains: ["https://shop.example/x"] },
+            ],
+          },
+        ],
+        port: 3000,
+      }),
+    );
+    const result = run(["--config", file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file} is not a valid sandbox configuration:`);
+    expect(result.stderr).toContain("  - port: unknown field; remove it or check its spelling");
+    expect(result.stderr).toContain(
+      "  - accounts[0].apiKeys[0]: must NOT have fewer than 16 characters, got a value of 8 characters",
+    );
+    expect(result.stderr).toContain(
+      '  - accounts[0].clientIds[0].allowedDomains[0]: must be an origin such as https://shop.example.com (no path), or self, got "https://shop.example/x"',
+    );
+    expect(result.stderr).not.toContain("tooshort");
+  });
+
+  it("exits 2 for a file that is not JSON, named by PAYREQ_CONFIG, and for a bad port", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "payreq-config-"));
+    const file = path.join(dir, "broken.json");
+    writeFileSync(file, "{ accounts: ");
+    const broken = run([], { PAYREQ_CONFIG: file });
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(
+      /broken\.json is not a valid sandbox configuration:\n {2}- is not valid JSON: /,
+    );
+    const port = run(["--port", "http"]);
+    expect(port.status).toBe(2);
+    expect(port.stderr).toContain('--port (or PORT) must be a whole number from 0 to 65535, got "http"');
+  });
+});
