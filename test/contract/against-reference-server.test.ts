@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDefaultConfig,
+  createServer,
+  type RunningServer,
+  sampleCredentials,
+} from "../../src/server/index.ts";
+import { loadBundledSpec } from "../support/spec-document.ts";
+import { describeContractSuite } from "./describe-contract-suite.ts";
+import { listOperationsUnderTest } from "./operations.ts";
+import type { ContractTarget } from "./target.ts";
+
+// The contract suite against the reference server, stateful checks included: every check is sent
+// and must pass, with the sandbox's sample API key and its client ID from an allowed origin.
+
+const allowedOrigin = "http://localhost:5173";
+const target: ContractTarget = {
+  baseUrl: "http://127.0.0.1:1",
+  apiKey: sampleCredentials.apiKey,
+  extra: { clientId: sampleCredentials.clientId, origin: allowedOrigin },
+};
+
+let running: RunningServer | undefined;
+beforeAll(async () => {
+  const config = createDefaultConfig();
+  // The suite sends several hundred client-ID calls in well under a minute; the rate limit has
+  // its own tests, so it is lifted here to keep 429s out of unrelated checks.
+  config.clientIdRateLimitPerMinute = 1_000_000;
+  running = await createServer({ config, logger: { error: () => {} } }).listen({
+    port: 0,
+    host: "127.0.0.1",
+  });
+  target.baseUrl = running.url;
+});
+afterAll(async () => {
+  await running?.close();
+});
+
+const checks = describeContractSuite(target, { stateful: true });
+
+describe("the plan for the reference server", () => {
+  it("sends every check, stateful ones included, for every operation of the spec", () => {
+    const operationIds = listOperationsUnderTest(loadBundledSpec()).map((operation) => operation.operationId);
+    expect([...new Set(checks.map((check) => check.operationId))]).toEqual(operationIds);
+    expect(checks.filter((check) => check.notRunReason !== undefined)).toEqual([]);
+    const names = checks.map((check) => check.check);
+    for (const stateful of [
+      "wrong API key -> 401",
+      "unknown client ID -> 401",
+      "client ID from a disallowed origin -> 403",
+    ]) {
+      expect(names).toContain(stateful);
+    }
+    expect(names.some((name) => name.startsWith("token of a secure payment just created"))).toBe(true);
+    expect(names.some((name) => /^body: over 1 MiB .* -> 413$/.test(name))).toBe(true);
+  });
+});
