@@ -65,3 +65,6 @@ export {
   type WebhookPayload,
   webhookEventNames,
 } from "./client/webhook-event.ts";
+
+// Receiving webhooks: signatures, the receiver and its middleware, dedupe and the test helper.
+export * from "./webhooks/index.ts";

@@ -58,12 +58,10 @@ function installTarball(tarball: string): void {
   const modules = path.join(consumerDir, "node_modules");
   mkdirSync(path.join(modules, "payreq"), { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", path.join(modules, "payreq"), "--strip-components=1"]);
-  // The one runtime dependency the client needs, as an install would provide it.
-  symlinkSync(
-    path.join(repoRoot, "node_modules", "openapi-fetch"),
-    path.join(modules, "openapi-fetch"),
-    "dir",
-  );
+  // The runtime dependencies the package root loads, as an install would provide them.
+  for (const dependency of ["openapi-fetch", "ulid"]) {
+    symlinkSync(path.join(repoRoot, "node_modules", dependency), path.join(modules, dependency), "dir");
+  }
 }
 
 const compilerOptions = {
