@@ -1,0 +1,27 @@
+import type { Address, Hex } from "viem";
+import type { components } from "../../../../generated/schema.d.ts";
+import { transactionValueToBigInt } from "../../../../src/client/transaction-value.ts";
+import type { TestAccount } from "../../../chain/support/test-chain.ts";
+import type { EvmChain, SentTransaction } from "./evm-chain.ts";
+
+type WireTransaction = components["schemas"]["Transaction"];
+
+/**
+ * Sends the transactions a server answer holds, in the given order and exactly as given
+ * (`to`, `data`, and `value` in whichever of its three wire forms), as an integrator's wallet
+ * would. Stops at the first revert.
+ */
+export async function sendServerTransactions(
+  chain: EvmChain,
+  from: TestAccount,
+  transactions: WireTransaction[],
+): Promise<SentTransaction[]> {
+  const sent: SentTransaction[] = [];
+  for (const [index, transaction] of transactions.entries()) {
+    const value = transactionValueToBigInt(transaction.value, `transactions[${index}].value`);
+    sent.push(
+      await chain.send(from, { to: transaction.to as Address, data: transaction.data as Hex, value }),
+    );
+  }
+  return sent;
+}
