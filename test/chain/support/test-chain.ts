@@ -14,6 +14,8 @@ export interface TestLog {
 
 /** What one executed transaction left behind. */
 export interface TestReceipt {
+  /** The hash a wallet would report for the transaction. */
+  hash: Hex;
   logs: TestLog[];
   /** Wei the sender paid for gas. */
   gasCost: bigint;
@@ -28,10 +30,11 @@ export interface TestAccount {
 
 const gasPrice = 10n ** 9n;
 
-/** The reason string of a revert when it carries one, else its raw data. */
+/** The revert reason when the revert data carries one (Error(string), Panic(uint256)), else the raw data. */
 function describeRevert(data: Hex): string {
   try {
-    return JSON.stringify(decodeErrorResult({ abi: [], data }).args);
+    const { errorName, args } = decodeErrorResult({ abi: [], data });
+    return `${errorName}(${(args ?? []).map(String).join(", ")})`;
   } catch {
     return data;
   }
@@ -40,8 +43,6 @@ const gasLimit = 8_000_000n;
 
 /** An in-process EVM (Sepolia rules, Cancun) where tests deploy contracts and send transactions. */
 export class TestChain {
-  private readonly nonces = new Map<Address, bigint>();
-
   private constructor(
     private readonly vm: VM,
     private readonly common: Common,
@@ -82,27 +83,15 @@ export class TestChain {
     from: TestAccount,
     tx: { to?: Address | undefined; data: Hex; value?: bigint },
   ): Promise<TestReceipt> {
-    const nonce = this.nonces.get(from.address) ?? 0n;
-    const signed = createLegacyTx(
-      {
-        nonce,
-        gasPrice,
-        gasLimit,
-        ...(tx.to ? { to: tx.to } : {}),
-        value: tx.value ?? 0n,
-        data: tx.data,
-      },
-      { common: this.common },
-    ).sign(hexToBytes(from.privateKey));
-    const result = await runTx(this.vm, { tx: signed, skipBlockGasLimitValidation: true });
-    this.nonces.set(from.address, nonce + 1n);
+    const { hash, result } = await this.run(from, tx);
     if (result.execResult.exceptionError) {
       const revert = bytesToHex(result.execResult.returnValue) as Hex;
       throw new Error(
-        `transaction reverted (${result.execResult.exceptionError.error}): ${describeRevert(revert)}`,
+        `transaction${tx.to ? ` to ${tx.to}` : ""} reverted (${result.execResult.exceptionError.error}): ${describeRevert(revert)}`,
       );
     }
     return {
+      hash,
       logs: result.receipt.logs.map(([address, topics, data]) => ({
         address: bytesToHex(address) as Address,
         topics: topics.map((topic) => bytesToHex(topic) as Hex) as [Hex, ...Hex[]],
@@ -111,6 +100,21 @@ export class TestChain {
       gasCost: result.amountSpent,
       createdAddress: result.createdAddress ? (result.createdAddress.toString() as Address) : undefined,
     };
+  }
+
+  /**
+   * Constructs a contract at `at`, as if `deployer` had deployed it there: the creation code
+   * (constructor arguments appended) runs as a call to `at`, so the constructor writes `at`'s
+   * storage with `deployer` as msg.sender, then the runtime code it returns is installed there.
+   */
+  async constructAt(deployer: TestAccount, at: Address, creationCode: Hex): Promise<void> {
+    const address = createAddressFromString(at);
+    await this.vm.stateManager.putCode(address, hexToBytes(creationCode));
+    const { result } = await this.run(deployer, { to: at, data: "0x" });
+    if (result.execResult.exceptionError) {
+      throw new Error(`constructor at ${at} reverted: ${result.execResult.exceptionError.error}`);
+    }
+    await this.vm.stateManager.putCode(address, result.execResult.returnValue);
   }
 
   /** Deploys creation code (constructor arguments appended) and returns the new address. */
@@ -130,5 +134,22 @@ export class TestChain {
     if (result.execResult.exceptionError)
       throw new Error(`call reverted: ${result.execResult.exceptionError.error}`);
     return bytesToHex(result.execResult.returnValue) as Hex;
+  }
+
+  private async run(from: TestAccount, tx: { to?: Address | undefined; data: Hex; value?: bigint }) {
+    const sender = await this.vm.stateManager.getAccount(createAddressFromString(from.address));
+    const signed = createLegacyTx(
+      {
+        nonce: sender?.nonce ?? 0n,
+        gasPrice,
+        gasLimit,
+        ...(tx.to ? { to: tx.to } : {}),
+        value: tx.value ?? 0n,
+        data: tx.data,
+      },
+      { common: this.common },
+    ).sign(hexToBytes(from.privateKey));
+    const result = await runTx(this.vm, { tx: signed, skipBlockGasLimitValidation: true });
+    return { hash: bytesToHex(signed.hash()) as Hex, result };
   }
 }

@@ -1,8 +1,7 @@
 import type { Address, Hex } from "viem";
 import type { components } from "../../../../generated/schema.d.ts";
 import { transactionValueToBigInt } from "../../../../src/client/transaction-value.ts";
-import type { TestAccount } from "../../../chain/support/test-chain.ts";
-import type { EvmChain, SentTransaction } from "./evm-chain.ts";
+import type { TestAccount, TestChain, TestReceipt } from "../../../chain/support/test-chain.ts";
 
 type WireTransaction = components["schemas"]["Transaction"];
 
@@ -12,11 +11,11 @@ type WireTransaction = components["schemas"]["Transaction"];
  * would. Stops at the first revert.
  */
 export async function sendServerTransactions(
-  chain: EvmChain,
+  chain: TestChain,
   from: TestAccount,
   transactions: WireTransaction[],
-): Promise<SentTransaction[]> {
-  const sent: SentTransaction[] = [];
+): Promise<TestReceipt[]> {
+  const sent: TestReceipt[] = [];
   for (const [index, transaction] of transactions.entries()) {
     const value = transactionValueToBigInt(transaction.value, `transactions[${index}].value`);
     sent.push(

@@ -20,7 +20,7 @@ import {
   testErc20,
 } from "../../../chain/support/request-contracts.ts";
 import type { TestAccount } from "../../../chain/support/test-chain.ts";
-import { EvmChain } from "./evm-chain.ts";
+import { TestChain } from "../../../chain/support/test-chain.ts";
 
 /**
  * A Sepolia EVM where FAU, an 18-decimal test ERC-20, sits at its address in the server's token
@@ -28,7 +28,7 @@ import { EvmChain } from "./evm-chain.ts";
  * runs with its default configuration) or at the addresses given (for its `contracts` override).
  */
 export interface SepoliaDeployment {
-  chain: EvmChain;
+  chain: TestChain;
   /** Holds `payerFau` FAU and `payerWei` wei. */
   payer: TestAccount;
   contracts: PaymentContracts;
@@ -46,7 +46,7 @@ export const payerWei = 100n * ether;
 export async function deploySepoliaContracts(
   contracts: PaymentContracts = getOfficialContracts("sepolia") as OfficialContracts,
 ): Promise<SepoliaDeployment> {
-  const chain = await EvmChain.create();
+  const chain = await TestChain.create();
   const owner = await chain.createAccount(1, ether);
   const payer = await chain.createAccount(2, payerWei);
   const fau = findToken("FAU-sepolia") as TokenRecord;
