@@ -528,6 +528,209 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/recurring-payments/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute a recurring payment's next payment
+         * @description Sandbox only. Does what the service's scheduler does when a payment falls due, with the
+         *     outcome you choose, for an `active` recurring payment of the API key's account.
+         *
+         *     - `success`: the period's request is paid in full, `payment.confirmed` is sent for it, and
+         *       `processedPayments` grows by one; after the last payment the recurring payment is
+         *       `completed` and `nextPaymentDate` null.
+         *     - `failure`: a failed payment is recorded on the period's request, `payment.failed` is sent,
+         *       and the recurring payment is `paused`. Once unpaused, the next execution pays the same
+         *       request.
+         *
+         *     The change and its webhook event are stored in one transaction. A recurring payment that is
+         *     not `active` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["executeSandboxRecurringPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Sandbox only. The API key's account's webhook endpoints, from the configuration file and the
+         *     sandbox API, oldest first. Secrets are reduced to their last four characters.
+         */
+        get: operations["listSandboxWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Sandbox only. Registers a receiver of the API key's account's webhook events and generates
+         *     its signing secret, answered whole only here (and when rotated). Events that commit from now
+         *     on are delivered to it: `payment.confirmed`, `payment.partial` and `payment.failed`, or the
+         *     subset given in `events`. Endpoints can also come from the server's configuration file.
+         *
+         *     When the server runs with `blockPrivateWebhookTargets`, a URL whose host is, or resolves to,
+         *     a loopback, private, link-local or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6
+         *     included; `localhost` too) is refused with `400` naming `/body/url`. Each delivery checks the
+         *     resolved address again, since DNS answers can change.
+         */
+        post: operations["createSandboxWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Sandbox only. One of the API key's account's webhook endpoints, its secret reduced to the
+         *     last four characters.
+         */
+        get: operations["getSandboxWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Sandbox only. Removes the endpoint, configured or created: no event is delivered to it any
+         *     more, and its pending deliveries end as `dead` (`deadReason` `endpoint_deleted`). Its
+         *     delivery log stays readable through `GET /sandbox/webhooks/deliveries?endpointId=...`.
+         */
+        delete: operations["deleteSandboxWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Sandbox only. Replaces the endpoint's signing secret with a new one, answered whole this
+         *     once. Every attempt from now on is signed with it, retries of earlier deliveries included;
+         *     the old secret signs nothing more.
+         */
+        post: operations["rotateSandboxWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Sandbox only. Sends the endpoint a signed test delivery of the chosen event (whatever events
+         *     the endpoint subscribes to), with `x-request-network-test: true` and placeholder values that
+         *     change no request. It is delivered, retried and logged like any other delivery; the answer
+         *     comes before the first attempt: follow it with `GET /sandbox/webhooks/deliveries/{deliveryId}`.
+         */
+        post: operations["sendSandboxWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook delivery log
+         * @description Sandbox only. The API key's account's webhook deliveries, each with every attempt (status code
+         *     or error, duration, time) and its state, oldest first. Narrow it by endpoint, event, request
+         *     or state; every filter given must match. There is one delivery per event and endpoint.
+         */
+        get: operations["listSandboxWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook delivery
+         * @description Sandbox only. One delivery of the API key's account with every attempt and its state:
+         *     `pending` while attempts are waiting or under way, `delivered` after a `2xx`, `dead`
+         *     after the last retry failed.
+         */
+        get: operations["getSandboxWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook
+         * @description Sandbox only. Sends a `dead` or `delivered` delivery again: the same delivery id and the
+         *     same body, signed with the endpoint's current secret, in a new round of attempts (retry
+         *     count from `0`, retried on the usual schedule) recorded after the earlier ones with the
+         *     trigger `redelivery`. A pending delivery, or one whose endpoint was deleted, answers `400`.
+         */
+        post: operations["redeliverSandboxWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -1697,6 +1900,13 @@ export interface components {
          */
         SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
         /**
+         * PaymentReference
+         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
+         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReference: string;
+        /**
          * SecurePaymentFeePlan
          * @description The fees of a secure payment, fixed when it was created, as USD amounts. A payer page uses
          *     it to show what the payer pays in total and what the payee receives. Only the summary
@@ -1739,6 +1949,9 @@ export interface components {
          *       "amount": "125.00",
          *       "paymentCurrency": "USDC-base",
          *       "isNativeCurrency": false,
+         *       "paymentReference": "0xb3581f0b0f74cc61",
+         *       "feeAmount": "0",
+         *       "feeAddress": null,
          *       "reference": "ORDER-2026-0412",
          *       "redirectUrl": "https://shop.example.com/orders/2026-0412/thanks",
          *       "expiresAt": "2026-04-19T10:12:05.000Z",
@@ -1770,6 +1983,18 @@ export interface components {
             paymentCurrency: components["schemas"]["CurrencyId"];
             /** @description Whether `paymentCurrency` is the network's native currency (such as ETH) rather than an ERC-20 token. */
             isNativeCurrency?: boolean;
+            /**
+             * @description The payment reference of the request, which its pay calldata carries. Not sent by the
+             *     real service; this API adds it so that a payer page can check the calldata before signing.
+             */
+            paymentReference?: components["schemas"]["PaymentReference"];
+            /**
+             * @description The fee the caller's pay calldata adds on top of `amount`, in `paymentCurrency`: the fee
+             *     of the calling client ID, `0` when none applies. Not sent by the real service.
+             */
+            feeAmount?: components["schemas"]["DecimalAmount"];
+            /** @description Where the fee of `feeAmount` goes; null when no fee applies. Not sent by the real service. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -1812,6 +2037,15 @@ export interface components {
          *         "USDC-base"
          *       ],
          *       "isNativeCurrency": false,
+         *       "paymentReferences": [
+         *         "0x5d0c2f3e9a1b7c46",
+         *         "0xe81a44c2b0f95d37"
+         *       ],
+         *       "feeAmounts": [
+         *         "0",
+         *         "0"
+         *       ],
+         *       "feeAddress": null,
          *       "reference": null,
          *       "redirectUrl": null,
          *       "expiresAt": "2026-04-20T08:30:00.000Z",
@@ -1842,6 +2076,20 @@ export interface components {
              *     order of `paymentCurrencies`. Accept both.
              */
             isNativeCurrency?: boolean | boolean[];
+            /**
+             * @description The payment reference of each request, in the order of `requestIds`, as the batch
+             *     calldata carries them. Not sent by the real service; this API adds them so that a payer
+             *     page can check the calldata before signing.
+             */
+            paymentReferences?: components["schemas"]["PaymentReference"][];
+            /**
+             * @description The fee the caller's batch calldata adds on top of each amount, in its payment currency
+             *     and in the order of `requestIds`: the fee of the calling client ID, `0` when none
+             *     applies. Not sent by the real service.
+             */
+            feeAmounts?: components["schemas"]["DecimalAmount"][];
+            /** @description Where the fees of `feeAmounts` go; null when no fee applies. Not sent by the real service. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -1954,13 +2202,6 @@ export interface components {
             /** @description Every allowance set for the wallet. */
             allowances: components["schemas"]["SandboxWalletAllowance"][];
         };
-        /**
-         * PaymentReference
-         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
-         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
-         * @example 0xb3581f0b0f74cc61
-         */
-        PaymentReference: string;
         /**
          * SandboxRequestStatus
          * @description Sandbox only. Where a request stands in the sandbox. `pending`: nothing paid yet. `partially_paid`:
@@ -2186,6 +2427,244 @@ export interface components {
              * @description When the sandbox created it.
              */
             createdAt: string;
+        };
+        /**
+         * SandboxRecurringPaymentExecute
+         * @description Sandbox only. The outcome of a recurring payment's next payment, as the service's scheduler
+         *     would execute it.
+         *
+         *     - `success`: the period's request is paid in full (`payment.confirmed`) and the payment
+         *       counted; after the last one the recurring payment is `completed`.
+         *     - `failure`: a failed payment is recorded on the period's request (`payment.failed`) and the
+         *       recurring payment is `paused`; after `unpause`, the next execution pays the same request.
+         */
+        SandboxRecurringPaymentExecute: {
+            /**
+             * @description How the execution ends.
+             * @enum {string}
+             */
+            outcome: "success" | "failure";
+            /** @description The transaction hash to record; a random one when absent. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description For `failure`, why the payment failed; `insufficient_funds` when absent. */
+            subStatus?: string;
+        };
+        /**
+         * SandboxRecurringPaymentExecution
+         * @description Sandbox only. What an execution did to the recurring payment and to its period's request.
+         */
+        SandboxRecurringPaymentExecution: {
+            /**
+             * @description How the execution ended.
+             * @enum {string}
+             */
+            outcome: "success" | "failure";
+            /** @description The recurring payment after the execution. */
+            recurringPayment: components["schemas"]["SandboxRecurringPayment"];
+            /** @description The period's request after the execution; its id is the `requestId` of the webhook event. */
+            request: components["schemas"]["SandboxRequest"];
+        };
+        /**
+         * SandboxWebhookEndpointId
+         * @description Sandbox only. A webhook endpoint's identifier: `we_` and a ULID for endpoints created through
+         *     the sandbox API; the configured `id`, or `we_config_<account index>_<endpoint index>`, for
+         *     endpoints from the configuration file.
+         * @example we_01KM9S346Q3D25VT4F5V37E3S3
+         */
+        SandboxWebhookEndpointId: string;
+        /**
+         * WebhookEventName
+         * @description The name of a webhook event, as sent in its `event` field.
+         * @example payment.confirmed
+         * @enum {string}
+         */
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed";
+        /**
+         * SandboxWebhookEndpoint
+         * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
+         *     only when the endpoint is created or its secret rotated; elsewhere only its last four
+         *     characters are.
+         */
+        SandboxWebhookEndpoint: {
+            /** @description The endpoint's identifier. */
+            id: components["schemas"]["SandboxWebhookEndpointId"];
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             */
+            url: string;
+            /** @description The events sent to it. */
+            events: components["schemas"]["WebhookEventName"][];
+            /** @description The last four characters of the signing secret, to tell secrets apart. */
+            secretLast4: string;
+            /**
+             * @description Whether the endpoint comes from the configuration file or was created through the sandbox API.
+             * @enum {string}
+             */
+            source: "config" | "api";
+            /**
+             * Format: date-time
+             * @description When it was registered, by the sandbox clock.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (its secret rotated), by the sandbox clock.
+             */
+            updatedAt: string;
+        };
+        /**
+         * SandboxWebhookEndpointList
+         * @description Sandbox only. The webhook endpoints of the API key's account, oldest first.
+         */
+        SandboxWebhookEndpointList: {
+            /** @description The endpoints, secrets reduced to their last four characters. */
+            endpoints: components["schemas"]["SandboxWebhookEndpoint"][];
+        };
+        /**
+         * SandboxWebhookEndpointCreate
+         * @description Sandbox only. A webhook endpoint to register for the API key's account. The sandbox generates
+         *     its signing secret and answers it once.
+         */
+        SandboxWebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: an absolute `http` or `https` URL without credentials or fragment.
+             *     When the server runs with `blockPrivateWebhookTargets`, a host that is or resolves to a
+             *     loopback, private, link-local or unspecified address is refused (`400` naming `/body/url`).
+             */
+            url: string;
+            /** @description The events to send to it; all of them when absent. */
+            events?: components["schemas"]["WebhookEventName"][];
+        };
+        /**
+         * SandboxWebhookEndpointWithSecret
+         * @description Sandbox only. A webhook endpoint with its whole signing secret, as answered once when it is
+         *     created or its secret is rotated. Store the secret: it is not shown again.
+         */
+        SandboxWebhookEndpointWithSecret: components["schemas"]["SandboxWebhookEndpoint"] & {
+            /**
+             * @description The signing secret: the key of the HMAC-SHA-256 in `x-request-network-signature`.
+             *     Attempts from now on, retries of earlier deliveries included, are signed with it.
+             */
+            secret: string;
+        };
+        /**
+         * SandboxWebhookTest
+         * @description Sandbox only. Which event a test delivery imitates.
+         */
+        SandboxWebhookTest: {
+            /**
+             * @description The event to imitate; `payment.confirmed` when absent.
+             * @default payment.confirmed
+             */
+            event: components["schemas"]["WebhookEventName"];
+        };
+        /**
+         * SandboxWebhookDeliveryState
+         * @description Where a delivery stands: `pending` while an attempt is waiting or under way, `delivered` once
+         *     an attempt got a `2xx`, `dead` once the last retry failed (or its endpoint was deleted).
+         * @example delivered
+         * @enum {string}
+         */
+        SandboxWebhookDeliveryState: "pending" | "delivered" | "dead";
+        /**
+         * SandboxWebhookAttempt
+         * @description Sandbox only. One attempt to send a delivery, as recorded by the sandbox.
+         * @example {
+         *       "retryCount": 0,
+         *       "trigger": "initial",
+         *       "startedAt": "2026-04-12T10:20:00.000Z",
+         *       "durationMs": 12,
+         *       "statusCode": 503,
+         *       "error": "answered 503, not 2xx",
+         *       "responseExcerpt": "busy",
+         *       "succeeded": false
+         *     }
+         */
+        SandboxWebhookAttempt: {
+            /** @description The `x-request-network-retry-count` sent with it. */
+            retryCount: number;
+            /**
+             * @description What started it: the event (`initial`), the retry schedule after a failed attempt
+             *     (`retry`), or a manual redelivery (`redelivery`).
+             * @enum {string}
+             */
+            trigger: "initial" | "retry" | "redelivery";
+            /**
+             * Format: date-time
+             * @description When it started, by the sandbox clock.
+             */
+            startedAt: string;
+            /** @description How long it took, in milliseconds of real time. */
+            durationMs: number;
+            /** @description The receiver's status code; null when no answer arrived. */
+            statusCode: number | null;
+            /**
+             * @description Why the attempt failed: a status that is not `2xx` (a `3xx` too: redirects are not
+             *     followed), a timeout, a connection error or a refused target. Null when it succeeded.
+             */
+            error: string | null;
+            /** @description The start of the receiver's answer (at most 512 bytes are read); null when it sent none. */
+            responseExcerpt: string | null;
+            /** @description Whether the receiver answered `2xx`. */
+            succeeded: boolean;
+        };
+        /**
+         * SandboxWebhookDelivery
+         * @description Sandbox only. One event sent to one endpoint, with every attempt. Its `id` is the
+         *     `x-request-network-delivery` header, the same on every attempt and redelivery; the body sent
+         *     is the same on every attempt too.
+         */
+        SandboxWebhookDelivery: {
+            /** @description The delivery's identifier, sent as `x-request-network-delivery`. */
+            id: components["schemas"]["Ulid"];
+            /** @description The endpoint it goes to (which may have been deleted since). */
+            endpointId: components["schemas"]["SandboxWebhookEndpointId"];
+            /**
+             * Format: uri
+             * @description The endpoint's URL.
+             */
+            url: string;
+            /** @description The event it carries; every endpoint's delivery of one event has the same `eventId`. */
+            eventId: components["schemas"]["Ulid"];
+            /** @description The event's name. */
+            event: components["schemas"]["WebhookEventName"];
+            /** @description The request the event is about; null for test deliveries. */
+            requestId: components["schemas"]["RequestId"] | null;
+            /** @description Whether it is a test delivery, sent with `x-request-network-test` and placeholder values. */
+            test: boolean;
+            /** @description Where the delivery stands. */
+            state: components["schemas"]["SandboxWebhookDeliveryState"];
+            /** @description Why a dead delivery stopped; null unless `state` is `dead`. */
+            deadReason: ("attempts_exhausted" | "endpoint_deleted") | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, by the sandbox clock; null unless `state` is `pending`.
+             */
+            nextAttemptAt: string | null;
+            /** @description The body sent, parsed; the bytes sent are the same on every attempt. */
+            payload: Record<string, never>;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["SandboxWebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the event was fanned out to the endpoint, by the sandbox clock.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the delivery last changed, by the sandbox clock.
+             */
+            updatedAt: string;
+        };
+        /**
+         * SandboxWebhookDeliveryList
+         * @description Sandbox only. Deliveries of the API key's account, oldest first.
+         */
+        SandboxWebhookDeliveryList: {
+            /** @description The deliveries that match every filter given. */
+            deliveries: components["schemas"]["SandboxWebhookDelivery"][];
         };
         /**
          * WebhookFee
@@ -2569,6 +3048,7 @@ export type RecurringPayment = components['schemas']['RecurringPayment'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
 export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
+export type PaymentReference = components['schemas']['PaymentReference'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
@@ -2579,7 +3059,6 @@ export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance']
 export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];
 export type SandboxWalletUpdate = components['schemas']['SandboxWalletUpdate'];
 export type SandboxWallet = components['schemas']['SandboxWallet'];
-export type PaymentReference = components['schemas']['PaymentReference'];
 export type SandboxRequestStatus = components['schemas']['SandboxRequestStatus'];
 export type TxHash = components['schemas']['TxHash'];
 export type SandboxRequestPayment = components['schemas']['SandboxRequestPayment'];
@@ -2589,6 +3068,19 @@ export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePay
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
+export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
+export type SandboxRecurringPaymentExecution = components['schemas']['SandboxRecurringPaymentExecution'];
+export type SandboxWebhookEndpointId = components['schemas']['SandboxWebhookEndpointId'];
+export type WebhookEventName = components['schemas']['WebhookEventName'];
+export type SandboxWebhookEndpoint = components['schemas']['SandboxWebhookEndpoint'];
+export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEndpointList'];
+export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
+export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
+export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
+export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
+export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
+export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
+export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
 export type WebhookFee = components['schemas']['WebhookFee'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
@@ -3471,6 +3963,374 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    executeSandboxRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRecurringPaymentExecute"];
+            };
+        };
+        responses: {
+            /** @description The payment is executed; the body is the recurring payment and its period's request after it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRecurringPaymentExecution"];
+                };
+            };
+            /**
+             * @description The body is invalid (for example `subStatus` with `success`), or the recurring payment
+             *     is not active (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSandboxWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookEndpointList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSandboxWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxWebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint is registered; the body holds its signing secret, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or (with
+             *     `blockPrivateWebhookTargets`) reaches a private address; or an event name is unknown.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's identifier.
+                 * @example we_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                endpointId: components["schemas"]["SandboxWebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteSandboxWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's identifier.
+                 * @example we_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                endpointId: components["schemas"]["SandboxWebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotateSandboxWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's identifier.
+                 * @example we_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                endpointId: components["schemas"]["SandboxWebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new signing secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendSandboxWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's identifier.
+                 * @example we_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                endpointId: components["schemas"]["SandboxWebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxWebhookTest"];
+            };
+        };
+        responses: {
+            /** @description The test delivery is created and about to be sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSandboxWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only deliveries to this endpoint (deleted endpoints included).
+                 * @example we_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                endpointId?: components["schemas"]["SandboxWebhookEndpointId"];
+                /**
+                 * @description Only deliveries of this event, one per endpoint it went to.
+                 * @example 01KP0K9540QHSTRBVZY52F939R
+                 */
+                eventId?: components["schemas"]["Ulid"];
+                /**
+                 * @description Only deliveries of events about this request.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId?: components["schemas"]["RequestId"];
+                /**
+                 * @description Only deliveries in this state.
+                 * @example dead
+                 */
+                state?: components["schemas"]["SandboxWebhookDeliveryState"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching deliveries; an empty list when none matches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSandboxWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's identifier, as sent in `x-request-network-delivery`.
+                 * @example 01KP0K9540HCNHZT4R2Y5KFDBC
+                 */
+                deliveryId: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverSandboxWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery's identifier, as sent in `x-request-network-delivery`.
+                 * @example 01KP0K9540HCNHZT4R2Y5KFDBC
+                 */
+                deliveryId: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is pending again and about to be sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookDelivery"];
+                };
+            };
+            /** @description The delivery is still pending, or its endpoint was deleted (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];

@@ -1,5 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
+import { buildPage } from "./build-page.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
 
 export const specEntry = path.join(repoRoot, "openapi", "openapi.yaml");
@@ -9,6 +11,8 @@ export const generatedFiles = {
   bundledSpec: "generated/openapi.json",
   types: "generated/schema.d.ts",
   docs: "docs/index.html",
+  pageScript: `${pageAssetFolder}/${pageAssets.script}`,
+  pageStyle: `${pageAssetFolder}/${pageAssets.style}`,
 } as const;
 
 function outputPath(outputRoot: string, relative: string): string {
@@ -57,4 +61,5 @@ export function buildAll(outputRoot: string = repoRoot): void {
   const bundledSpec = bundleSpec(outputRoot);
   generateTypes(outputRoot, bundledSpec);
   buildDocs(outputRoot, bundledSpec);
+  buildPage(outputRoot);
 }

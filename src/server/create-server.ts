@@ -9,6 +9,8 @@ import {
   createDefaultConfig,
   defaultClientIdRateLimitPerMinute,
   defaultSecurePaymentLifetimeSeconds,
+  defaultWebhookRetryDelaysMs,
+  defaultWebhookTimeoutMs,
   type SandboxConfig,
 } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
@@ -33,10 +35,14 @@ import { payersRouter } from "./routes/payers.ts";
 import { paymentRoutesRouter } from "./routes/payment-routes.ts";
 import { recurringPaymentsRouter } from "./routes/recurring-payments.ts";
 import { sandboxRouter } from "./routes/sandbox.ts";
+import { sandboxWebhooksRouter } from "./routes/sandbox-webhooks.ts";
 import { securePaymentsRouter } from "./routes/secure-payments.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
 import { warmUpRoutes } from "./warm-up.ts";
+import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
+import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
+import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
 
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
@@ -53,6 +59,8 @@ export interface CreateServerOptions {
   logger?: ServerLogger;
   /** Compile every operation's schemas when listening (default true). */
   warmUp?: boolean;
+  /** What the webhook worker waits between attempts with (timers by default). */
+  webhookScheduler?: WebhookScheduler;
 }
 
 export interface RunningServer {
@@ -70,6 +78,11 @@ export interface PayreqServer {
   config: SandboxConfig;
   /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
   publicOrigin(): string;
+  /**
+   * The webhook worker: it runs while the server listens, and `close()` stops it (aborting
+   * attempts in flight). `settled()` resolves once every delivery is delivered or dead.
+   */
+  webhooks: Pick<WebhookDispatcher, "settled" | "start" | "stop">;
   /** Listens (port 0 picks a free one), warms the validator up, and resolves once ready. */
   listen(options?: { port?: number; host?: string }): Promise<RunningServer>;
 }
@@ -87,6 +100,16 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
 
+  const dispatcher = new WebhookDispatcher({
+    store,
+    clock,
+    retryDelaysMs: config.webhookRetryDelaysMs ?? defaultWebhookRetryDelaysMs,
+    timeoutMs: config.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
+    blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+    scheduler: options.webhookScheduler ?? timerScheduler,
+    logger,
+  });
+
   const ctx: DomainContext = {
     store,
     clock,
@@ -94,9 +117,16 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds ?? defaultSecurePaymentLifetimeSeconds,
     publicOrigin,
     securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
+    webhooks: {
+      blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+      enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
+    },
   };
 
-  const ready = seedClientIds(store, config, clock.now());
+  const ready = Promise.all([
+    seedClientIds(store, config, clock.now()),
+    seedWebhookEndpoints(store, config, clock.now()),
+  ]);
   const limiter = createRateLimiter({
     limit: config.clientIdRateLimitPerMinute ?? defaultClientIdRateLimitPerMinute,
     clock,
@@ -128,6 +158,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     payersRouter(ctx),
     clientIdsRouter(ctx),
     sandboxRouter(ctx, clock),
+    sandboxWebhooksRouter(ctx),
   );
   app.use((_req, res, next) => {
     // An operation of the spec that no router answers is the server's gap, not the caller's.
@@ -142,6 +173,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     clock,
     config,
     publicOrigin,
+    webhooks: dispatcher,
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       await ready;
       const server = app.listen(port, host);
@@ -153,11 +185,15 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
       const url = `http://${shownHost}:${address.port}`;
       listeningOrigin = url;
-      const close = () =>
+      const closeHttp = () =>
         new Promise<void>((resolve, reject) => {
           server.close((error) => (error ? reject(error) : resolve()));
           server.closeAllConnections();
         });
+      // The worker stops with the server: no retry timer outlives it, no attempt is left running.
+      const close = async () => {
+        await Promise.all([closeHttp(), dispatcher.stop()]);
+      };
       if (options.warmUp ?? true) {
         const apiKey = config.accounts[0]?.apiKeys[0];
         try {
@@ -167,6 +203,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
           throw error;
         }
       }
+      dispatcher.start();
       return { url, port: address.port, close };
     },
   };

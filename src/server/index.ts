@@ -6,6 +6,7 @@ export {
   createDefaultConfig,
   type SandboxConfig,
   sampleCredentials,
+  type WebhookEndpointConfig,
 } from "./config/sandbox-config.ts";
 export {
   type CreateServerOptions,
@@ -18,3 +19,5 @@ export { buildProblem, type ProblemBody, type ProblemKind, problemCatalogue } fr
 export { createMemoryStore } from "./store/memory-store.ts";
 export type * from "./store/records.ts";
 export type { Store, StoreOperations } from "./store/store.ts";
+export type { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
+export { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";

@@ -112,6 +112,7 @@ describe("GET /v2/secure-payments/{token}", () => {
       body: { requests: [usdcOnBase("125.00")], reference: "ORDER-2026-0412" },
     });
     const answer = await server.call("GET", `/v2/secure-payments/${created.body.token}`);
+    const request = await server.call("GET", `/sandbox/requests/${created.body.requestIds[0]}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       paymentType: "single",
@@ -126,6 +127,9 @@ describe("GET /v2/secure-payments/{token}", () => {
       amount: "125",
       paymentCurrency: "USDC-base",
       isNativeCurrency: false,
+      paymentReference: request.body.paymentReference,
+      feeAmount: "0",
+      feeAddress: null,
     });
   });
 
@@ -225,13 +229,12 @@ describe("configuration", () => {
     }
   });
 
-  it("serves a sandbox payer page at the link", async () => {
+  it("serves the hosted payment page at the link (its browser tests are in test/page)", async () => {
     const { securePaymentUrl } = await createSecurePayment(server);
     const page = await fetch(securePaymentUrl);
     const html = await page.text();
     expect(page.status).toBe(200);
-    expect(html).toContain("Status: <strong>pending</strong>, on base");
-    expect(html).toContain(`125 USDC-base to <code>${payee}</code>`);
-    expect((await fetch(`${server.url}/pay?token=01KM9S346Q3D25VT4F5V37E3S3`)).status).toBe(404);
+    expect(html).toContain('<meta name="payreq-client-id" content="pk_sandbox_7c41e2a9d5b8f036">');
+    expect(html).toContain('<script type="module" src="/pay/assets/secure-payment.js"></script>');
   });
 });

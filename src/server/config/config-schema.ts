@@ -20,6 +20,26 @@ export const sandboxConfigSchema = {
             items: { type: "string", minLength: 16, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" },
           },
           webhookSecret: { type: "string", minLength: 16, maxLength: 200 },
+          webhookEndpoints: {
+            type: "array",
+            maxItems: 20,
+            items: {
+              type: "object",
+              additionalProperties: false,
+              required: ["url"],
+              properties: {
+                id: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$" },
+                url: { type: "string", maxLength: 2048, pattern: "^https?://\\S+$" },
+                secret: { type: "string", minLength: 16, maxLength: 200 },
+                events: {
+                  type: "array",
+                  minItems: 1,
+                  uniqueItems: true,
+                  items: { enum: ["payment.confirmed", "payment.partial", "payment.failed"] },
+                },
+              },
+            },
+          },
           clientIds: {
             type: "array",
             items: {
@@ -56,6 +76,13 @@ export const sandboxConfigSchema = {
     securePaymentPageUrl: { type: "string", pattern: "^https?://[^\\s#]+$" },
     securePaymentLifetimeSeconds: { type: "integer", minimum: 1 },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1 },
+    webhookRetryDelaysMs: {
+      type: "array",
+      maxItems: 3,
+      items: { type: "integer", minimum: 0, maximum: 3_600_000 },
+    },
+    webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000 },
+    blockPrivateWebhookTargets: { type: "boolean" },
   },
 } as const;
 
@@ -67,4 +94,6 @@ export const configPatternHints: Record<string, string> = {
   "^0x[0-9a-fA-F]{40}$": "an EVM address (0x and 40 hex digits)",
   "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$": "a percentage from 0 to 100 such as 2.5",
   "^[\\x21-\\x7e]+$": "printable ASCII without spaces",
+  "^https?://\\S+$": "an http or https URL",
+  "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$": "up to 64 letters, digits, _ or -, starting with a letter or digit",
 };

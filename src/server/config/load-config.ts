@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { hostOf, refuseLiteralHost } from "../webhook-delivery/target-guard.ts";
+import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
 import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
-import type { SandboxConfig } from "./sandbox-config.ts";
+import { configuredEndpointId, type SandboxConfig } from "./sandbox-config.ts";
 
 /** A configuration that cannot be used; `problems` names each bad field. */
 export class ConfigError extends Error {
@@ -37,7 +39,7 @@ function describe(error: ErrorObject, value: unknown): string {
     return `${fieldName(`${error.instancePath}/${String(params.missingProperty)}`)}: is required`;
   }
   // Secrets are never echoed, not even invalid ones.
-  const secret = /\/(apiKeys\/\d+|webhookSecret)$/.test(error.instancePath);
+  const secret = /\/(apiKeys\/\d+|webhookSecret|webhookEndpoints\/\d+\/secret)$/.test(error.instancePath);
   const shown = secret ? `a value of ${String(value).length} characters` : JSON.stringify(value);
   if (error.keyword === "pattern") {
     const hint = configPatternHints[String(params.pattern)] ?? `a value matching ${String(params.pattern)}`;
@@ -68,9 +70,39 @@ function findDuplicates(config: SandboxConfig): string[] {
     account.apiKeys.forEach((key, k) => {
       claim("API key", key, `accounts[${a}].apiKeys[${k}]`);
     });
+    (account.webhookEndpoints ?? []).forEach((endpoint, e) => {
+      claim(
+        "webhook endpoint id",
+        endpoint.id ?? configuredEndpointId(a, e),
+        `accounts[${a}].webhookEndpoints[${e}].id`,
+      );
+    });
     account.clientIds.forEach((client, c) => {
       claim("client ID record id", client.id, `accounts[${a}].clientIds[${c}].id`);
       claim("client ID", client.clientId, `accounts[${a}].clientIds[${c}].clientId`);
+    });
+  });
+  return problems;
+}
+
+/**
+ * The webhook endpoint URLs that cannot be used: malformed ones, and, with
+ * `blockPrivateWebhookTargets`, IP literals and localhost names it refuses. Names are resolved
+ * at each delivery instead, as DNS answers change.
+ */
+function findUnusableWebhookUrls(config: SandboxConfig): string[] {
+  const problems: string[] = [];
+  config.accounts.forEach((account, a) => {
+    (account.webhookEndpoints ?? []).forEach((endpoint, e) => {
+      const field = `accounts[${a}].webhookEndpoints[${e}].url`;
+      const problem = describeWebhookUrlProblem(endpoint.url);
+      if (problem) {
+        problems.push(`${field}: ${problem}`);
+        return;
+      }
+      if (!config.blockPrivateWebhookTargets) return;
+      const refused = refuseLiteralHost(hostOf(new URL(endpoint.url)));
+      if (refused) problems.push(`${field}: must reach a public address: ${refused}`);
     });
   });
   return problems;
@@ -86,8 +118,8 @@ export function parseConfig(value: unknown, source = "configuration"): SandboxCo
     );
   }
   const config = value as unknown as SandboxConfig;
-  const duplicates = findDuplicates(config);
-  if (duplicates.length > 0) throw new ConfigError(source, duplicates);
+  const problems = [...findDuplicates(config), ...findUnusableWebhookUrls(config)];
+  if (problems.length > 0) throw new ConfigError(source, problems);
   return config;
 }
 

@@ -16,11 +16,24 @@ export interface ClientIdConfig {
   status?: "active" | "inactive" | "revoked";
 }
 
+/** A receiver of the account's webhook events. */
+export interface WebhookEndpointConfig {
+  /** The endpoint's id in the sandbox API; `we_config_<account index>_<endpoint index>` when absent. */
+  id?: string;
+  /** Where events are POSTed: an http(s) URL without credentials or fragment. */
+  url: string;
+  /** The signing secret; the account's `webhookSecret` when absent. */
+  secret?: string;
+  /** The events sent to it; all of them when absent. */
+  events?: ("payment.confirmed" | "payment.partial" | "payment.failed")[];
+}
+
 export interface AccountConfig {
   id: string;
   apiKeys: string[];
-  /** The secret webhook deliveries to this account are signed with. */
+  /** The default signing secret of the account's configured webhook endpoints. */
   webhookSecret: string;
+  webhookEndpoints?: WebhookEndpointConfig[];
   clientIds: ClientIdConfig[];
 }
 
@@ -32,10 +45,27 @@ export interface SandboxConfig {
   securePaymentPageUrl?: string;
   securePaymentLifetimeSeconds?: number;
   clientIdRateLimitPerMinute?: number;
+  /** Waits before each retry of a failed webhook attempt; at most three (1 s, 5 s, 15 s by default). */
+  webhookRetryDelaysMs?: number[];
+  /** How long one webhook attempt may take before it counts as failed (5 s by default). */
+  webhookTimeoutMs?: number;
+  /**
+   * Refuse webhook endpoints whose host is or resolves to a loopback, private, link-local or
+   * unspecified address, at registration and again at each delivery. Off by default, so that a
+   * receiver on localhost works during development.
+   */
+  blockPrivateWebhookTargets?: boolean;
 }
 
 export const defaultSecurePaymentLifetimeSeconds = 7 * 24 * 60 * 60;
 export const defaultClientIdRateLimitPerMinute = 300;
+export const defaultWebhookRetryDelaysMs: readonly number[] = [1000, 5000, 15000];
+export const defaultWebhookTimeoutMs = 5000;
+
+/** The id a configured webhook endpoint gets when the file names none. */
+export function configuredEndpointId(accountIndex: number, endpointIndex: number): string {
+  return `we_config_${accountIndex}_${endpointIndex}`;
+}
 
 /** The built-in sandbox credentials. They are sandbox-only values, printed at start on purpose. */
 export const sampleCredentials = {

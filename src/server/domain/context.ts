@@ -13,4 +13,13 @@ export interface DomainContext {
   publicOrigin(): string;
   /** The hosted payment page; `securePaymentUrl` is this URL with the `token` query parameter. */
   securePaymentPageUrl(): string;
+  webhooks: WebhookContext;
+}
+
+/** What the sandbox's webhook operations need from the delivery worker and the configuration. */
+export interface WebhookContext {
+  /** Refuse endpoints on loopback, private, link-local or unspecified addresses. */
+  blockPrivateTargets: boolean;
+  /** Sends a pending delivery now (or once the worker runs). */
+  enqueue(deliveryId: string): void;
 }

@@ -12,7 +12,7 @@ import { toWireTransaction } from "./transaction-wire.ts";
 import { checksummed } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
 
-async function loadOwn(
+export async function loadOwnRecurringPayment(
   store: StoreOperations,
   principal: Principal,
   id: string,
@@ -53,7 +53,7 @@ export async function updateRecurringPayment(
   action: "cancel" | "unpause",
 ): Promise<Schemas["RecurringPayment"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const record = await loadOwn(tx, principal, id);
+    const record = await loadOwnRecurringPayment(tx, principal, id);
     const refusal = refuse(record, action);
     if (refusal) throw refusal;
     const now = ctx.clock.now();
@@ -187,5 +187,5 @@ export async function readSandboxRecurringPayment(
   principal: Principal,
   id: string,
 ): Promise<Schemas["SandboxRecurringPayment"]> {
-  return toSandboxRecurringPayment(await loadOwn(ctx.store, principal, id));
+  return toSandboxRecurringPayment(await loadOwnRecurringPayment(ctx.store, principal, id));
 }

@@ -8,6 +8,7 @@ import { findCurrency } from "./currencies.ts";
 import { newTxHash } from "./ids.ts";
 import { remainingAmount } from "./requests.ts";
 import { completeIfAllPaid, effectiveStatus } from "./secure-payments.ts";
+import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
 import type { Schemas } from "./wire-types.ts";
 
 function tokenOf(request: RequestRecord): TokenRecord {
@@ -15,6 +16,53 @@ function tokenOf(request: RequestRecord): TokenRecord {
   if (!token)
     throw new Error(`request ${request.requestId} pays in unknown currency ${request.paymentCurrency}`);
   return token;
+}
+
+/**
+ * Records one payment on a request inside the caller's transaction: the request's new state, the
+ * `request.payment_recorded` and webhook events in the outbox, and the completion of its link
+ * once all of the link's requests are paid.
+ */
+export async function applyPayment(
+  tx: StoreOperations,
+  request: RequestRecord,
+  payment: RequestPaymentRecord,
+  now: Date,
+): Promise<RequestRecord> {
+  const token = tokenOf(request);
+  const amountPaid = BigInt(request.amountPaid) + BigInt(payment.amount);
+  const status: RequestRecord["status"] =
+    payment.outcome === "failed" ? "failed" : payment.outcome === "paid" ? "paid" : "partially_paid";
+  const updated: RequestRecord = {
+    ...request,
+    status,
+    amountPaid: amountPaid.toString(),
+    payments: [...request.payments, payment],
+    updatedAt: now.toISOString(),
+  };
+  await tx.putRequest(updated);
+  await tx.appendEvent({
+    type: "request.payment_recorded",
+    occurredAt: now.toISOString(),
+    data: {
+      requestId: request.requestId,
+      paymentReference: request.paymentReference,
+      outcome: payment.outcome,
+      amount: formatBaseUnits(payment.amount, token.decimals),
+      totalAmountPaid: formatBaseUnits(amountPaid, token.decimals),
+      expectedAmount: formatBaseUnits(request.expectedAmount, token.decimals),
+      txHash: payment.txHash,
+      network: request.network,
+      currency: request.invoiceCurrency,
+      paymentCurrency: request.paymentCurrency,
+      subStatus: payment.subStatus,
+    },
+  });
+  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid);
+  if (updated.securePaymentToken && status === "paid") {
+    await completeIfAllPaid(tx, updated.securePaymentToken, now);
+  }
+  return updated;
 }
 
 export async function toSandboxRequest(
@@ -119,7 +167,8 @@ function paidAmount(
 
 /**
  * Sandbox: records a payment outcome for a request as if the chain had seen it, and completes
- * its secure payment once all of that payment's requests are paid. One transaction, one event.
+ * its secure payment once all of that payment's requests are paid. One transaction: the change
+ * and its events (the webhook event among them) are kept together or not at all.
  */
 export async function recordSandboxPayment(
   ctx: DomainContext,
@@ -145,36 +194,7 @@ export async function recordSandboxPayment(
       subStatus: body.outcome === "failed" ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
     };
-    const amountPaid = BigInt(request.amountPaid) + amount;
-    const status: RequestRecord["status"] =
-      body.outcome === "failed" ? "failed" : body.outcome === "paid" ? "paid" : "partially_paid";
-    const updated: RequestRecord = {
-      ...request,
-      status,
-      amountPaid: amountPaid.toString(),
-      payments: [...request.payments, payment],
-      updatedAt: now.toISOString(),
-    };
-    await tx.putRequest(updated);
-    await tx.appendEvent({
-      type: "request.payment_recorded",
-      occurredAt: now.toISOString(),
-      data: {
-        requestId,
-        paymentReference: request.paymentReference,
-        outcome: payment.outcome,
-        amount: formatBaseUnits(amount, token.decimals),
-        totalAmountPaid: formatBaseUnits(amountPaid, token.decimals),
-        expectedAmount: formatBaseUnits(request.expectedAmount, token.decimals),
-        txHash: payment.txHash,
-        network: request.network,
-        currency: request.invoiceCurrency,
-        paymentCurrency: request.paymentCurrency,
-        subStatus: payment.subStatus,
-      },
-    });
-    if (updated.securePaymentToken && status === "paid")
-      await completeIfAllPaid(tx, updated.securePaymentToken, now);
+    const updated = await applyPayment(tx, request, payment, now);
     return toSandboxRequest(tx, updated, now);
   });
 }

@@ -1,9 +1,11 @@
+import { computeFeeAmount } from "../../chain/index.ts";
 import { invalidState, notFound, ProblemError } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
+import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
 import type { Principal } from "./principal.ts";
 import { createRequestRecord, planRequests } from "./requests.ts";
@@ -79,13 +81,27 @@ async function loadRequests(tx: StoreOperations, ids: string[]): Promise<Request
   return found.filter((request): request is RequestRecord => request !== undefined);
 }
 
+const decimalsOf = (request: RequestRecord) => findCurrency(request.paymentCurrency)?.decimals ?? 0;
+
 function paymentAmount(request: RequestRecord): string {
-  return formatBaseUnits(request.expectedAmount, findCurrency(request.paymentCurrency)?.decimals ?? 0);
+  return formatBaseUnits(request.expectedAmount, decimalsOf(request));
+}
+
+/** The fee the caller's pay calldata adds to a request, as a decimal in its payment currency. */
+function feeAmount(request: RequestRecord, fee: FeeSettings): string {
+  return formatBaseUnits(
+    computeFeeAmount(BigInt(request.expectedAmount), fee.feePercentage),
+    decimalsOf(request),
+  );
 }
 
 const isNative = (request: RequestRecord) => findCurrency(request.paymentCurrency)?.type === "ETH";
 
-function toDetails(record: SecurePaymentRecord, requests: RequestRecord[]): Schemas["SecurePaymentDetails"] {
+function toDetails(
+  record: SecurePaymentRecord,
+  requests: RequestRecord[],
+  fee: FeeSettings,
+): Schemas["SecurePaymentDetails"] {
   const common = {
     status: "pending" as const,
     requestIds: record.requestIds,
@@ -94,6 +110,7 @@ function toDetails(record: SecurePaymentRecord, requests: RequestRecord[]): Sche
     redirectUrl: record.redirectUrl,
     expiresAt: record.expiresAt,
     feePlan: null,
+    feeAddress: fee.feeAddress ?? null,
   };
   const [only] = requests;
   if (requests.length === 1 && only) {
@@ -104,6 +121,8 @@ function toDetails(record: SecurePaymentRecord, requests: RequestRecord[]): Sche
       amount: paymentAmount(only),
       paymentCurrency: only.paymentCurrency,
       isNativeCurrency: isNative(only),
+      paymentReference: only.paymentReference,
+      feeAmount: feeAmount(only, fee),
     };
   }
   const native = requests.map(isNative);
@@ -114,15 +133,20 @@ function toDetails(record: SecurePaymentRecord, requests: RequestRecord[]): Sche
     amounts: requests.map(paymentAmount),
     paymentCurrencies: requests.map((request) => request.paymentCurrency),
     isNativeCurrency: native.every((value) => value === native[0]) ? (native[0] ?? false) : native,
+    paymentReferences: requests.map((request) => request.paymentReference),
+    feeAmounts: requests.map((request) => feeAmount(request, fee)),
   };
 }
 
 /**
  * The token check: 200 with the details while pending and not expired; 403 once expired,
- * invalidated or compliance_failed; 409 once completed; 404 for an unknown token.
+ * invalidated or compliance_failed; 409 once completed; 404 for an unknown token. The details
+ * carry the payment references and the fee the caller's pay calldata will hold, so that a payer
+ * page can check the transactions before the payer signs them.
  */
 export async function checkSecurePaymentToken(
   ctx: DomainContext,
+  principal: Principal,
   token: string,
 ): Promise<Schemas["SecurePaymentDetails"]> {
   const record = await ctx.store.getSecurePayment(token);
@@ -150,7 +174,11 @@ export async function checkSecurePaymentToken(
         `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
       );
     case "pending":
-      return toDetails(record, await loadRequests(ctx.store, record.requestIds));
+      return toDetails(
+        record,
+        await loadRequests(ctx.store, record.requestIds),
+        resolveFee({}, principal, "/query"),
+      );
   }
 }
 

@@ -11,7 +11,8 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
 /**
  * Checks the credential the operation requires before any handler runs: an API key in
  * `x-api-key`, or, where the operation accepts it, a client ID in `x-client-id` with an `Origin`
- * among its allowed domains. 401 for a missing, unknown, inactive or revoked credential; 403 for
+ * among its allowed domains (a browser's same-origin call stands for the server's own origin,
+ * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. Never echoes a credential.
  */
 export function authenticate(options: {
@@ -51,7 +52,10 @@ export function authenticate(options: {
     if (!record) return next(unauthorized("The client ID in x-client-id is not recognised."));
     if (record.status !== "active")
       return next(unauthorized(`The client ID in x-client-id is ${record.status}.`));
-    const origin = req.get("origin");
+    // Browsers omit Origin on same-origin GETs, such as the hosted payment page's own calls; the
+    // browser-set Sec-Fetch-Site (which no page script can set) then vouches for the server's own origin.
+    const origin =
+      req.get("origin") ?? (req.get("sec-fetch-site") === "same-origin" ? options.publicOrigin() : undefined);
     if (origin === undefined) {
       return next(
         unauthorized("A client ID is only valid with the Origin header of one of its allowed domains."),

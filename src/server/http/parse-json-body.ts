@@ -49,9 +49,11 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
  */
 export function parseJsonBody(): RequestHandler {
   return (req, res, next) => {
-    if (!stateOf(res).route?.hasBody) return next();
+    const route = stateOf(res).route;
+    if (!route?.hasBody) return next();
     const contentType = req.get("content-type");
     if (contentType === undefined && !hasBody(req.headers)) {
+      if (route.bodyOptional) return next();
       return next(
         validationFailed([
           { path: "/body", message: "is required: send a JSON body with Content-Type application/json" },

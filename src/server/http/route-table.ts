@@ -10,6 +10,8 @@ export interface OperationRoute {
   acceptsApiKey: boolean;
   acceptsClientId: boolean;
   hasBody: boolean;
+  /** Whether the body may be left out (a request body with `required: false`). */
+  bodyOptional: boolean;
   /** Names of the path parameters, in order. */
   pathParams: string[];
 }
@@ -61,6 +63,7 @@ export function buildRouteTable(spec: ApiSpec) {
         acceptsApiKey: security.some((requirement) => "ApiKeyAuth" in requirement),
         acceptsClientId: security.some((requirement) => "ClientIdAuth" in requirement),
         hasBody: operation.requestBody !== undefined,
+        bodyOptional: resolveRef(spec, operation.requestBody)?.required !== true,
         pathParams: segments.filter((s) => s.startsWith("{")).map((s) => s.slice(1, -1)),
       });
     }

@@ -1,9 +1,10 @@
+import path from "node:path";
 import { Router } from "express";
+import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
+import { pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, docsFile } from "../api-spec.ts";
-import { formatBaseUnits } from "../domain/amounts.ts";
+import { effectiveAllowedDomains } from "../domain/client-ids.ts";
 import type { DomainContext } from "../domain/context.ts";
-import { findCurrency } from "../domain/currencies.ts";
-import { effectiveStatus } from "../domain/secure-payments.ts";
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -17,7 +18,19 @@ function page(title: string, body: string): string {
 </head><body><p><strong>payreq sandbox</strong>: not the real service.</p>${body}</body></html>`;
 }
 
-/** Pages outside the API: the spec, the reference, and the sandbox's stand-ins for hosted pages. */
+/**
+ * The client ID the payment page calls the API with: the first active configured client ID that
+ * allows the server's own origin (`self` in its allowed domains).
+ */
+async function findPageClientId(ctx: DomainContext): Promise<string | undefined> {
+  const origin = ctx.publicOrigin();
+  const clientIds = await ctx.store.listClientIds();
+  return clientIds.find(
+    (record) => record.status === "active" && effectiveAllowedDomains(record, origin).includes(origin),
+  )?.clientId;
+}
+
+/** Pages outside the API: the spec, the reference, and the hosted payment page and stand-ins for the other hosted pages. */
 export function pagesRouter(ctx: DomainContext): Router {
   const router = Router();
 
@@ -33,33 +46,17 @@ export function pagesRouter(ctx: DomainContext): Router {
   router.get("/openapi.json", (_req, res) => res.sendFile(bundledSpecFile));
   router.get("/docs", (_req, res) => res.sendFile(docsFile));
 
-  router.get("/pay", async (req, res) => {
-    const token = typeof req.query.token === "string" ? req.query.token : "";
-    const record = token === "" ? undefined : await ctx.store.getSecurePayment(token);
-    if (!record) {
-      res
-        .status(404)
-        .type("html")
-        .send(page("Payment link not found", "<h1>This payment link does not exist.</h1>"));
-      return;
-    }
-    const rows: string[] = [];
-    for (const requestId of record.requestIds) {
-      const request = await ctx.store.getRequest(requestId);
-      if (!request) continue;
-      const decimals = findCurrency(request.paymentCurrency)?.decimals ?? 0;
-      rows.push(
-        `<li>${escapeHtml(formatBaseUnits(request.expectedAmount, decimals))} ${escapeHtml(request.paymentCurrency)} to <code>${escapeHtml(request.payee)}</code> (request <code>${escapeHtml(requestId)}</code>, ${escapeHtml(request.status)})</li>`,
-      );
-    }
-    const status = effectiveStatus(record, ctx.clock.now());
-    res.type("html").send(
-      page(
-        "Secure payment",
-        `<h1>Secure payment</h1><p>Status: <strong>${escapeHtml(status)}</strong>, on ${escapeHtml(record.network)}, payable until ${escapeHtml(record.expiresAt)}.</p><ul>${rows.join("")}</ul>
-<p>The sandbox does not sign or send transactions. Get the calldata with <code>GET /v2/request/{requestId}/pay</code>, and record a payment with <code>POST /sandbox/requests/{requestId}/payments</code>.</p>`,
-      ),
-    );
+  // The hosted secure-payment page: a static shell and its bundled script, which loads the
+  // payment by token through the API with the client ID below.
+  router.get("/pay", async (_req, res) => {
+    res.set(pageSecurityHeaders);
+    res.type("html").send(renderPageShell({ clientId: (await findPageClientId(ctx)) ?? "" }));
+  });
+  router.get(`${pageAssetPath}/:file`, (req, res, next) => {
+    const file = Object.values(pageAssets).find((name) => name === req.params.file);
+    if (!file) return next();
+    res.set({ "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" });
+    res.sendFile(path.join(pageAssetDirectory, file));
   });
 
   for (const step of ["kyc", "agreement"] as const) {

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { SandboxClock } from "../clock.ts";
 import type { DomainContext } from "../domain/context.ts";
+import { executeSandboxRecurringPayment } from "../domain/recurring-executions.ts";
 import { createSandboxRecurringPayment, readSandboxRecurringPayment } from "../domain/recurring-payments.ts";
 import { moveSandboxClock, readSandboxClock } from "../domain/sandbox-clock.ts";
 import { readSandboxRequest, recordSandboxPayment } from "../domain/sandbox-payments.ts";
@@ -37,6 +38,11 @@ export function sandboxRouter(ctx: DomainContext, clock: SandboxClock): Router {
   });
   router.get("/sandbox/recurring-payments/:id", async (req, res) => {
     res.json(await readSandboxRecurringPayment(ctx, principalOf(res), req.params.id));
+  });
+  router.post("/sandbox/recurring-payments/:id/executions", async (req, res) => {
+    res
+      .status(201)
+      .json(await executeSandboxRecurringPayment(ctx, principalOf(res), req.params.id, req.body));
   });
   return router;
 }

@@ -9,7 +9,7 @@ export function securePaymentsRouter(ctx: DomainContext): Router {
     res.status(201).json(await createSecurePayment(ctx, principalOf(res), req.body));
   });
   router.get("/v2/secure-payments/:token", async (req, res) => {
-    res.json(await checkSecurePaymentToken(ctx, req.params.token));
+    res.json(await checkSecurePaymentToken(ctx, principalOf(res), req.params.token));
   });
   return router;
 }

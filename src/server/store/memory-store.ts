@@ -8,6 +8,9 @@ import type {
   SecurePaymentRecord,
   WalletAllowanceRecord,
   WalletBalanceRecord,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
 } from "./records.ts";
 import type { Store, StoreOperations } from "./store.ts";
 
@@ -23,10 +26,19 @@ interface Tables {
   balances: Map<string, WalletBalanceRecord>;
   allowances: Map<string, WalletAllowanceRecord>;
   events: DomainEvent[];
+  outboxCursors: Map<string, number>;
+  webhookEndpoints: Map<string, WebhookEndpointRecord>;
+  webhookDeliveries: Map<string, WebhookDeliveryRecord>;
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
 const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join("|");
+
+function matches(delivery: WebhookDeliveryRecord, filter: WebhookDeliveryFilter): boolean {
+  return (Object.keys(filter) as (keyof WebhookDeliveryFilter)[]).every(
+    (field) => filter[field] === undefined || delivery[field] === filter[field],
+  );
+}
 
 /**
  * The in-memory store: maps behind the Store interface. A transaction keeps an undo log and
@@ -45,6 +57,9 @@ export function createMemoryStore(): Store {
     balances: new Map(),
     allowances: new Map(),
     events: [],
+    outboxCursors: new Map(),
+    webhookEndpoints: new Map(),
+    webhookDeliveries: new Map(),
   };
   const listeners = new Set<(events: DomainEvent[]) => void>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -55,6 +70,12 @@ export function createMemoryStore(): Store {
       const previous = map.get(mapKey);
       undo.push(() => (had ? map.set(mapKey, previous as V) : map.delete(mapKey)));
       map.set(mapKey, value);
+    }
+    function remove<V>(map: Map<string, V>, mapKey: string): boolean {
+      if (!map.has(mapKey)) return false;
+      const previous = map.get(mapKey) as V;
+      undo.push(() => map.set(mapKey, previous));
+      return map.delete(mapKey);
     }
     return {
       getRequest: async (requestId) => copy(tables.requests.get(requestId)),
@@ -110,6 +131,19 @@ export function createMemoryStore(): Store {
       },
       listEvents: async (afterSequence = 0) =>
         tables.events.filter((e) => e.sequence > afterSequence).map(copy),
+      getOutboxCursor: async (consumer) => tables.outboxCursors.get(consumer) ?? 0,
+      setOutboxCursor: async (consumer, sequence) => set(tables.outboxCursors, consumer, sequence),
+      getWebhookEndpoint: async (id) => copy(tables.webhookEndpoints.get(id)),
+      listWebhookEndpoints: async (accountId) =>
+        [...tables.webhookEndpoints.values()]
+          .filter((endpoint) => accountId === undefined || endpoint.accountId === accountId)
+          .map(copy),
+      putWebhookEndpoint: async (record) => set(tables.webhookEndpoints, record.id, copy(record)),
+      deleteWebhookEndpoint: async (id) => remove(tables.webhookEndpoints, id),
+      getWebhookDelivery: async (id) => copy(tables.webhookDeliveries.get(id)),
+      listWebhookDeliveries: async (filter = {}) =>
+        [...tables.webhookDeliveries.values()].filter((delivery) => matches(delivery, filter)).map(copy),
+      putWebhookDelivery: async (record) => set(tables.webhookDeliveries, record.id, copy(record)),
     };
   }
 
@@ -171,5 +205,14 @@ export function createMemoryStore(): Store {
     putAllowance: single((tx) => tx.putAllowance),
     appendEvent: single((tx) => tx.appendEvent),
     listEvents: single((tx) => tx.listEvents),
+    getOutboxCursor: single((tx) => tx.getOutboxCursor),
+    setOutboxCursor: single((tx) => tx.setOutboxCursor),
+    getWebhookEndpoint: single((tx) => tx.getWebhookEndpoint),
+    listWebhookEndpoints: single((tx) => tx.listWebhookEndpoints),
+    putWebhookEndpoint: single((tx) => tx.putWebhookEndpoint),
+    deleteWebhookEndpoint: single((tx) => tx.deleteWebhookEndpoint),
+    getWebhookDelivery: single((tx) => tx.getWebhookDelivery),
+    listWebhookDeliveries: single((tx) => tx.listWebhookDeliveries),
+    putWebhookDelivery: single((tx) => tx.putWebhookDelivery),
   };
 }

@@ -69,6 +69,8 @@ export interface RecurringPaymentRecord {
   /** The contract the payer allowed to spend `currency`; cancelling resets that allowance. */
   spender: `0x${string}`;
   nextPaymentDate: string | null;
+  /** The request of the period being executed, kept after a failed execution so a retry pays it. */
+  currentRequestId?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -144,4 +146,83 @@ export type DomainEventType =
   | "secure_payment.created"
   | "secure_payment.status_changed"
   | "recurring_payment.status_changed"
-  | "payer.registered";
+  | "payer.registered"
+  | WebhookEventName;
+
+/** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
+export type WebhookEventName = "payment.confirmed" | "payment.partial" | "payment.failed";
+
+/** The `data` of a webhook event in the outbox: the payload is fixed when the change commits. */
+export interface WebhookEventData {
+  eventId: string;
+  accountId: string;
+  requestId: string;
+  payload: Record<string, unknown>;
+}
+
+/** Where a webhook endpoint came from: the configuration file or the sandbox API. */
+export type WebhookEndpointSource = "config" | "api";
+
+export interface WebhookEndpointRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  /** The signing secret; never logged, shown only when created or rotated. */
+  secret: string;
+  /** The events sent to it. */
+  events: WebhookEventName[];
+  source: WebhookEndpointSource;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookDeliveryState = "pending" | "delivered" | "dead";
+
+export interface WebhookAttemptRecord {
+  /** The `x-request-network-retry-count` sent: 0 for the first attempt of a round. */
+  retryCount: number;
+  trigger: "initial" | "retry" | "redelivery";
+  startedAt: string;
+  durationMs: number;
+  /** The receiver's status code, or null when no answer arrived. */
+  statusCode: number | null;
+  /** Why the attempt failed (timeout, connection error, redirect, blocked target); null when it succeeded. */
+  error: string | null;
+  /** At most the first 512 bytes of the receiver's answer, as text. */
+  responseExcerpt: string | null;
+  succeeded: boolean;
+}
+
+/** One event sent to one endpoint, with every attempt. Its id is the `x-request-network-delivery`. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  accountId: string;
+  endpointId: string;
+  url: string;
+  eventId: string;
+  event: WebhookEventName;
+  /** The request the event is about; null for test events. */
+  requestId: string | null;
+  test: boolean;
+  /** The exact JSON text sent (and signed) on every attempt. */
+  body: string;
+  state: WebhookDeliveryState;
+  /** 1 for the automatic attempts, one more for each manual redelivery. */
+  round: number;
+  /** The retry count of the next attempt, within the current round. */
+  nextRetryCount: number;
+  nextAttemptAt: string | null;
+  /** Why a dead delivery stopped: its attempts ran out, or its endpoint was deleted. */
+  deadReason: "attempts_exhausted" | "endpoint_deleted" | null;
+  attempts: WebhookAttemptRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookDeliveryFilter {
+  accountId?: string;
+  endpointId?: string;
+  eventId?: string;
+  requestId?: string;
+  state?: WebhookDeliveryState;
+}

@@ -8,6 +8,9 @@ import type {
   SecurePaymentRecord,
   WalletAllowanceRecord,
   WalletBalanceRecord,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
 } from "./records.ts";
 
 /**
@@ -52,6 +55,21 @@ export interface StoreOperations {
   /** Appends to the outbox; listeners hear of it once the surrounding transaction commits. */
   appendEvent(event: Omit<DomainEvent, "sequence">): Promise<DomainEvent>;
   listEvents(afterSequence?: number): Promise<DomainEvent[]>;
+  /** The last outbox sequence a consumer (such as `webhooks`) has handled; 0 when none. */
+  getOutboxCursor(consumer: string): Promise<number>;
+  setOutboxCursor(consumer: string, sequence: number): Promise<void>;
+
+  getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | undefined>;
+  /** Endpoints of one account, or of all accounts, oldest first. */
+  listWebhookEndpoints(accountId?: string): Promise<WebhookEndpointRecord[]>;
+  putWebhookEndpoint(record: WebhookEndpointRecord): Promise<void>;
+  /** Removes an endpoint; its deliveries stay in the log. True when it existed. */
+  deleteWebhookEndpoint(id: string): Promise<boolean>;
+
+  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord | undefined>;
+  /** Deliveries matching every given field of the filter, oldest first. */
+  listWebhookDeliveries(filter?: WebhookDeliveryFilter): Promise<WebhookDeliveryRecord[]>;
+  putWebhookDelivery(record: WebhookDeliveryRecord): Promise<void>;
 }
 
 export interface Store extends StoreOperations {

@@ -1,0 +1,145 @@
+import { type Address, getAddress, isAddress } from "viem";
+import type { components } from "../../generated/schema.d.ts";
+import {
+  ChainInputError,
+  findToken,
+  getOfficialContracts,
+  type NetworkName,
+  type OfficialContracts,
+  parseDecimalAmount,
+  type TokenRecord,
+} from "../chain/index.ts";
+
+export type SecurePaymentDetails = components["schemas"]["SecurePaymentDetails"];
+
+/** One payment of a link as the payer sees it, in base units: what the calldata must pay. */
+export interface ExpectedPayment {
+  requestId: string;
+  payee: Address;
+  token: TokenRecord;
+  amount: bigint;
+  feeAmount: bigint;
+  /** `0x` and 16 lower-case hex digits. */
+  paymentReference: `0x${string}`;
+}
+
+/** What the token check promised, read into the values the transactions are checked against. */
+export interface ExpectedLink {
+  paymentType: "single" | "batch";
+  network: NetworkName;
+  contracts: OfficialContracts;
+  payments: ExpectedPayment[];
+  /** Where the fees go; null when the link has no fee. */
+  feeAddress: Address | null;
+}
+
+/** The token check's answer lacks or garbles something the page must check against. */
+export class LinkDetailsError extends Error {
+  override name = "LinkDetailsError";
+}
+
+const referencePattern = /^0x[0-9a-f]{16}$/;
+
+function readAddress(value: unknown, field: string): Address {
+  if (typeof value !== "string" || !isAddress(value, { strict: false })) {
+    throw new LinkDetailsError(`${field} is not an address (0x and 40 hex digits).`);
+  }
+  return getAddress(value.toLowerCase());
+}
+
+function readReference(value: unknown, field: string): `0x${string}` {
+  if (typeof value !== "string" || !referencePattern.test(value.toLowerCase())) {
+    throw new LinkDetailsError(
+      `${field} is missing or malformed, so the payment reference of the transactions cannot be checked.`,
+    );
+  }
+  return value.toLowerCase() as `0x${string}`;
+}
+
+function readAmount(value: unknown, token: TokenRecord, field: string): bigint {
+  try {
+    if (typeof value !== "string") throw new LinkDetailsError(`${field} is missing.`);
+    return parseDecimalAmount(value, token.decimals, field);
+  } catch (error) {
+    if (error instanceof ChainInputError) throw new LinkDetailsError(error.message);
+    throw error;
+  }
+}
+
+function readToken(currencyId: unknown, network: NetworkName, field: string): TokenRecord {
+  const token = typeof currencyId === "string" ? findToken(currencyId) : undefined;
+  if (!token) throw new LinkDetailsError(`${field} ${String(currencyId)} is not a currency this page knows.`);
+  if (token.network !== network) {
+    throw new LinkDetailsError(`${field} ${token.id} is on ${token.network}, not on ${network}.`);
+  }
+  return token;
+}
+
+interface RawPayment {
+  requestId: unknown;
+  payee: unknown;
+  amount: unknown;
+  currency: unknown;
+  reference: unknown;
+  fee: unknown;
+}
+
+function rawPayments(details: SecurePaymentDetails): RawPayment[] {
+  if (details.paymentType === "single") {
+    return [
+      {
+        requestId: details.requestIds[0],
+        payee: details.payee,
+        amount: details.amount,
+        currency: details.paymentCurrency,
+        reference: details.paymentReference,
+        fee: details.feeAmount,
+      },
+    ];
+  }
+  return details.requestIds.map((requestId, index) => ({
+    requestId,
+    payee: details.payees[index],
+    amount: details.amounts[index],
+    currency: details.paymentCurrencies[index],
+    reference: details.paymentReferences?.[index],
+    fee: details.feeAmounts?.[index],
+  }));
+}
+
+/**
+ * Reads the token check's answer into exact expectations: base-unit amounts and fees from the
+ * bundled token table, checksummed addresses, lower-case payment references and the network's
+ * official contracts. Throws `LinkDetailsError` naming the field when something is missing.
+ */
+export function readExpectedLink(details: SecurePaymentDetails): ExpectedLink {
+  const contracts = getOfficialContracts(details.network);
+  if (!contracts) {
+    throw new LinkDetailsError(
+      `network ${details.network} has no official payment contracts this page knows.`,
+    );
+  }
+  const network = details.network as NetworkName;
+  const many = details.paymentType === "batch";
+  const payments = rawPayments(details).map((raw, index): ExpectedPayment => {
+    const at = (single: string, plural: string) => (many ? `${plural}[${index}]` : single);
+    const token = readToken(raw.currency, network, at("paymentCurrency", "paymentCurrencies"));
+    return {
+      requestId: String(raw.requestId),
+      payee: readAddress(raw.payee, at("payee", "payees")),
+      token,
+      amount: readAmount(raw.amount, token, at("amount", "amounts")),
+      // An answer without fee fields promises no fee: a fee in the calldata is then a mismatch.
+      feeAmount: raw.fee === undefined ? 0n : readAmount(raw.fee, token, at("feeAmount", "feeAmounts")),
+      paymentReference: readReference(raw.reference, at("paymentReference", "paymentReferences")),
+    };
+  });
+  const feeAddress =
+    details.feeAddress === undefined || details.feeAddress === null
+      ? null
+      : readAddress(details.feeAddress, "feeAddress");
+  if (feeAddress === null && payments.some((payment) => payment.feeAmount > 0n)) {
+    throw new LinkDetailsError("feeAddress is missing although the link has a fee.");
+  }
+  return { paymentType: details.paymentType, network, contracts, payments, feeAddress };
+}

@@ -1,0 +1,124 @@
+import type { TokenRecord } from "../../chain/index.ts";
+import { invalidState, validationFailed } from "../problems.ts";
+import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
+import { formatBaseUnits } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { findCurrency } from "./currencies.ts";
+import { newTxHash } from "./ids.ts";
+import type { Principal } from "./principal.ts";
+import { loadOwnRecurringPayment, toSandboxRecurringPayment } from "./recurring-payments.ts";
+import { createRequestRecord, remainingAmount } from "./requests.ts";
+import { applyPayment, toSandboxRequest } from "./sandbox-payments.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/**
+ * The request the next payment pays: the one a failed execution of this period left behind, or a
+ * new one for one period's amount, from the payer's schedule to the payee.
+ */
+async function periodRequest(
+  tx: StoreOperations,
+  record: RecurringPaymentRecord,
+  token: TokenRecord,
+  now: Date,
+): Promise<RequestRecord> {
+  const earlier = record.currentRequestId ? await tx.getRequest(record.currentRequestId) : undefined;
+  if (earlier && earlier.status !== "paid") return earlier;
+  const request = createRequestRecord(
+    {
+      item: {
+        payee: record.payee,
+        amount: formatBaseUnits(record.amountPerPayment, token.decimals),
+        invoiceCurrency: token.id,
+        paymentCurrency: token.id,
+      },
+      token,
+      expectedAmount: BigInt(record.amountPerPayment),
+    },
+    { accountId: record.accountId, now, securePaymentToken: null },
+  );
+  await tx.putRequest(request);
+  await tx.appendEvent({
+    type: "request.created",
+    occurredAt: now.toISOString(),
+    data: {
+      requestId: request.requestId,
+      paymentReference: request.paymentReference,
+      recurringPaymentId: record.id,
+    },
+  });
+  return request;
+}
+
+function refusal(record: RecurringPaymentRecord): Error | undefined {
+  if (record.status === "active") return undefined;
+  const hint =
+    record.status === "paused"
+      ? "unpause it first with PATCH /v2/payouts/recurring/{id}"
+      : "it has no next payment";
+  return invalidState(
+    `Recurring payment ${record.id} is ${record.status}, not active: ${hint} (${record.processedPayments} of ${record.totalPayments} payments executed).`,
+  );
+}
+
+/**
+ * Sandbox: executes an active recurring payment's next payment as the service's scheduler would.
+ * `success` pays that period's request (payment.confirmed) and counts the payment, completing the
+ * schedule after the last; `failure` records a failed payment (payment.failed) and pauses the
+ * recurring payment, whose next successful execution then pays the same request. One transaction.
+ */
+export async function executeSandboxRecurringPayment(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+  body: Schemas["SandboxRecurringPaymentExecute"],
+): Promise<Schemas["SandboxRecurringPaymentExecution"]> {
+  const failed = body.outcome === "failure";
+  if (!failed && body.subStatus !== undefined) {
+    throw validationFailed([{ path: "/body/subStatus", message: "is only allowed for a failure outcome" }]);
+  }
+  return ctx.store.withTransaction(async (tx) => {
+    const record = await loadOwnRecurringPayment(tx, principal, id);
+    const refused = refusal(record);
+    if (refused) throw refused;
+    const token = findCurrency(record.currency);
+    if (!token) throw new Error(`recurring payment ${id} pays in unknown currency ${record.currency}`);
+    const now = ctx.clock.now();
+    const request = await periodRequest(tx, record, token, now);
+    const payment: RequestPaymentRecord = {
+      outcome: failed ? "failed" : "paid",
+      amount: failed ? "0" : remainingAmount(request).toString(),
+      txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
+      subStatus: failed ? (body.subStatus ?? "insufficient_funds") : null,
+      recordedAt: now.toISOString(),
+    };
+    const paid = await applyPayment(tx, request, payment, now);
+    const processedPayments = record.processedPayments + (failed ? 0 : 1);
+    const status: RecurringPaymentRecord["status"] = failed
+      ? "paused"
+      : processedPayments >= record.totalPayments
+        ? "completed"
+        : "active";
+    const updated: RecurringPaymentRecord = {
+      ...record,
+      status,
+      processedPayments,
+      currentRequestId: failed ? request.requestId : null,
+      nextPaymentDate: status === "completed" ? null : record.nextPaymentDate,
+      updatedAt: now.toISOString(),
+    };
+    await tx.putRecurringPayment(updated);
+    if (status !== record.status) {
+      await tx.appendEvent({
+        type: "recurring_payment.status_changed",
+        occurredAt: now.toISOString(),
+        data: { id, from: record.status, to: status },
+      });
+    }
+    return {
+      outcome: body.outcome,
+      recurringPayment: toSandboxRecurringPayment(updated),
+      request: await toSandboxRequest(tx, paid, now),
+    };
+  });
+}

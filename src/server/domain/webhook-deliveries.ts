@@ -1,0 +1,102 @@
+import { invalidState, notFound } from "../problems.ts";
+import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../store/records.ts";
+import type { DomainContext } from "./context.ts";
+import type { Principal } from "./principal.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** A delivery as the sandbox API shows it: the payload parsed back from the exact text sent. */
+export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxWebhookDelivery"] {
+  return {
+    id: record.id,
+    endpointId: record.endpointId,
+    url: record.url,
+    eventId: record.eventId,
+    event: record.event,
+    requestId: record.requestId,
+    test: record.test,
+    state: record.state,
+    deadReason: record.deadReason,
+    nextAttemptAt: record.nextAttemptAt,
+    payload: JSON.parse(record.body) as Schemas["SandboxWebhookDelivery"]["payload"],
+    attempts: record.attempts.map((attempt) => ({ ...attempt })),
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+async function loadOwn(ctx: DomainContext, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
+  const record = await ctx.store.getWebhookDelivery(id);
+  if (!record || record.accountId !== principal.accountId) {
+    throw notFound(`No webhook delivery has the id ${id}.`);
+  }
+  return record;
+}
+
+export interface DeliveryQuery {
+  endpointId?: string | undefined;
+  eventId?: string | undefined;
+  requestId?: string | undefined;
+  state?: WebhookDeliveryRecord["state"] | undefined;
+}
+
+/** The delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
+export async function listWebhookDeliveries(
+  ctx: DomainContext,
+  principal: Principal,
+  query: DeliveryQuery,
+): Promise<Schemas["SandboxWebhookDeliveryList"]> {
+  const filter: WebhookDeliveryFilter = { accountId: principal.accountId };
+  if (query.endpointId !== undefined) filter.endpointId = query.endpointId;
+  if (query.eventId !== undefined) filter.eventId = query.eventId;
+  if (query.requestId !== undefined) filter.requestId = query.requestId;
+  if (query.state !== undefined) filter.state = query.state;
+  const deliveries = await ctx.store.listWebhookDeliveries(filter);
+  return { deliveries: deliveries.map(toWireDelivery) };
+}
+
+export async function readWebhookDelivery(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  return toWireDelivery(await loadOwn(ctx, principal, id));
+}
+
+/**
+ * Sends a delivered or dead delivery again: the same delivery id and body, a new round of
+ * attempts (retry count from 0, retries on the usual schedule), recorded after the earlier ones.
+ */
+export async function redeliverWebhook(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  const updated = await ctx.store.withTransaction(async (tx) => {
+    const record = await tx.getWebhookDelivery(id);
+    if (!record || record.accountId !== principal.accountId) {
+      throw notFound(`No webhook delivery has the id ${id}.`);
+    }
+    if (record.state === "pending") {
+      throw invalidState(
+        `Webhook delivery ${id} is still pending; it is attempted again at ${record.nextAttemptAt}. Redeliver it once it is delivered or dead.`,
+      );
+    }
+    if (!(await tx.getWebhookEndpoint(record.endpointId))) {
+      throw invalidState(`Webhook delivery ${id} went to endpoint ${record.endpointId}, which was deleted.`);
+    }
+    const now = ctx.clock.now().toISOString();
+    const next: WebhookDeliveryRecord = {
+      ...record,
+      state: "pending",
+      deadReason: null,
+      round: record.round + 1,
+      nextRetryCount: 0,
+      nextAttemptAt: now,
+      updatedAt: now,
+    };
+    await tx.putWebhookDelivery(next);
+    return next;
+  });
+  ctx.webhooks.enqueue(updated.id);
+  return toWireDelivery(updated);
+}

@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import { notFound, validationFailed } from "../problems.ts";
+import type { WebhookEndpointRecord, WebhookEventName } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
+import { createDeliveryRecord } from "../webhook-delivery/fan-out.ts";
+import { hostOf, refuseHost } from "../webhook-delivery/target-guard.ts";
+import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
+import type { DomainContext } from "./context.ts";
+import { newUlid } from "./ids.ts";
+import type { Principal } from "./principal.ts";
+import { toWireDelivery } from "./webhook-deliveries.ts";
+import { buildTestPayload, webhookEventNames } from "./webhook-payloads.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** A fresh signing secret: 24 bytes from the CSPRNG. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString("hex")}`;
+}
+
+/** An endpoint as listed: the secret is reduced to its last four characters. */
+export function toWireEndpoint(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpoint"] {
+  return {
+    id: record.id,
+    url: record.url,
+    events: record.events,
+    secretLast4: record.secret.slice(-4),
+    source: record.source,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** An endpoint with its whole secret: only in the answers to create and rotate. */
+function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpointWithSecret"] {
+  return { ...toWireEndpoint(record), secret: record.secret };
+}
+
+async function loadOwn(
+  store: StoreOperations,
+  principal: Principal,
+  id: string,
+): Promise<WebhookEndpointRecord> {
+  const record = await store.getWebhookEndpoint(id);
+  // Another account's endpoint is as unknown to the caller as a missing one.
+  if (!record || record.accountId !== principal.accountId) {
+    throw notFound(`No webhook endpoint has the id ${id}.`);
+  }
+  return record;
+}
+
+/** Checks an endpoint URL: its form, then, when the flag is on, the addresses its host resolves to. */
+async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> {
+  const problem = describeWebhookUrlProblem(url);
+  if (problem) throw validationFailed([{ path: "/body/url", message: problem }]);
+  if (!ctx.webhooks.blockPrivateTargets) return;
+  const refused = await refuseHost(hostOf(new URL(url)));
+  if (refused)
+    throw validationFailed([{ path: "/body/url", message: `must reach a public address: ${refused}` }]);
+}
+
+export async function createWebhookEndpoint(
+  ctx: DomainContext,
+  principal: Principal,
+  body: Schemas["SandboxWebhookEndpointCreate"],
+): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
+  await checkEndpointUrl(ctx, body.url);
+  const now = ctx.clock.now().toISOString();
+  const record: WebhookEndpointRecord = {
+    id: `we_${newUlid(ctx.clock.now())}`,
+    accountId: principal.accountId,
+    url: body.url,
+    secret: newWebhookSecret(),
+    events: body.events ?? [...webhookEventNames],
+    source: "api",
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.store.putWebhookEndpoint(record);
+  return withSecret(record);
+}
+
+export async function listWebhookEndpoints(
+  ctx: DomainContext,
+  principal: Principal,
+): Promise<Schemas["SandboxWebhookEndpointList"]> {
+  const endpoints = await ctx.store.listWebhookEndpoints(principal.accountId);
+  return { endpoints: endpoints.map(toWireEndpoint) };
+}
+
+export async function readWebhookEndpoint(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+): Promise<Schemas["SandboxWebhookEndpoint"]> {
+  return toWireEndpoint(await loadOwn(ctx.store, principal, id));
+}
+
+/** Deletes an endpoint; its pending deliveries end as dead, and its log stays readable. */
+export async function deleteWebhookEndpoint(ctx: DomainContext, principal: Principal, id: string) {
+  await ctx.store.withTransaction(async (tx) => {
+    await loadOwn(tx, principal, id);
+    await tx.deleteWebhookEndpoint(id);
+    const now = ctx.clock.now().toISOString();
+    for (const delivery of await tx.listWebhookDeliveries({ endpointId: id, state: "pending" })) {
+      await tx.putWebhookDelivery({
+        ...delivery,
+        state: "dead",
+        deadReason: "endpoint_deleted",
+        nextAttemptAt: null,
+        updatedAt: now,
+      });
+    }
+  });
+}
+
+/** Replaces the signing secret; attempts from now on, retries included, are signed with the new one. */
+export async function rotateWebhookEndpointSecret(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const record = await loadOwn(tx, principal, id);
+    const rotated = { ...record, secret: newWebhookSecret(), updatedAt: ctx.clock.now().toISOString() };
+    await tx.putWebhookEndpoint(rotated);
+    return withSecret(rotated);
+  });
+}
+
+/** Sends a test event with placeholder values and `x-request-network-test: true`, whatever the endpoint's events. */
+export async function sendWebhookTest(
+  ctx: DomainContext,
+  principal: Principal,
+  id: string,
+  body: Schemas["SandboxWebhookTest"] | undefined,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  const event: WebhookEventName = body?.event ?? "payment.confirmed";
+  const now = ctx.clock.now();
+  const delivery = await ctx.store.withTransaction(async (tx) => {
+    const endpoint = await loadOwn(tx, principal, id);
+    const record = createDeliveryRecord({
+      endpoint,
+      eventId: newUlid(now),
+      event,
+      requestId: null,
+      payload: buildTestPayload(event, now),
+      test: true,
+      now,
+    });
+    await tx.putWebhookDelivery(record);
+    return record;
+  });
+  ctx.webhooks.enqueue(delivery.id);
+  return toWireDelivery(delivery);
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import {
+  ConfigError,
+  createDefaultConfig,
+  parseConfig,
+  type SandboxConfig,
+} from "../../../src/server/index.ts";
+
+function problemsOf(value: unknown): string[] {
+  try {
+    parseConfig(value, "sandbox.json");
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+function withEndpoints(endpoints: unknown[], settings: Record<string, unknown> = {}): SandboxConfig {
+  const config = createDefaultConfig();
+  (config.accounts[0] as unknown as Record<string, unknown>).webhookEndpoints = endpoints;
+  return { ...config, ...settings };
+}
+
+describe("webhook settings in the configuration file", () => {
+  it("accepts endpoints, retry delays, a timeout and the private-target flag", () => {
+    const config = withEndpoints(
+      [
+        { url: "https://shop.example.com/webhooks" },
+        {
+          id: "orders",
+          url: "http://127.0.0.1:4000/hooks?from=payreq",
+          secret: "whsec_orders_0123456789",
+          events: ["payment.confirmed", "payment.failed"],
+        },
+      ],
+      { webhookRetryDelaysMs: [10, 20], webhookTimeoutMs: 1000, blockPrivateWebhookTargets: false },
+    );
+    expect(parseConfig(config)).toEqual(config);
+  });
+
+  it("names every bad webhook field, never echoing a secret", () => {
+    expect(
+      problemsOf(
+        withEndpoints(
+          [
+            { url: "ftp://shop.example.com/hooks" },
+            { url: "https://user:pw@shop.example.com/hooks", secret: "short" },
+            { url: "https://shop.example.com/hooks#top", events: ["payment.refunded"] },
+            { url: "https://shop.example.com/hooks", colour: "blue" },
+          ],
+          { webhookRetryDelaysMs: [1000, 5000, 15000, 60000], webhookTimeoutMs: 0 },
+        ),
+      ),
+    ).toEqual([
+      'accounts[0].webhookEndpoints[0].url: must be an http or https URL, got "ftp://shop.example.com/hooks"',
+      "accounts[0].webhookEndpoints[1].secret: must NOT have fewer than 16 characters, got a value of 5 characters",
+      'accounts[0].webhookEndpoints[2].events[0]: must be equal to one of the allowed values, got "payment.refunded"',
+      "accounts[0].webhookEndpoints[3].colour: unknown field; remove it or check its spelling",
+      "webhookRetryDelaysMs: must NOT have more than 3 items, got [1000,5000,15000,60000]",
+      "webhookTimeoutMs: must be >= 1, got 0",
+    ]);
+    expect(
+      problemsOf(
+        withEndpoints([
+          { url: "https://user:pw@shop.example.com/hooks" },
+          { url: "https://shop.example.com/hooks#top" },
+        ]),
+      ),
+    ).toEqual([
+      "accounts[0].webhookEndpoints[0].url: must not contain credentials (user:password@)",
+      "accounts[0].webhookEndpoints[1].url: must not contain a fragment (#...)",
+    ]);
+  });
+
+  it("refuses repeated endpoint ids, the default ones included", () => {
+    expect(
+      problemsOf(
+        withEndpoints([
+          { url: "https://shop.example.com/a" },
+          { id: "we_config_0_0", url: "https://shop.example.com/b" },
+        ]),
+      ),
+    ).toEqual([
+      "accounts[0].webhookEndpoints[1].id: repeats the webhook endpoint id of accounts[0].webhookEndpoints[0].id; each must be unique",
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+import {
+  type CreateServerOptions,
+  createDefaultConfig,
+  type SandboxConfig,
+  type WebhookEndpointConfig,
+} from "../../../src/server/index.ts";
+import { createSecurePayment, startTestServer, type TestServer } from "../helpers.ts";
+
+/** Short waits so that a whole retry schedule runs in well under a second. */
+export const fastDelivery = { webhookRetryDelaysMs: [20, 20, 20], webhookTimeoutMs: 200 };
+
+export interface WebhookServerOptions extends CreateServerOptions {
+  endpoints?: WebhookEndpointConfig[];
+  settings?: Partial<SandboxConfig>;
+}
+
+/** A test server (fixed clock, free port) with fast webhook retries and the given endpoints. */
+export async function startWebhookServer(options: WebhookServerOptions = {}): Promise<TestServer> {
+  const { endpoints, settings, ...rest } = options;
+  const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...settings };
+  const [account] = config.accounts;
+  if (account && endpoints) account.webhookEndpoints = endpoints;
+  return startTestServer({ config, warmUp: false, ...rest });
+}
+
+/** Registers an endpoint through the sandbox API; returns its id and secret. */
+export async function registerEndpoint(
+  server: TestServer,
+  url: string,
+  events?: string[],
+): Promise<{ id: string; secret: string }> {
+  const answer = await server.call("POST", "/sandbox/webhooks/endpoints", {
+    body: events ? { url, events } : { url },
+  });
+  if (answer.status !== 201) throw new Error(`endpoint registration failed: ${answer.text}`);
+  return answer.body;
+}
+
+/** Creates a request for 125 USD in USDC on Base; returns its id. */
+export async function createRequest(server: TestServer): Promise<string> {
+  const { requestIds } = await createSecurePayment(server);
+  return requestIds[0] as string;
+}
+
+/** Records a payment through the sandbox API, then waits until every delivery is delivered or dead. */
+export async function recordPayment(
+  server: TestServer,
+  requestId: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const answer = await server.call("POST", `/sandbox/requests/${requestId}/payments`, { body });
+  if (answer.status !== 201) throw new Error(`recording the payment failed: ${answer.text}`);
+  await server.server.webhooks.settled();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read the log freely; their assertions check it
+export async function deliveriesOf(server: TestServer, query: string): Promise<any[]> {
+  const answer = await server.call("GET", `/sandbox/webhooks/deliveries?${query}`);
+  if (answer.status !== 200) throw new Error(`reading the delivery log failed: ${answer.text}`);
+  return answer.body.deliveries;
+}
