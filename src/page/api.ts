@@ -18,7 +18,8 @@ export function createPageClient(origin: string, clientId: string): PayreqClient
   return createPayreqClient({ baseUrl: origin, clientId, origin, retry: true });
 }
 
-function describe(error: unknown): { detail: string; requestId: string | undefined } {
+/** The payer-facing detail of a failed call, with the request ID to quote. */
+function describeFailure(error: unknown): { detail: string; requestId: string | undefined } {
   if (error instanceof ApiError) {
     return {
       detail: error.detail ?? error.title ?? `The server answered ${error.status}.`,
@@ -38,9 +39,9 @@ export async function checkToken(client: PayreqClient, token: string): Promise<T
     if (error.status === 403) return { state: "not-payable", detail };
     if (error.status === 409) return { state: "paid", detail };
     if (error.status === 404 || error.status === 400) return { state: "not-found", detail };
-    return { state: "error", ...describe(error) };
+    return { state: "error", ...describeFailure(error) };
   } catch (error) {
-    return { state: "error", ...describe(error) };
+    return { state: "error", ...describeFailure(error) };
   }
 }
 
@@ -88,7 +89,7 @@ export async function fetchTransactions(
     if (error instanceof PayreqError && !(error instanceof ApiError)) {
       throw new TransactionsUnavailableError(error.shortMessage, undefined);
     }
-    const { detail, requestId } = describe(error);
+    const { detail, requestId } = describeFailure(error);
     throw new TransactionsUnavailableError(detail, requestId);
   }
 }

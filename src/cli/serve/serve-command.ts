@@ -1,0 +1,122 @@
+import {
+  createDefaultConfig,
+  type SandboxConfig,
+  sampleCredentials,
+} from "../../server/config/sandbox-config.ts";
+import { CommandError, UsageError } from "../cli-errors.ts";
+import { type CliIo, printLine } from "../cli-io.ts";
+import { readPort } from "../option-values.ts";
+import { parseCommandLine } from "../parse-command-line.ts";
+import { watchStopSignals } from "../stop-signal.ts";
+
+export interface ServeCommandOptions {
+  /** How the user typed the command, for usage and messages: `payreq serve` or `npm start --`. */
+  command: string;
+}
+
+export function serveUsage(command: string): string {
+  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json]
+
+Runs the payreq reference server, a stateful sandbox of the Payment Request Service, with an
+in-memory store. Without --config (or PAYREQ_CONFIG) it uses built-in sandbox credentials,
+printed below once it listens. PORT sets the port when --port is not given.
+
+Options:
+  --port P       the port to listen on (default 3000; 0 picks a free one)
+  --host H       the address to listen on (default 127.0.0.1)
+  --config F     a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
+  -h, --help     show this help`;
+}
+
+const serveOptions = {
+  port: { type: "string" },
+  host: { type: "string" },
+  config: { type: "string" },
+} as const;
+
+/** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
+export async function runServe(
+  args: readonly string[],
+  io: CliIo,
+  options: ServeCommandOptions,
+): Promise<number> {
+  const { command } = options;
+  const parsed = parseCommandLine(args, { command, options: serveOptions });
+  if (parsed.help) {
+    printLine(io.stdout, serveUsage(command));
+    return 0;
+  }
+  const port = readPort(parsed.values.port ?? (io.env.PORT || "3000"), "--port (or PORT)", command);
+  const host = parsed.values.host ?? "127.0.0.1";
+  const configFile = parsed.values.config ?? io.env.PAYREQ_CONFIG;
+  const usesDefault = configFile === undefined || configFile === "";
+  // The server (Express, the validator, the spec) loads only once the command line is good.
+  const { ConfigError, createServer, loadConfigFile } = await import("../../server/index.ts");
+  let config: SandboxConfig;
+  try {
+    config = usesDefault ? createDefaultConfig() : loadConfigFile(configFile);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, command);
+    throw error;
+  }
+
+  const server = createServer({ config });
+  const stop = watchStopSignals();
+  try {
+    const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {
+      throw new CommandError(describeListenError(error, host, port), { cause: error });
+    });
+    const origin = server.publicOrigin();
+    const tryKey = usesDefault ? sampleCredentials.apiKey : "<your API key>";
+    printLine(
+      io.stdout,
+      [
+        "",
+        "payreq reference server (a sandbox of the Payment Request Service) is listening",
+        `  API:      ${running.url}   (try: curl -H 'x-api-key: ${tryKey}' '${running.url}/v1/currencies?network=base')`,
+        `  Spec:     ${running.url}/openapi.json`,
+        `  Docs:     ${running.url}/docs`,
+        ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
+        ...describeCredentials(config, usesDefault, origin),
+        "Stop with Ctrl+C.",
+        "",
+      ].join("\n"),
+    );
+    await stop.received;
+    await running.close();
+    return 0;
+  } finally {
+    stop.dispose();
+  }
+}
+
+function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): string {
+  if (error.code === "EADDRINUSE") {
+    return `port ${port} on ${host} is already in use: stop what runs there, or pass --port (0 picks a free port)`;
+  }
+  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
+    return `cannot listen on host ${host}: it is not an address of this machine (${error.code})`;
+  }
+  return `the server could not start: ${error.message}`;
+}
+
+/** The sandbox's sample credentials are printed on purpose; a configuration file's secrets never are. */
+function describeCredentials(config: SandboxConfig, usesDefault: boolean, origin: string): string[] {
+  if (usesDefault) {
+    return [
+      "Sandbox credentials (sandbox-only values):",
+      `  API key:         ${sampleCredentials.apiKey}   (header x-api-key)`,
+      `  Client ID:       ${sampleCredentials.clientId}   (header x-client-id, with Origin http://localhost:5173 or ${origin})`,
+      `  Webhook secret:  ${sampleCredentials.webhookSecret}`,
+    ];
+  }
+  return [
+    "Accounts from the configuration file (API keys and webhook secrets are in the file):",
+    ...config.accounts.flatMap((account) => [
+      `  ${account.id}: ${account.apiKeys.length} API key(s)`,
+      ...account.clientIds.map(
+        (client) => `    client ID ${client.clientId} for ${client.allowedDomains.join(", ") || "no origin"}`,
+      ),
+    ]),
+  ];
+}

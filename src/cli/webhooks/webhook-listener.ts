@@ -1,0 +1,195 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseRetryCount, parseTestFlag, webhookHeaders } from "../../webhooks/headers.ts";
+import { defaultWebhookBodyLimitBytes } from "../../webhooks/middleware.ts";
+import { answerProblem, buildReceiverProblem, type ReceiverProblem } from "../../webhooks/problems.ts";
+import { readRawBody } from "../../webhooks/read-raw-body.ts";
+import { checkWebhookSignature, type SignatureCheck } from "../../webhooks/verify.ts";
+import { type ForwardOutcome, forwardDelivery } from "./forward-delivery.ts";
+
+/** One delivery the listener received, as verified and answered. */
+export interface ReceivedDelivery {
+  receivedAt: Date;
+  /** From the body, which is only trusted once `signature.ok`. */
+  event: string | undefined;
+  requestId: string | undefined;
+  deliveryId: string | undefined;
+  retryCount: number | undefined;
+  test: boolean;
+  signature: SignatureCheck;
+  /** The status the listener answered the sender with. */
+  status: number;
+  /** What the integrator's endpoint answered; absent without --forward-to or for rejected deliveries. */
+  forward: ForwardOutcome | undefined;
+  rawBody: Uint8Array;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  payload: unknown;
+}
+
+export interface WebhookListenerOptions {
+  port: number;
+  host: string;
+  /** The signing secret to verify with; undefined until known (deliveries then get 503). */
+  secret: () => string | undefined;
+  /** The integrator's endpoint to pass verified deliveries on to. */
+  forwardTo: string | undefined;
+  forwardTimeoutMs: number;
+  onDelivery(delivery: ReceivedDelivery): void;
+}
+
+export interface RunningWebhookListener {
+  /** The URL to register as the webhook endpoint. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The path the listener is registered under; it accepts deliveries on any path. */
+export const listenerPath = "/webhooks";
+
+/** A local receiver on node:http that verifies each delivery, reports it and answers or forwards it. */
+export async function startWebhookListener(options: WebhookListenerOptions): Promise<RunningWebhookListener> {
+  const server = createServer((req, res) => {
+    handle(req, res, options).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`payreq webhook listener failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  });
+  server.listen(options.port, options.host);
+  await Promise.race([
+    once(server, "listening"),
+    once(server, "error").then(([error]) => Promise.reject(error)),
+  ]);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host}:${port}${listenerPath}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: WebhookListenerOptions,
+): Promise<void> {
+  if (req.method !== "POST") {
+    req.resume();
+    const isGet = req.method === "GET" || req.method === "HEAD";
+    res.writeHead(isGet ? 200 : 405, { "content-type": "text/plain; charset=utf-8", allow: "GET, POST" });
+    res.end("payreq webhook listener: the service POSTs deliveries here.\n");
+    return;
+  }
+  const secret = options.secret();
+  if (secret === undefined) {
+    req.resume();
+    res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "1" });
+    res.end("payreq webhook listener: not ready yet.\n");
+    return;
+  }
+  const read = await readRawBody(req, defaultWebhookBodyLimitBytes);
+  if (!read.ok) {
+    if (read.reason === "too_large") {
+      sendProblem(
+        res,
+        buildReceiverProblem("payloadTooLarge", `The body is over ${defaultWebhookBodyLimitBytes} bytes.`),
+      );
+    } else if (read.reason === "encoded") {
+      sendProblem(
+        res,
+        buildReceiverProblem(
+          "unsupportedMediaType",
+          `The body is encoded (${read.encoding}); the signature covers the bytes as sent.`,
+        ),
+      );
+    } else res.destroy();
+    return;
+  }
+  const rawBody = read.body;
+  const signature = checkWebhookSignature({
+    secret,
+    rawBody,
+    signature: req.headers[webhookHeaders.signature],
+  });
+  const payload = parseJson(rawBody);
+  const body = typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {};
+  const delivery: Omit<ReceivedDelivery, "status" | "forward"> = {
+    receivedAt: new Date(),
+    event: stringOf(body.event),
+    requestId: stringOf(body.requestId) ?? stringOf(body.requestID),
+    deliveryId: stringOf(req.headers[webhookHeaders.delivery]),
+    retryCount: parseRetryCount(req.headers[webhookHeaders.retryCount]),
+    test: parseTestFlag(req.headers[webhookHeaders.test]),
+    signature,
+    rawBody,
+    payload,
+  };
+
+  if (!signature.ok) {
+    sendProblem(
+      res,
+      buildReceiverProblem("invalidSignature", signature.message, { reason: signature.reason }),
+    );
+    options.onDelivery({ ...delivery, status: 401, forward: undefined });
+    return;
+  }
+  if (options.forwardTo !== undefined) {
+    const forward = await forwardDelivery(
+      options.forwardTo,
+      rawBody,
+      req.rawHeaders,
+      options.forwardTimeoutMs,
+    );
+    if (forward.reached) {
+      res.writeHead(forward.status, forward.contentType ? { "content-type": forward.contentType } : {});
+      res.end(forward.body);
+    } else {
+      res.writeHead(forward.status, { "content-type": "application/problem+json; charset=utf-8" });
+      res.end(JSON.stringify(gatewayProblem(forward.status, `${options.forwardTo}: ${forward.reason}`)));
+    }
+    options.onDelivery({ ...delivery, status: forward.status, forward });
+    return;
+  }
+  if (payload === undefined) {
+    sendProblem(res, buildReceiverProblem("malformedJson", "The body is not UTF-8 JSON."));
+    options.onDelivery({ ...delivery, status: 400, forward: undefined });
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify({ received: true }));
+  options.onDelivery({ ...delivery, status: 200, forward: undefined });
+}
+
+function sendProblem(res: ServerResponse, problem: ReceiverProblem): void {
+  const answer = answerProblem(problem);
+  res.writeHead(answer.status, answer.headers);
+  res.end(JSON.stringify(answer.body));
+}
+
+function gatewayProblem(status: 502 | 504, detail: string) {
+  const title = status === 502 ? "Bad Gateway" : "Gateway Timeout";
+  return {
+    type: status === 502 ? "/problems/forward-failed" : "/problems/forward-timeout",
+    title,
+    status,
+    detail,
+    statusCode: status,
+    error: title,
+    message: detail,
+  };
+}
+
+function parseJson(rawBody: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(rawBody));
+  } catch {
+    return undefined;
+  }
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

@@ -1,0 +1,209 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { findFreePort } from "../support/prism.ts";
+import { repoRoot } from "../support/spec-document.ts";
+import { runPayreq } from "./payreq-process.ts";
+
+const version = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
+  .version;
+
+describe("payreq --help", () => {
+  it.each([
+    [
+      ["--help"],
+      "Usage: payreq <command> [options]",
+      ["serve", "mock", "webhooks listen", "webhooks trigger", "--version"],
+    ],
+    [["webhooks", "--help"], "Usage: payreq webhooks <listen|trigger> [options]", ["listen", "trigger"]],
+    [
+      ["webhooks", "listen", "--help"],
+      "Usage: payreq webhooks listen [--port P] [--forward-to URL] [--server URL] [--api-key K]",
+      [
+        "--port P",
+        "--forward-to URL",
+        "--server URL",
+        "--api-key K",
+        "--secret S",
+        "--print-secret",
+        "--json",
+        "401",
+      ],
+    ],
+    [
+      ["webhooks", "trigger", "-h"],
+      "Usage: payreq webhooks trigger payment.confirmed|payment.partial|payment.failed",
+      ["--request ID", "--amount A", "--server URL", "--api-key K", "POST /v2/secure-payments"],
+    ],
+    [
+      ["serve", "--help"],
+      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json]",
+      ["PORT"],
+    ],
+    [["mock", "--help"], "Usage: payreq mock [--port 4010] [--host 127.0.0.1] [--dynamic]", ["Prism"]],
+    // --help wins over everything else on the line, even a bad flag.
+    [["webhooks", "listen", "--bogus", "--help"], "Usage: payreq webhooks listen", []],
+  ])("payreq %j prints its usage and exits 0", async (args, firstLine, mentions) => {
+    const run = await runPayreq(args);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout.startsWith(firstLine)).toBe(true);
+    for (const mention of mentions) expect(run.stdout).toContain(mention);
+  });
+
+  it("prints the package's version with --version", async () => {
+    const run = await runPayreq(["--version"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${version}\n`);
+  });
+
+  it("works as `npx payreq --help` in this checkout", () => {
+    const run = spawnSync("npx", ["payreq", "--help"], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+    expect(run.status).toBe(0);
+    expect(run.stdout.startsWith("Usage: payreq <command> [options]\n")).toBe(true);
+  });
+});
+
+describe("bad command lines exit 2 with a message naming the problem", () => {
+  it.each([
+    [[], "give a command: serve, mock or webhooks", "payreq"],
+    [["deploy"], 'unknown command "deploy": give serve, mock or webhooks', "payreq"],
+    [["--bogus"], "unknown option --bogus: give a command first (serve, mock or webhooks)", "payreq"],
+    [["webhooks"], "give a webhooks command: listen or trigger", "payreq webhooks"],
+    [
+      ["webhooks", "forward"],
+      'unknown webhooks command "forward": give listen or trigger',
+      "payreq webhooks",
+    ],
+    [["webhooks", "listen", "--bogus"], "unknown option --bogus", "payreq webhooks listen"],
+    [["webhooks", "listen", "-x"], "unknown option -x", "payreq webhooks listen"],
+    [["webhooks", "listen", "--port"], "--port needs a value", "payreq webhooks listen"],
+    [["webhooks", "listen", "--port", "--json"], "--port needs a value", "payreq webhooks listen"],
+    [["webhooks", "listen", "--json=yes"], "--json takes no value", "payreq webhooks listen"],
+    [["webhooks", "listen", "now"], 'unexpected argument "now"', "payreq webhooks listen"],
+    [
+      ["webhooks", "listen", "--port", "70000"],
+      '--port must be a whole number from 0 to 65535, got "70000"',
+      "payreq webhooks listen",
+    ],
+    [
+      ["webhooks", "listen", "--forward-to", "localhost:8080/hooks"],
+      '--forward-to must be an http(s) URL such as http://localhost:8080/webhooks/payreq, got "localhost:8080/hooks"',
+      "payreq webhooks listen",
+    ],
+    [
+      ["webhooks", "listen", "--server", "http://user:pw@127.0.0.1:3000"],
+      "--server must not carry credentials in the URL",
+      "payreq webhooks listen",
+    ],
+    [
+      ["webhooks", "listen", "--secret", "whsec_x", "--api-key", "sk_x"],
+      "--secret registers no endpoint, so --server and --api-key do not apply: drop --secret to register with the server (it then generates the secret)",
+      "payreq webhooks listen",
+    ],
+    [
+      ["webhooks", "trigger"],
+      "give the event to trigger: payment.confirmed, payment.partial, payment.failed",
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.refunded"],
+      'unknown event "payment.refunded": give one of payment.confirmed, payment.partial, payment.failed',
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.confirmed", "--request", "0x1234"],
+      '--request must be a request id (01 and 64 lowercase hex digits), got "0x1234"',
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.confirmed", "--amount", "40"],
+      "--amount applies to payment.partial only",
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.partial", "--amount", "-4"],
+      '--amount must be a decimal amount such as 40 or 12.50, got "-4"',
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.partial", "--amount", "4e1"],
+      '--amount must be a decimal amount such as 40 or 12.50, got "4e1"',
+      "payreq webhooks trigger",
+    ],
+    [
+      ["serve", "--port", "http"],
+      '--port (or PORT) must be a whole number from 0 to 65535, got "http"',
+      "payreq serve",
+    ],
+    [["serve", "--verbose"], "unknown option --verbose", "payreq serve"],
+    [["mock", "--port", "0"], '--port must be a whole number from 1 to 65535, got "0"', "payreq mock"],
+    [["mock", "--dynamic=false"], "--dynamic takes no value", "payreq mock"],
+  ])("payreq %j", async (args, message, command) => {
+    const run = await runPayreq(args);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`${message}\nRun '${command} --help' for the options.\n`);
+  });
+
+  it("does not echo a secret given on a bad command line", async () => {
+    const run = await runPayreq([
+      "webhooks",
+      "listen",
+      "--secret",
+      "whsec_do-not-print-7f3a",
+      "--server",
+      "x",
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).not.toContain("whsec_do-not-print-7f3a");
+  });
+});
+
+describe("commands that cannot reach the reference server exit 1 and say how to start it", () => {
+  it.each([
+    [["webhooks", "trigger", "payment.confirmed"], "could not list the webhook endpoints"],
+    [["webhooks", "listen"], "could not register the listener as a webhook endpoint"],
+  ])("payreq %j", async (args, doing) => {
+    const server = `http://127.0.0.1:${await findFreePort()}`;
+    const run = await runPayreq([...args, "--server", server, "--api-key", "sk_do-not-print-2b6e"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      `${doing}: ${server} is unreachable: connection refused (ECONNREFUSED).\n` +
+        "Is the reference server running? Start it with `payreq serve` (or `npm start`), or pass --server URL.\n",
+    );
+  });
+});
+
+describe("docs/cli.md", () => {
+  const guide = readFileSync(path.join(repoRoot, "docs", "cli.md"), "utf8");
+  const sectionOf = (command: string) => {
+    const start = guide.indexOf(`\n## payreq ${command}\n`);
+    const end = guide.indexOf("\n## ", start + 1);
+    return start < 0 ? "" : guide.slice(start, end < 0 ? undefined : end);
+  };
+
+  it.each([["serve"], ["mock"], ["webhooks listen"], ["webhooks trigger"]])(
+    "documents every option of payreq %s in its section, with examples",
+    async (command) => {
+      const section = sectionOf(command);
+      expect(section).not.toBe("");
+      expect(section).toContain(`npx payreq ${command}`);
+      const help = await runPayreq([...command.split(" "), "--help"]);
+      const flags = new Set(help.stdout.match(/--[a-z][a-z-]+/g));
+      expect(flags.size).toBeGreaterThan(1);
+      for (const flag of flags) {
+        if (flag !== "--help") expect(section, `${flag} of payreq ${command}`).toContain(flag);
+      }
+    },
+  );
+
+  it("is linked from the last section of docs/webhooks.md", () => {
+    const webhooksGuide = readFileSync(path.join(repoRoot, "docs", "webhooks.md"), "utf8");
+    const last = webhooksGuide.slice(webhooksGuide.lastIndexOf("\n## "));
+    expect(last.startsWith("\n## Local development with the CLI\n")).toBe(true);
+    expect(last).toContain("[cli.md](cli.md)");
+  });
+});

@@ -1,0 +1,350 @@
+import { once } from "node:events";
+import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDefaultConfig,
+  createServer,
+  type PayreqServer,
+  type RunningServer,
+  type SandboxConfig,
+  sampleCredentials,
+} from "../../src/server/index.ts";
+import { createSignedWebhookRequest, signWebhook } from "../../src/webhooks/index.ts";
+import { findFreePort } from "../support/prism.ts";
+import { type RunningPayreq, runPayreq, startPayreq } from "./payreq-process.ts";
+
+const apiKey = sampleCredentials.apiKey;
+const ready = /Ready: waiting for deliveries\./;
+const requestIdPattern = /with request (01[0-9a-f]{64})\./;
+
+let server: PayreqServer;
+let running: RunningServer;
+const serverErrors: string[] = [];
+const started: RunningPayreq[] = [];
+const receivers: Server[] = [];
+
+beforeAll(async () => {
+  // Short retry waits, so that an unexpected failure settles quickly instead of retrying for 21 s.
+  const config = { ...createDefaultConfig(), webhookRetryDelaysMs: [20, 20, 20], webhookTimeoutMs: 15_000 };
+  server = createServer({
+    config,
+    warmUp: false,
+    logger: { error: (message) => serverErrors.push(message) },
+  });
+  running = await server.listen({ port: 0, host: "127.0.0.1" });
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((command) => command.kill()));
+  await Promise.all(
+    receivers.splice(0).map((receiver) => {
+      receiver.closeAllConnections();
+      return new Promise((resolve) => receiver.close(resolve));
+    }),
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+  expect(serverErrors).toEqual([]);
+});
+
+async function listen(args: string[]): Promise<RunningPayreq> {
+  const listener = await startPayreq(["webhooks", "listen", ...args], ready);
+  started.push(listener);
+  return listener;
+}
+
+function bannerValue(listener: RunningPayreq, label: string): string {
+  const match = new RegExp(`^ {2}${label}:\\s+(\\S+)`, "m").exec(listener.output());
+  if (!match) throw new Error(`no ${label} in the banner:\n${listener.output()}`);
+  return match[1] as string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the delivery log is read freely; the assertions check it
+async function sandboxGet(path: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${running.url}${path}`, { headers: { "x-api-key": apiKey } });
+  return { status: response.status, body: await response.json() };
+}
+
+interface Captured {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** The integrator's endpoint: records each request's raw bytes and headers and answers 202. */
+async function startReceiver(): Promise<{ url: string; captured: Captured[] }> {
+  const captured: Captured[] = [];
+  const receiver = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      captured.push({ url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(202, { "content-type": "application/json" }).end('{"queued":true}');
+    });
+  });
+  receivers.push(receiver);
+  receiver.listen(0, "127.0.0.1");
+  await once(receiver, "listening");
+  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/payreq`, captured };
+}
+
+describe("payreq webhooks listen + trigger against a reference server", () => {
+  it("delivers a triggered payment.confirmed to the listener, which verifies and prints it once", async () => {
+    const listener = await listen(["--server", running.url, "--api-key", apiKey]);
+    const listenerUrl = bannerValue(listener, "Listening");
+    const endpointId = bannerValue(listener, "Endpoint");
+    expect(listenerUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    expect(endpointId).toMatch(/^we_[0-9A-Z]{26}$/);
+    const registered = await sandboxGet(`/sandbox/webhooks/endpoints/${endpointId}`);
+    expect(registered.body).toMatchObject({ id: endpointId, url: listenerUrl, source: "api" });
+    // The secret is only printed when asked for.
+    expect(listener.output()).not.toMatch(/Secret:/);
+
+    const trigger = await runPayreq(["webhooks", "trigger", "payment.confirmed", "--server", running.url]);
+    expect(trigger.stderr).toBe("");
+    expect(trigger.status).toBe(0);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    expect(requestId).toBeDefined();
+    expect(trigger.stdout).toContain("The request is now paid: 125 of 125 USDC-base paid.");
+    expect(trigger.stdout).toContain(`payment.confirmed goes to 1 webhook endpoint(s): ${listenerUrl}`);
+    expect(trigger.stdout).toContain(
+      `Deliveries: curl -H 'x-api-key: ${apiKey}' '${running.url}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
+    );
+
+    await server.webhooks.settled();
+    const log = await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`);
+    expect(log.body.deliveries).toHaveLength(1);
+    const [delivery] = log.body.deliveries;
+    expect(delivery).toMatchObject({ endpointId, event: "payment.confirmed", state: "delivered" });
+    expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200]);
+
+    const line = new RegExp(
+      `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z  payment\\.confirmed  requestId=${requestId}  delivery=${delivery.id}  retry=0  test=false  signature=ok  answered=200$`,
+      "m",
+    );
+    await listener.waitFor(line);
+    expect(listener.output().match(/ payment\.confirmed {2}requestId=/g)).toHaveLength(1);
+
+    // A delivery signed with another secret: answered 401, printed as rejected.
+    const forged = createSignedWebhookRequest({
+      secret: "whsec_not_the_endpoints_secret_51c0",
+      payload: { event: "payment.confirmed", requestId },
+    });
+    const answer = await fetch(listenerUrl, { method: "POST", headers: forged.headers, body: forged.body });
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({
+      type: "/problems/invalid-signature",
+      reason: "signature_mismatch",
+    });
+    await listener.waitFor(
+      new RegExp(
+        `Z  rejected payment\\.confirmed  requestId=${requestId}  delivery=${forged.deliveryId}  retry=0  test=false  signature=signature_mismatch  answered=401 \\(`,
+      ),
+    );
+
+    // Stopping deletes the endpoint it registered.
+    expect(await listener.stop("SIGTERM")).toBe(0);
+    expect(listener.output()).toContain(`Deleted webhook endpoint ${endpointId} from ${running.url}.`);
+    expect((await sandboxGet(`/sandbox/webhooks/endpoints/${endpointId}`)).status).toBe(404);
+  });
+
+  it("forwards verified deliveries byte for byte and answers with the endpoint's status", async () => {
+    const receiver = await startReceiver();
+    const listener = await listen([
+      "--server",
+      running.url,
+      "--forward-to",
+      receiver.url,
+      "--print-secret",
+      "--json",
+    ]);
+    const listenerUrl = bannerValue(listener, "Listening");
+    const secret = bannerValue(listener, "Secret");
+    expect(listener.output()).toContain(`Forwarding:  to ${receiver.url} (the sender gets its status)`);
+
+    const trigger = await runPayreq([
+      "webhooks",
+      "trigger",
+      "payment.partial",
+      "--amount",
+      "40",
+      "--server",
+      running.url,
+    ]);
+    expect(trigger.status).toBe(0);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    expect(trigger.stdout).toContain("The request is now partially_paid: 40 of 125 USDC-base paid.");
+    await server.webhooks.settled();
+    const [delivery] = (await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`)).body
+      .deliveries;
+    // The service saw the integrator's 202, passed through the listener.
+    expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([202]);
+    await listener.waitFor(
+      new RegExp(
+        `  payment\\.partial  requestId=${requestId}  delivery=${delivery.id}  retry=0  test=false  signature=ok  forwarded=202$`,
+        "m",
+      ),
+    );
+    expect(receiver.captured).toHaveLength(1);
+    const [forwarded] = receiver.captured as [Captured];
+    expect(forwarded.url).toBe("/hooks/payreq");
+    expect(forwarded.headers["content-type"]).toBe("application/json");
+    expect(forwarded.headers["x-request-network-delivery"]).toBe(delivery.id);
+    expect(forwarded.headers["x-request-network-retry-count"]).toBe("0");
+    expect(forwarded.headers["x-request-network-test"]).toBeUndefined();
+    expect(forwarded.headers["x-request-network-signature"]).toBe(signWebhook(secret, forwarded.body));
+    expect(JSON.parse(forwarded.body.toString("utf8"))).toEqual(delivery.payload);
+    expect(delivery.payload).toMatchObject({ event: "payment.partial", requestId, amount: "40" });
+    // --json prints the body after the line.
+    expect(listener.output()).toContain(`  "totalAmountPaid": "40",\n`);
+
+    // Bytes the server would never produce (spacing, escapes, a trailing newline) reach the endpoint unchanged.
+    const rawBody = Buffer.from(
+      `{"event":"payment.confirmed" , "requestId":"${requestId}","note":"caf\\u00e9 ☕"}\n`,
+    );
+    const sent = createSignedWebhookRequest({ secret, payload: rawBody.toString("utf8"), retryCount: 2 });
+    const answer = await fetch(listenerUrl, {
+      method: "POST",
+      headers: { ...sent.headers, "x-request-network-test": "true" },
+      body: rawBody,
+    });
+    expect(answer.status).toBe(202);
+    expect(await answer.text()).toBe('{"queued":true}');
+    expect(receiver.captured).toHaveLength(2);
+    const direct = receiver.captured[1] as Captured;
+    expect(direct.body.equals(rawBody)).toBe(true);
+    expect(direct.headers["x-request-network-signature"]).toBe(sent.headers["x-request-network-signature"]);
+    expect(direct.headers["x-request-network-delivery"]).toBe(sent.deliveryId);
+    expect(direct.headers["x-request-network-retry-count"]).toBe("2");
+    expect(direct.headers["x-request-network-test"]).toBe("true");
+    await listener.waitFor(
+      new RegExp(`delivery=${sent.deliveryId}  retry=2  test=true  signature=ok  forwarded=202$`, "m"),
+    );
+
+    // A body changed after signing is rejected and not forwarded.
+    const tampered = createSignedWebhookRequest({
+      secret,
+      payload: { event: "payment.confirmed", requestId },
+    });
+    const rejected = await fetch(listenerUrl, {
+      method: "POST",
+      headers: tampered.headers,
+      body: tampered.body.replace("payment.confirmed", "payment.confirmeD"),
+    });
+    expect(rejected.status).toBe(401);
+    await listener.waitFor(
+      new RegExp(
+        `delivery=${tampered.deliveryId}  retry=0  test=false  signature=signature_mismatch  answered=401`,
+      ),
+    );
+    expect(receiver.captured).toHaveLength(2);
+  });
+
+  it("answers 502 when the endpoint it forwards to is unreachable (with --secret, registering nothing)", async () => {
+    const secret = "whsec_configured_elsewhere_8d2f";
+    const closed = `http://127.0.0.1:${await findFreePort()}/hooks`;
+    const listener = await listen(["--secret", secret, "--forward-to", closed]);
+    expect(listener.output()).toContain("Endpoint:    none registered (--secret given)");
+    const before = (await sandboxGet("/sandbox/webhooks/endpoints")).body.endpoints.length;
+
+    const delivery = createSignedWebhookRequest({
+      secret,
+      payload: { event: "payment.failed", requestId: `01${"ab".repeat(32)}` },
+    });
+    const answer = await fetch(bannerValue(listener, "Listening"), {
+      method: "POST",
+      headers: delivery.headers,
+      body: delivery.body,
+    });
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toMatchObject({
+      status: 502,
+      detail: `${closed}: connection refused (ECONNREFUSED)`,
+    });
+    await listener.waitFor(
+      new RegExp(
+        `  payment\\.failed  requestId=01(ab){32}  delivery=${delivery.deliveryId}  retry=0  test=false  signature=ok  forwarded=failed \\(connection refused \\(ECONNREFUSED\\)\\)  answered=502$`,
+        "m",
+      ),
+    );
+    expect(await listener.stop("SIGINT")).toBe(0);
+    expect((await sandboxGet("/sandbox/webhooks/endpoints")).body.endpoints.length).toBe(before);
+  });
+
+  it("with --secret, receives the deliveries of an endpoint from the server's configuration file", async () => {
+    const port = await findFreePort();
+    const secret = "whsec_dev_0123456789abcdef";
+    const devKey = "sk_dev_0123456789abcdef";
+    const config: SandboxConfig = {
+      accounts: [
+        {
+          id: "acct_dev",
+          apiKeys: [devKey],
+          webhookSecret: secret,
+          webhookEndpoints: [{ url: `http://127.0.0.1:${port}/webhooks` }],
+          clientIds: [],
+        },
+      ],
+      webhookRetryDelaysMs: [20, 20, 20],
+    };
+    const configured = createServer({
+      config,
+      warmUp: false,
+      logger: { error: (message) => serverErrors.push(message) },
+    });
+    const configuredRunning = await configured.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const listener = await listen(["--port", String(port), "--secret", secret]);
+      expect(bannerValue(listener, "Listening")).toBe(`http://127.0.0.1:${port}/webhooks`);
+      const trigger = await runPayreq([
+        "webhooks",
+        "trigger",
+        "payment.failed",
+        "--server",
+        configuredRunning.url,
+        "--api-key",
+        devKey,
+      ]);
+      expect(trigger.status).toBe(0);
+      expect(trigger.stdout).not.toContain(devKey);
+      expect(trigger.stdout).toContain("The request is now failed: 0 of 125 USDC-base paid.");
+      expect(trigger.stdout).toContain(
+        `payment.failed goes to 1 webhook endpoint(s): http://127.0.0.1:${port}/webhooks`,
+      );
+      const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+      expect(trigger.stdout).toContain(
+        `Deliveries: curl -H 'x-api-key: <your API key>' '${configuredRunning.url}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
+      );
+      await configured.webhooks.settled();
+      await listener.waitFor(
+        new RegExp(
+          `  payment\\.failed  requestId=${requestId}  delivery=01[0-9A-Z]{24}  retry=0  test=false  signature=ok  answered=200$`,
+          "m",
+        ),
+      );
+    } finally {
+      await configuredRunning.close();
+    }
+  });
+
+  it("says what the server refused when the API key is wrong, without printing the key", async () => {
+    const run = await runPayreq([
+      "webhooks",
+      "trigger",
+      "payment.failed",
+      "--server",
+      running.url,
+      "--api-key",
+      "sk_wrong-key-do-not-print",
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split("\n")[0]).toMatch(
+      new RegExp(`^could not list the webhook endpoints: ${running.url} answered 401 `),
+    );
+    expect(run.stderr).toContain("Check the API key: --api-key KEY, or PAYREQ_API_KEY");
+    expect(run.stderr).not.toContain("sk_wrong-key-do-not-print");
+  });
+});

@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { describe } from "vitest";
+import { addFakeWallet, type FakeWalletOptions } from "./fake-wallet.ts";
+
+/** Debian's Chromium; CHROMIUM_PATH points elsewhere. `npx playwright install` cannot run here. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * Why the browser tests cannot run here, or undefined when they can. Only a developer machine
+ * without Chromium skips them; in CI (CI set) a missing Chromium fails them instead.
+ */
+export const browserSkipReason: string | undefined =
+  existsSync(chromiumPath) || process.env.CI
+    ? undefined
+    : `Chromium is not installed at ${chromiumPath}; install Debian's chromium or set CHROMIUM_PATH`;
+
+/** `describe` for tests that need Chromium: skipped, with the reason in its name, when there is none. */
+export function describeInBrowser(name: string, tests: () => void): void {
+  if (browserSkipReason) {
+    process.stderr.write(`skipping "${name}": ${browserSkipReason}\n`);
+    describe.skip(`${name} (skipped: ${browserSkipReason})`, tests);
+  } else {
+    describe(name, tests);
+  }
+}
+
+export const screenshotDir = path.resolve("test-results", "screenshots");
+
+/**
+ * Launches headless Chromium. Playwright gives every launch a fresh temporary profile
+ * (user-data-dir) and removes it on close.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium is not installed at ${chromiumPath}: run \`apt-get install -y chromium\` (Debian) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    chromiumSandbox: false,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface PayerPage {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page's scripts threw or logged; a test expects none. */
+  pageErrors: string[];
+}
+
+/**
+ * A fresh browser context (UK English, UTC, so dates read the same everywhere), with the fake
+ * wallet installed unless `wallet` is null.
+ */
+export async function openPayerPage(browser: Browser, wallet: FakeWalletOptions | null): Promise<PayerPage> {
+  const context = await browser.newContext({
+    locale: "en-GB",
+    timezoneId: "UTC",
+    viewport: { width: 900, height: 900 },
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  if (wallet) await addFakeWallet(page, wallet);
+  return { context, page, pageErrors };
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** The payment details as shown: each `<dt>` with its `<dd>` text. */
+export async function shownDetails(page: Page): Promise<Record<string, string>> {
+  const terms = await page.locator("dl.details > dt").allInnerTexts();
+  const values = await page.locator("dl.details > dd").allInnerTexts();
+  return Object.fromEntries(terms.map((term, index) => [term, values[index] ?? ""]));
+}
+
+/** The text of the element with this CSS selector, as rendered. */
+export function textOf(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).innerText();
+}

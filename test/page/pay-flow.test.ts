@@ -1,0 +1,290 @@
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { decodeFunctionData, encodeFunctionData } from "viem";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { erc20FeeProxyAbi, getOfficialContracts } from "../../src/chain/index.ts";
+import { transactionValueToBigInt } from "../../src/client/transaction-value.ts";
+import {
+  createSecurePayment,
+  payee,
+  startTestServer,
+  type TestServer,
+  usdcOnBase,
+} from "../server/helpers.ts";
+import {
+  browserSkipReason,
+  describeInBrowser,
+  launchChromium,
+  openPayerPage,
+  type PayerPage,
+  saveScreenshot,
+  textOf,
+} from "./browser.ts";
+import { type FakeWalletOptions, sentTransactions, walletCalls } from "./fake-wallet.ts";
+
+const payer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+const otherPayee = "0xb07D2398d2004378cad234DA0EF14f1c94A530e4";
+const attacker = "0x000000000000000000000000000000000000dEaD";
+const base = getOfficialContracts("base") as NonNullable<ReturnType<typeof getOfficialContracts>>;
+const contrastCheck = readFileSync(new URL("./contrast-check.js", import.meta.url), "utf8");
+
+let server: TestServer;
+let browser: Browser;
+const opened: PayerPage[] = [];
+
+beforeAll(async () => {
+  if (browserSkipReason) return;
+  [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+});
+afterAll(async () => {
+  await Promise.all(opened.map((payerPage) => payerPage.context.close()));
+  await Promise.all([browser?.close(), server?.close()]);
+});
+
+interface WireTransaction {
+  to: string;
+  data: `0x${string}`;
+  value: Parameters<typeof transactionValueToBigInt>[0];
+}
+
+const normalise = (transaction: WireTransaction) => ({
+  to: transaction.to.toLowerCase(),
+  data: transaction.data,
+  value: transactionValueToBigInt(transaction.value),
+});
+
+/** What the server answers any caller for this request and wallet, fetched outside the browser. */
+async function serverTransactions(requestId: string): Promise<WireTransaction[]> {
+  const answer = await server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer}`);
+  expect(answer.status).toBe(200);
+  return answer.body.transactions;
+}
+
+/** Opens the link with the test wallet (on Ethereum mainnet) and waits for the details. */
+async function openLink(
+  securePaymentUrl: string,
+  wallet: Partial<FakeWalletOptions> = {},
+): Promise<PayerPage> {
+  const payerPage = await openPayerPage(browser, { account: payer, chainId: 1, ...wallet });
+  opened.push(payerPage);
+  await payerPage.page.goto(securePaymentUrl);
+  await payerPage.page.getByRole("heading", { level: 1, name: "Review and pay" }).waitFor();
+  return payerPage;
+}
+
+async function connectAndCheck(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Connect wallet" }).click();
+  await page.locator("#check-result .notice").waitFor();
+}
+
+async function expectReadableContrast(page: Page): Promise<void> {
+  const { checked, failures } = (await page.evaluate(contrastCheck)) as {
+    checked: number;
+    failures: unknown[];
+  };
+  expect(checked).toBeGreaterThan(15);
+  expect(failures).toEqual([]);
+}
+
+/** Changes the answers of `GET /v2/request/{id}/pay` on their way to the page. */
+async function tamperWithPayCalldata(page: Page, change: (transactions: WireTransaction[]) => void) {
+  await page.route(/\/v2\/request\/[^/]+\/pay\?/, async (route) => {
+    // Playwright re-sends the request outside the browser, without Sec-Fetch-Site: it names the
+    // page's origin instead, which the client ID allows.
+    const request = route.request();
+    const origin = new URL(request.url()).origin;
+    const response = await route.fetch({ headers: { ...request.headers(), origin } });
+    const body = (await response.json()) as { transactions?: WireTransaction[] };
+    if (!body.transactions) {
+      await route.fulfill({ status: 502, body: `the test could not tamper with: ${JSON.stringify(body)}` });
+      return;
+    }
+    change(body.transactions);
+    await route.fulfill({ response, json: body });
+  });
+}
+
+describeInBrowser("paying a link in the browser", () => {
+  it("sends exactly the server's transactions, approval first, after switching to Base", async () => {
+    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const expected = await serverTransactions(requestIds[0] as string);
+    expect(expected.map((transaction) => transaction.to)).toEqual([
+      "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      base.erc20FeeProxy,
+    ]);
+    const { page, pageErrors } = await openLink(securePaymentUrl);
+    await connectAndCheck(page);
+    expect(await textOf(page, "#check-result")).toBe(
+      "Checks passed\n\nEvery transaction goes to an official Request Network contract on Base and pays exactly the payee, amount, fee and payment reference shown above.",
+    );
+    expect(await textOf(page, "#wallet-info")).toBe(`Connected account: ${payer}`);
+    expect(await page.locator(".step-label").allInnerTexts()).toEqual([
+      "Allow the ERC20FeeProxy contract to spend 125 USDC",
+      `Pay 125 USDC to ${payee}`,
+    ]);
+    expect(await page.locator("#pay-button:focus").innerText()).toBe("Pay 125 USDC");
+    expect(await walletCalls(page)).toEqual([{ method: "eth_requestAccounts", params: null }]);
+    await expectReadableContrast(page);
+
+    await page.locator("#pay-button").click();
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+
+    const sent = await sentTransactions(page);
+    expect(
+      sent.map(({ to, data, value }) =>
+        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
+      ),
+    ).toEqual(expected.map(normalise));
+    expect(sent.map((transaction) => transaction.from.toLowerCase())).toEqual([
+      payer.toLowerCase(),
+      payer.toLowerCase(),
+    ]);
+    const calls = await walletCalls(page);
+    expect(calls.filter((call) => call.method === "wallet_switchEthereumChain")).toEqual([
+      { method: "wallet_switchEthereumChain", params: [{ chainId: "0x2105" }] },
+    ]);
+    const order = calls.map((call) => call.method).filter((method) => method !== "eth_chainId");
+    expect(order.indexOf("wallet_switchEthereumChain")).toBeLessThan(order.indexOf("eth_sendTransaction"));
+    expect(await page.locator(".step-state").allInnerTexts()).toEqual(["Confirmed", "Confirmed"]);
+    expect(await page.locator(".step-hash code").allInnerTexts()).toEqual(
+      sent.map((transaction) => transaction.hash),
+    );
+    expect(await textOf(page, "#pay-message")).toBe(
+      "Payment sent\n\nAll 2 transactions are confirmed on Base.",
+    );
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    expect(await textOf(page, "#status")).toBe("Payment sent. All transactions are confirmed.");
+    expect(pageErrors).toEqual([]);
+    await saveScreenshot(page, "paid-in-browser");
+  });
+
+  it("pays a batch link with the batch payout's approval and batchPayments call", async () => {
+    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [
+      usdcOnBase("40.00"),
+      usdcOnBase("12.50", otherPayee),
+    ]);
+    const batch = await server.call("POST", "/v2/payouts/batch", { body: { requestIds, payer } });
+    expect(batch.status).toBe(201);
+    const expected = [...batch.body.ERC20ApprovalTransactions, batch.body.ERC20BatchPaymentTransaction];
+    const { page } = await openLink(securePaymentUrl);
+    await connectAndCheck(page);
+    expect(await page.locator(".step-label").allInnerTexts()).toEqual([
+      "Allow the BatchConversionPayments contract to spend 52.5 USDC",
+      "Pay 2 payments through the BatchConversionPayments contract",
+    ]);
+    await page.locator("#pay-button").click();
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    const sent = await sentTransactions(page);
+    expect(
+      sent.map(({ to, data, value }) =>
+        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
+      ),
+    ).toEqual(expected.map(normalise));
+  });
+
+  it("blocks a transaction aimed at an unofficial address and sends nothing", async () => {
+    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const payerPage = await openPayerPage(browser, { account: payer, chainId: 1 });
+    opened.push(payerPage);
+    const { page } = payerPage;
+    await tamperWithPayCalldata(page, (transactions) => {
+      (transactions[1] as WireTransaction).to = attacker;
+    });
+    await page.goto(securePaymentUrl);
+    await connectAndCheck(page);
+    const warning = page.getByRole("alert");
+    expect(await warning.locator(".notice-heading").innerText()).toBe(
+      "Do not pay: the transactions do not match this payment",
+    );
+    expect(await warning.locator("li").allInnerTexts()).toEqual([
+      `Transaction 2 goes to ${attacker}, which is not the official ERC20FeeProxy on Base (${base.erc20FeeProxy}) nor the USDC token (0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913).`,
+      `No transaction pays through the official ERC20FeeProxy on Base (${base.erc20FeeProxy}).`,
+    ]);
+    expect(await page.locator(".step-state").allInnerTexts()).toEqual([
+      "Will not be sent: the check failed",
+      "Will not be sent: the check failed",
+    ]);
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    expect(await textOf(page, "#pay-hint")).toBe(
+      "Paying is blocked because the transactions do not match the payment shown above.",
+    );
+    await page.locator("#pay-button").click({ force: true });
+    expect((await walletCalls(page)).map((call) => call.method)).toEqual(["eth_requestAccounts"]);
+    await expectReadableContrast(page);
+    await saveScreenshot(page, "tampered-target");
+  });
+
+  it("blocks calldata that pays someone else through the official contract", async () => {
+    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const payerPage = await openPayerPage(browser, { account: payer, chainId: 1 });
+    opened.push(payerPage);
+    const { page } = payerPage;
+    await tamperWithPayCalldata(page, (transactions) => {
+      const payment = transactions[1] as WireTransaction;
+      const { args } = decodeFunctionData({ abi: erc20FeeProxyAbi, data: payment.data });
+      const [token, , amount, reference, fee, feeAddress] = args;
+      payment.data = encodeFunctionData({
+        abi: erc20FeeProxyAbi,
+        functionName: "transferFromWithReferenceAndFee",
+        args: [token, attacker, amount, reference, fee, feeAddress],
+      });
+    });
+    await page.goto(securePaymentUrl);
+    await connectAndCheck(page);
+    expect(await page.getByRole("alert").locator("li").allInnerTexts()).toEqual([
+      `Transaction 2 pays ${attacker} instead of the payee ${payee}.`,
+    ]);
+    expect(await page.locator(".step-label").allInnerTexts()).toEqual([
+      "Allow the ERC20FeeProxy contract to spend 125 USDC",
+      `Pay 125 USDC to ${attacker}`,
+    ]);
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    expect((await walletCalls(page)).map((call) => call.method)).toEqual(["eth_requestAccounts"]);
+    await saveScreenshot(page, "tampered-payee");
+  });
+
+  it("explains a rejection in the wallet and resumes at the rejected step on Try again", async () => {
+    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const expected = (await serverTransactions(requestIds[0] as string)).map(normalise);
+    const { page } = await openLink(securePaymentUrl, { rejectSends: 1 });
+    await connectAndCheck(page);
+    await page.locator("#pay-button").click();
+    await page.locator("#pay-message .notice").waitFor();
+    expect(await textOf(page, "#pay-message")).toBe(
+      "Transaction rejected in your wallet\n\nYou rejected step 1 of 2 in your wallet, so it was not sent. Select Try again to continue.",
+    );
+    expect(await page.locator(".step-state").allInnerTexts()).toEqual([
+      "Rejected in your wallet",
+      "Not sent yet",
+    ]);
+    expect(await page.locator("#pay-button:focus").innerText()).toBe("Try again");
+    expect(await textOf(page, "#pay-hint")).toBe(
+      "Continues with step 1 of 2; steps already confirmed are not sent again.",
+    );
+    await expectReadableContrast(page);
+    await saveScreenshot(page, "rejected");
+
+    await page.keyboard.press("Enter");
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    const sent = await sentTransactions(page);
+    expect(sent.map((transaction) => transaction.hash === undefined)).toEqual([true, false, false]);
+    expect(
+      sent.map(({ to, data, value }) =>
+        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
+      ),
+    ).toEqual([expected[0], ...expected]);
+  });
+
+  it("can be used with the keyboard alone: Tab to connect, Enter to connect and to pay", async () => {
+    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("9.99")]);
+    const { page } = await openLink(securePaymentUrl);
+    await page.keyboard.press("Tab");
+    expect(await page.locator("#connect-button:focus").count()).toBe(1);
+    await page.keyboard.press("Enter");
+    await page.locator("#check-result .notice").waitFor();
+    expect(await page.locator("#pay-button:focus").innerText()).toBe("Pay 9.99 USDC");
+    await page.keyboard.press("Enter");
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    expect((await sentTransactions(page)).length).toBe(2);
+  });
+});
