@@ -1,34 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
+import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { repoRoot } from "../support/spec-document.ts";
 
 /** The `payreq` executable of this checkout (what `npx payreq` runs). */
 export const payreqBin = path.join(repoRoot, "bin", "payreq.mjs");
 
-export interface FinishedRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `payreq ...args` to its end without blocking the event loop, so that in-process servers answer. */
+/** Runs `payreq ...args` to its end, with no sandbox settings inherited from the environment. */
 export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [payreqBin, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, PAYREQ_API_KEY: "", PORT: "", PAYREQ_CONFIG: "", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  return runToEnd(process.execPath, [payreqBin, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, PAYREQ_API_KEY: "", PORT: "", PAYREQ_CONFIG: "", ...env },
   });
 }
 

@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
+import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { repoRoot } from "../support/spec-document.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 
@@ -9,27 +9,9 @@ const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
 const script = path.join(repoRoot, "scripts", "contract.ts");
 const secretKey = "sk_test_do-not-print-4f9a1c2e";
 
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run contract -- ...` (the script itself) without blocking the event loop, so in-process servers still answer. */
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [script, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+/** Runs `npm run contract -- ...` (the script itself). */
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
+  return runToEnd(tsx, [script, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
 }
 
 describe("npm run contract: arguments", () => {
