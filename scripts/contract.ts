@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { UsageError } from "../src/cli/cli-errors.ts";
+import { readHttpUrl } from "../src/cli/option-values.ts";
 import {
   type CheckResult,
   type ContractTarget,
@@ -33,7 +35,7 @@ Options:
 
 Exit status: 0 when no check failed, 1 when one did, 2 for bad arguments.`;
 
-class UsageError extends Error {}
+const command = "npm run contract --";
 
 const maxUnanswered = 3;
 
@@ -44,31 +46,38 @@ function readCredentials(
   origin: string | undefined,
 ): Credentials | undefined {
   if (apiKey !== undefined && clientId !== undefined) {
-    throw new UsageError(`give either --${prefix}api-key or --${prefix}client-id, not both`);
+    throw new UsageError(`give either --${prefix}api-key or --${prefix}client-id, not both`, command);
   }
   if (apiKey !== undefined) {
-    if (apiKey === "") throw new UsageError(`--${prefix}api-key is empty`);
+    if (apiKey === "") throw new UsageError(`--${prefix}api-key is empty`, command);
     if (origin !== undefined)
-      throw new UsageError(`--${prefix}origin goes with --${prefix}client-id, not an API key`);
+      throw new UsageError(`--${prefix}origin goes with --${prefix}client-id, not an API key`, command);
     return { apiKey };
   }
   if (clientId === undefined) {
-    if (origin !== undefined) throw new UsageError(`--${prefix}origin needs --${prefix}client-id`);
+    if (origin !== undefined) throw new UsageError(`--${prefix}origin needs --${prefix}client-id`, command);
     return undefined;
   }
-  if (clientId === "") throw new UsageError(`--${prefix}client-id is empty`);
+  if (clientId === "") throw new UsageError(`--${prefix}client-id is empty`, command);
   if (origin === undefined)
-    throw new UsageError(`--${prefix}client-id needs --${prefix}origin (one of its allowed domains)`);
+    throw new UsageError(
+      `--${prefix}client-id needs --${prefix}origin (one of its allowed domains)`,
+      command,
+    );
   let parsed: URL;
   try {
     parsed = new URL(origin);
   } catch {
     throw new UsageError(
       `--${prefix}origin must be an origin such as https://shop.example.com, got "${origin}"`,
+      command,
     );
   }
   if (parsed.origin !== origin.replace(/\/$/, "")) {
-    throw new UsageError(`--${prefix}origin must be a bare origin (scheme, host, port), got "${origin}"`);
+    throw new UsageError(
+      `--${prefix}origin must be a bare origin (scheme, host, port), got "${origin}"`,
+      command,
+    );
   }
   return { clientId, origin: parsed.origin };
 }
@@ -91,22 +100,16 @@ function readOptions() {
   });
   if (values.help) return undefined;
   const baseUrl = values["base-url"];
-  if (baseUrl === undefined) throw new UsageError("--base-url is required");
-  let parsedBase: URL;
-  try {
-    parsedBase = new URL(baseUrl);
-  } catch {
-    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
-  }
-  if (parsedBase.protocol !== "http:" && parsedBase.protocol !== "https:") {
-    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
-  }
+  if (baseUrl === undefined) throw new UsageError("--base-url is required", command);
+  // Refuses credentials in the URL: the report prints the base URL on every line.
+  const parsedBase = new URL(readHttpUrl(baseUrl, "--base-url", command, "http://127.0.0.1:3000"));
   const fromEnvironment = process.env.PAYREQ_API_KEY || undefined;
   const apiKey = values["api-key"] ?? (values["client-id"] === undefined ? fromEnvironment : undefined);
   const main = readCredentials("", apiKey, values["client-id"], values.origin);
   if (!main)
     throw new UsageError(
       "give a credential: --api-key KEY (or PAYREQ_API_KEY), or --client-id ID --origin ORIGIN",
+      command,
     );
   const extra = readCredentials(
     "extra-",
@@ -117,11 +120,15 @@ function readOptions() {
   if (extra && "apiKey" in extra === "apiKey" in main) {
     throw new UsageError(
       "the extra credential must be of the other kind than the first (API key vs client ID)",
+      command,
     );
   }
   const timeoutMs = Number(values.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new UsageError(`--timeout must be a whole number of milliseconds, got "${values.timeout}"`);
+    throw new UsageError(
+      `--timeout must be a whole number of milliseconds, got "${values.timeout}"`,
+      command,
+    );
   }
   const target: ContractTarget = {
     baseUrl: parsedBase.href.replace(/\/$/, ""),

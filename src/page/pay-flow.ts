@@ -110,7 +110,8 @@ export class PayFlow {
       return;
     }
     const { steps, mismatches } = verifyTransactions(this.link, transactions, account);
-    this.steps = steps;
+    // Only checked steps are kept, so that nothing can send transactions that failed the check.
+    this.steps = mismatches.length === 0 ? steps : [];
     this.next = 0;
     renderSteps(steps, mismatches.length > 0);
     showCheckResult(mismatches, this.network);
@@ -133,7 +134,7 @@ export class PayFlow {
 
   async pay(): Promise<void> {
     const { wallet, account } = this;
-    if (this.busy || !wallet || !account) return;
+    if (this.busy || !wallet || !account || this.steps.length === 0) return;
     this.busy = true;
     clearPayMessage();
     setPayButton({ enabled: false, label: "Paying…", hint: "Follow the requests in your wallet." });

@@ -9,7 +9,7 @@ import {
   type ReceiverProblem,
   type ReceiverProblemKind,
 } from "./problems.ts";
-import { describeSecret, isUsableSecret, type WebhookSecret } from "./sign.ts";
+import { assertUsableSecret, type WebhookSecret } from "./sign.ts";
 import { checkWebhookSignature } from "./verify.ts";
 
 /** What the service said about a delivery, from its headers (which the signature does not cover). */
@@ -201,11 +201,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
 function checkOptions(options: WebhookReceiverOptions): WebhookReceiverOptions {
   if (!isRecord(options)) throw new InvalidValueError("options", "an object", options);
-  if (!isUsableSecret(options.secret)) {
-    throw new InvalidValueError("secret", "a non-empty string or Uint8Array", undefined, {
-      receivedDescription: describeSecret(options.secret),
-    });
-  }
+  assertUsableSecret(options.secret);
   if (typeof options.onEvent !== "function") {
     throw new InvalidValueError("onEvent", "a function", options.onEvent);
   }

@@ -1,8 +1,7 @@
 import { ulid } from "ulid";
 import { InvalidValueError } from "../client/payreq-error.ts";
 import type { WebhookPayload } from "../client/webhook-event.ts";
-import { webhookHeaders } from "./headers.ts";
-import { signWebhook, type WebhookSecret } from "./sign.ts";
+import { signedDeliveryHeaders, type WebhookSecret } from "./sign.ts";
 
 export interface SignedWebhookRequestOptions {
   /** The signing secret the receiver under test uses. */
@@ -42,12 +41,6 @@ export function createSignedWebhookRequest(options: SignedWebhookRequestOptions)
     throw new InvalidValueError("retryCount", "a whole number from 0 to 3", retryCount);
   }
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    [webhookHeaders.signature]: signWebhook(secret, body),
-    [webhookHeaders.delivery]: deliveryId,
-    [webhookHeaders.retryCount]: String(retryCount),
-  };
-  if (test) headers[webhookHeaders.test] = "true";
+  const headers = signedDeliveryHeaders({ secret, body, deliveryId, retryCount, test });
   return { body, headers, deliveryId };
 }

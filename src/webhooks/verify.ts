@@ -1,3 +1,4 @@
+import { webhookHeaders } from "./headers.ts";
 import { equalInConstantTime, hmacSha256 } from "./node-crypto.ts";
 import { describeSecret, isRawBody, isUsableSecret, type WebhookSecret } from "./sign.ts";
 
@@ -20,7 +21,6 @@ export interface SignatureInput {
   signature: string | readonly string[] | null | undefined;
 }
 
-const signatureHeader = "x-request-network-signature";
 const signaturePattern = /^[0-9a-f]{64}$/;
 
 /**
@@ -44,7 +44,7 @@ export function checkWebhookSignature(input: SignatureInput): SignatureCheck {
   if (!equalInConstantTime(Buffer.from(header.value, "hex"), expected)) {
     return fail(
       "signature_mismatch",
-      `${signatureHeader} does not match the body: check that the secret is this endpoint's signing secret and that the body is verified exactly as received, not re-serialised.`,
+      `${webhookHeaders.signature} does not match the body: check that the secret is this endpoint's signing secret and that the body is verified exactly as received, not re-serialised.`,
     );
   }
   return { ok: true };
@@ -59,22 +59,25 @@ function readSignatureHeader(
   signature: unknown,
 ): { ok: true; value: string } | { ok: false; reason: SignatureFailureReason; message: string } {
   if (signature === undefined || signature === null || signature === "") {
-    return fail("missing_signature", `The ${signatureHeader} header is missing.`);
+    return fail("missing_signature", `The ${webhookHeaders.signature} header is missing.`);
   }
   if (Array.isArray(signature)) {
     return fail(
       "malformed_signature",
-      `The ${signatureHeader} header was sent ${signature.length} times; expected exactly one value.`,
+      `The ${webhookHeaders.signature} header was sent ${signature.length} times; expected exactly one value.`,
     );
   }
   if (typeof signature !== "string") {
     return fail(
       "malformed_signature",
-      `The ${signatureHeader} header must be a string; got ${typeof signature}.`,
+      `The ${webhookHeaders.signature} header must be a string; got ${typeof signature}.`,
     );
   }
   if (signaturePattern.test(signature)) return { ok: true, value: signature };
-  return fail("malformed_signature", `The ${signatureHeader} header ${describeMalformed(signature)}.`);
+  return fail(
+    "malformed_signature",
+    `The ${webhookHeaders.signature} header ${describeMalformed(signature)}.`,
+  );
 }
 
 function describeMalformed(signature: string): string {

@@ -29,7 +29,11 @@ describe("npm run contract: arguments", () => {
     [["--api-key", "k"], "--base-url is required"],
     [
       ["--base-url", "ftp://example.com", "--api-key", "k"],
-      '--base-url must be an http(s) URL, got "ftp://example.com"',
+      '--base-url must be an http(s) URL such as http://127.0.0.1:3000, got "ftp://example.com"',
+    ],
+    [
+      ["--base-url", "http://user:hunter2@127.0.0.1:1", "--api-key", "k"],
+      "--base-url must not carry credentials in the URL",
     ],
     [
       ["--base-url", "http://127.0.0.1:1"],

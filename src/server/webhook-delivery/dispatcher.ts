@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { signWebhook } from "../../webhooks/index.ts";
+import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
 import type { Clock } from "../clock.ts";
 import type { ServerLogger } from "../http/error-handler.ts";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
@@ -169,12 +169,14 @@ export class WebhookDispatcher {
       url: endpoint.url,
       body,
       headers: {
-        "content-type": "application/json",
+        ...signedDeliveryHeaders({
+          secret: endpoint.secret,
+          body,
+          deliveryId: delivery.id,
+          retryCount,
+          test: delivery.test,
+        }),
         "user-agent": "payreq-reference-server",
-        "x-request-network-signature": signWebhook(endpoint.secret, body),
-        "x-request-network-delivery": delivery.id,
-        "x-request-network-retry-count": String(retryCount),
-        ...(delivery.test ? { "x-request-network-test": "true" } : {}),
       },
       timeoutMs: this.#options.timeoutMs,
       blockPrivateTargets: this.#options.blockPrivateTargets,
