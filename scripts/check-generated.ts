@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { buildAll, generatedFiles } from "./build-steps.ts";
 import { repoRoot } from "./run-tool.ts";
 
@@ -24,7 +25,8 @@ export function findStaleGeneratedFiles(): string[] {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// pathToFileURL escapes the path as import.meta.url does (a space in the checkout path, say).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const stale = findStaleGeneratedFiles();
   if (stale.length > 0) {
     console.error(`Out of date: ${stale.join(", ")}. Run \`npm run build\` and commit the result.`);

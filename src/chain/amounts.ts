@@ -44,11 +44,8 @@ export function parseDecimalAmount(amount: string, decimals: number, field = "am
  * The fee on `amount` for a percentage string (`2.5` means 2.5 %), rounded down, with integer
  * arithmetic only. No percentage, or `0`, means no fee.
  */
-export function computeFeeAmount(
-  amount: bigint,
-  feePercentage: string | undefined,
-  field = "feePercentage",
-): bigint {
+export function computeFeeAmount(amount: bigint, feePercentage: string | undefined): bigint {
+  const field = "feePercentage";
   if (amount < 0n) {
     throw new ChainInputError("amount", "out_of_range", `amount must not be negative, got ${amount}.`);
   }

@@ -1,7 +1,8 @@
 import { pageAssetPath, pageAssets } from "./page-assets.ts";
 import { clientIdMetaName } from "./page-meta.ts";
 
-const escapeHtml = (text: string) =>
+/** Text made safe to place in HTML content and quoted attribute values. */
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,

@@ -3,7 +3,7 @@ import type { PayreqClient } from "../client/create-client.ts";
 import { fetchTransactions, TransactionsUnavailableError } from "./api.ts";
 import { announce, h, type PageElement } from "./dom.ts";
 import type { ExpectedLink, SecurePaymentDetails } from "./expected-link.ts";
-import { networkLabel } from "./network-label.ts";
+import { networkLabel } from "./page-chains.ts";
 import { type CheckedStep, verifyTransactions } from "./verify-transactions.ts";
 import { totalsOf } from "./view-details.ts";
 import {

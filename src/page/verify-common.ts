@@ -3,7 +3,7 @@ import type { components } from "../../generated/schema.d.ts";
 import { erc20ApproveAbi, type TokenRecord } from "../chain/index.ts";
 import { transactionValueToBigInt } from "../client/transaction-value.ts";
 import type { ExpectedLink } from "./expected-link.ts";
-import { networkLabel } from "./network-label.ts";
+import { networkLabel } from "./page-chains.ts";
 
 export type WireTransaction = components["schemas"]["Transaction"];
 

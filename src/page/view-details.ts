@@ -1,11 +1,8 @@
-import { formatUnits } from "viem";
 import { chainIds, isNetworkName } from "../chain/index.ts";
 import { address, h, type PageElement } from "./dom.ts";
 import type { ExpectedLink, ExpectedPayment, SecurePaymentDetails } from "./expected-link.ts";
-import { networkLabel } from "./network-label.ts";
-
-const amountOf = (units: bigint, payment: ExpectedPayment) =>
-  `${formatUnits(units, payment.token.decimals)} ${payment.token.symbol}`;
+import { networkLabel } from "./page-chains.ts";
+import { formatAmount } from "./verify-common.ts";
 
 /** The totals to pay, amounts and fees included, one per currency: `52.5 USDC`. */
 export function totalsOf(link: ExpectedLink): string {
@@ -15,12 +12,12 @@ export function totalsOf(link: ExpectedLink): string {
     total.units += payment.amount + payment.feeAmount;
     totals.set(payment.token.id, total);
   }
-  return [...totals.values()].map((total) => amountOf(total.units, total.payment)).join(" and ");
+  return [...totals.values()].map((total) => formatAmount(total.units, total.payment.token)).join(" and ");
 }
 
 function feeOf(payment: ExpectedPayment, link: ExpectedLink): (PageElement | string)[] {
   if (payment.feeAmount === 0n) return ["None"];
-  return [`${amountOf(payment.feeAmount, payment)}, paid to `, address(link.feeAddress ?? "")];
+  return [`${formatAmount(payment.feeAmount, payment.token)}, paid to `, address(link.feeAddress ?? "")];
 }
 
 function networkOf(network: string): string {
@@ -54,7 +51,7 @@ function singleRows(details: SecurePaymentDetails, link: ExpectedLink | undefine
   }
   return [
     ...row("Pay to", address(payment.payee)),
-    ...row("Amount", amountOf(payment.amount, payment)),
+    ...row("Amount", formatAmount(payment.amount, payment.token)),
     ...row("Fee", ...feeOf(payment, link)),
     ...row("Total", h("strong", {}, totalsOf(link))),
     ...row("Payment reference", h("code", {}, payment.paymentReference)),
@@ -74,10 +71,14 @@ function batchTable(details: SecurePaymentDetails, link: ExpectedLink | undefine
         "td",
         {},
         payment
-          ? amountOf(payment.amount, payment)
+          ? formatAmount(payment.amount, payment.token)
           : `${details.amounts[index]} ${details.paymentCurrencies[index]}`,
       ),
-      h("td", {}, payment && payment.feeAmount > 0n ? amountOf(payment.feeAmount, payment) : "None"),
+      h(
+        "td",
+        {},
+        payment && payment.feeAmount > 0n ? formatAmount(payment.feeAmount, payment.token) : "None",
+      ),
       h("td", {}, h("code", {}, payment?.paymentReference ?? "Unknown")),
     );
   });

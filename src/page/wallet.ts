@@ -12,17 +12,8 @@ import {
   SwitchChainError,
   UserRejectedRequestError,
 } from "viem";
-import { arbitrum, base, mainnet, optimism, polygon, sepolia } from "viem/chains";
 import type { NetworkName } from "../chain/index.ts";
-
-const chains: Readonly<Record<NetworkName, Chain>> = {
-  mainnet,
-  base,
-  optimism,
-  "arbitrum-one": arbitrum,
-  matic: polygon,
-  sepolia,
-};
+import { pageChains } from "./page-chains.ts";
 
 /** The wallet the browser injected (EIP-1193 `window.ethereum`), if any. */
 export function findInjectedWallet(): EIP1193Provider | undefined {
@@ -36,7 +27,7 @@ export class PageWallet {
   private readonly reader;
 
   constructor(provider: EIP1193Provider, network: NetworkName) {
-    this.chain = chains[network];
+    this.chain = pageChains[network];
     this.wallet = createWalletClient({ chain: this.chain, transport: custom(provider) });
     this.reader = createPublicClient({ chain: this.chain, transport: custom(provider) });
   }

@@ -1,16 +1,10 @@
 import path from "node:path";
 import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
-import { pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
+import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, docsFile } from "../api-spec.ts";
 import { effectiveAllowedDomains } from "../domain/client-ids.ts";
 import type { DomainContext } from "../domain/context.ts";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>

@@ -33,16 +33,6 @@ export interface PaymentDeployment {
 
 const ether = 10n ** 18n;
 
-async function deployAt(
-  chain: TestChain,
-  owner: TestAccount,
-  bytecode: `0x${string}`,
-  at: Address,
-): Promise<void> {
-  const local = await chain.deploy(owner, bytecode);
-  await chain.putCode(at, await chain.getCode(local));
-}
-
 /** Deploys everything a payment scenario needs, from the bytecode @requestnetwork/smart-contracts ships. */
 export async function deployPaymentContracts(): Promise<PaymentDeployment> {
   const chain = await TestChain.create();
@@ -50,9 +40,8 @@ export async function deployPaymentContracts(): Promise<PaymentDeployment> {
   const payer = await chain.createAccount(2, 100n * ether);
   const official = getOfficialContracts("sepolia") as OfficialContracts;
 
-  // Both proxies keep no state a constructor must set, so their runtime code runs as deployed.
-  await deployAt(chain, owner, erc20FeeProxy.bytecode, official.erc20FeeProxy);
-  await deployAt(chain, owner, ethereumFeeProxy.bytecode, official.ethereumFeeProxy);
+  await chain.constructAt(owner, official.erc20FeeProxy, erc20FeeProxy.bytecode);
+  await chain.constructAt(owner, official.ethereumFeeProxy, ethereumFeeProxy.bytecode);
   const batch = await chain.deploy(
     owner,
     encodeDeployData({

@@ -68,16 +68,6 @@ export class TestChain {
     return account?.balance ?? 0n;
   }
 
-  /** Writes runtime code at an address, as if the contract had been deployed there. */
-  async putCode(address: Address, code: Hex): Promise<void> {
-    await this.vm.stateManager.putCode(createAddressFromString(address), hexToBytes(code));
-  }
-
-  /** The runtime code at an address. */
-  async getCode(address: Address): Promise<Hex> {
-    return bytesToHex(await this.vm.stateManager.getCode(createAddressFromString(address))) as Hex;
-  }
-
   /** Signs and runs a transaction from `from`; throws with the revert data if it fails. */
   async send(
     from: TestAccount,
