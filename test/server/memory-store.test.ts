@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryStore, type DomainEvent, type RequestRecord } from "../../src/server/index.ts";
+import {
+  type ClientIdRecord,
+  createMemoryStore,
+  type DomainEvent,
+  type RequestRecord,
+} from "../../src/server/index.ts";
 
 const request = (requestId: string): RequestRecord => ({
   requestId,
@@ -30,6 +35,30 @@ describe("the in-memory store", () => {
     expect(read.status).toBe("pending");
     read.payments.push({ outcome: "paid", amount: "1", txHash: "0x00", subStatus: null, recordedAt: "x" });
     expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
+  });
+
+  it("finds a client ID by its current public value only, after the value changes", async () => {
+    const store = createMemoryStore();
+    const record: ClientIdRecord = {
+      id: "cid_1",
+      accountId: "acct",
+      clientId: "pk_old_value",
+      label: "Shop",
+      allowedDomains: ["https://shop.example.com"],
+      feePercentage: null,
+      feeAddress: null,
+      operatorWalletAddress: null,
+      defaultPreApprovalExpiry: null,
+      defaultAuthorizationExpiry: null,
+      status: "active",
+      createdAt: "2026-04-12T10:00:00.000Z",
+      updatedAt: "2026-04-12T10:00:00.000Z",
+      lastUsedAt: null,
+    };
+    await store.putClientId(record);
+    await store.putClientId({ ...record, clientId: "pk_new_value" });
+    expect(await store.findClientIdByPublicValue("pk_old_value")).toBeUndefined();
+    expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
   });
 
   it("finds requests by payment reference in any letter case", async () => {

@@ -160,11 +160,16 @@ describe("GET /v2/request/{requestId}/pay, ERC-20", () => {
     expect(decodeFunctionData({ abi, data: answer.body.transactions[1].data }).args[2]).toBe(10_000_001n);
   });
 
-  it("refuses amounts with more decimals than the token, and zero", async () => {
+  it("refuses amounts with more decimals than the token, too large for a uint256, and zero", async () => {
     const { requestId } = await newRequest();
     const precise = await server.call("GET", `/v2/request/${requestId}/pay?amount=1.0000001`);
     expect(problemErrors(precise, "/problems/validation-failed", 400)).toEqual([
       { path: "/query/amount", message: 'must have at most 6 decimals for USDC-base, got "1.0000001"' },
+    ]);
+    const huge = "9".repeat(78);
+    const tooLarge = await server.call("GET", `/v2/request/${requestId}/pay?amount=${huge}`);
+    expect(problemErrors(tooLarge, "/problems/validation-failed", 400)).toEqual([
+      { path: "/query/amount", message: `is too large to pay on chain for USDC-base, got "${huge}"` },
     ]);
     const zero = await server.call("GET", `/v2/request/${requestId}/pay?amount=0`);
     expect(problemErrors(zero, "/problems/validation-failed", 400)).toEqual([

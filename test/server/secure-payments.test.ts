@@ -97,6 +97,19 @@ describe("POST /v2/secure-payments", () => {
     ]);
   });
 
+  it("refuses an amount more than a uint256 holds in the token's base units", async () => {
+    const huge = "9".repeat(78);
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      body: { requests: [usdcOnBase(huge)] },
+    });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/requests/0/amount",
+        message: `is too large to pay on chain in USDC-base, got "${huge}"`,
+      },
+    ]);
+  });
+
   it("answers 401 without credentials and creates nothing", async () => {
     const answer = await server.call("POST", "/v2/secure-payments", {
       auth: "none",

@@ -1,4 +1,5 @@
 import { formatUnits } from "viem";
+import { ChainInputError, parseDecimalAmount } from "../../chain/index.ts";
 
 /** A decimal string as an integer and a power of ten: "12.50" -> 1250n, scale 2. */
 function parseDecimal(value: string): { units: bigint; scale: number } {
@@ -29,4 +30,27 @@ export function percentageToFraction(percentage: string): number {
   const digits = units.toString().padStart(scale + 3, "0");
   const cut = digits.length - (scale + 2);
   return Number(`${digits.slice(0, cut)}.${digits.slice(cut)}`);
+}
+
+export type AmountReading = { ok: true; units: bigint } | { ok: false; message: string };
+
+/**
+ * A decimal amount in base units, exactly, or the validation message saying why it cannot be
+ * paid: too many decimals for the currency, or more than a uint256 holds.
+ */
+export function readAmount(amount: string, decimals: number, currency?: string): AmountReading {
+  try {
+    return { ok: true, units: parseDecimalAmount(amount, decimals) };
+  } catch (error) {
+    if (!(error instanceof ChainInputError)) throw error;
+    const of = currency === undefined ? "" : ` for ${currency}`;
+    switch (error.code) {
+      case "too_many_decimals":
+        return { ok: false, message: `must have at most ${decimals} decimals${of}, got "${amount}"` };
+      case "out_of_range":
+        return { ok: false, message: `is too large to pay on chain${of}, got "${amount}"` };
+      default:
+        return { ok: false, message: `must be a decimal number such as 12.50, got "${amount}"` };
+    }
+  }
 }

@@ -1,13 +1,12 @@
 import {
   buildPaymentTransactions,
-  ChainInputError,
   computeFeeAmount,
   type NetworkName,
-  parseDecimalAmount,
   type TokenRecord,
 } from "../../chain/index.ts";
 import { notFound, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
+import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
@@ -40,18 +39,9 @@ function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: Tok
     const left = remainingAmount(request);
     return left > 0n ? left : BigInt(request.expectedAmount);
   }
-  try {
-    const amount = parseDecimalAmount(query.amount, token.decimals);
-    if (amount > 0n) return amount;
-  } catch (error) {
-    if (!(error instanceof ChainInputError)) throw error;
-    throw validationFailed([
-      {
-        path: "/query/amount",
-        message: `must have at most ${token.decimals} decimals for ${token.id}, got "${query.amount}"`,
-      },
-    ]);
-  }
+  const reading = readAmount(query.amount, token.decimals, token.id);
+  if (!reading.ok) throw validationFailed([{ path: "/query/amount", message: reading.message }]);
+  if (reading.units > 0n) return reading.units;
   throw validationFailed([
     { path: "/query/amount", message: `must be greater than 0, got "${query.amount}"` },
   ]);

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
-import { buildAllowanceReset, ChainInputError, parseDecimalAmount } from "../../chain/index.ts";
+import { buildAllowanceReset } from "../../chain/index.ts";
 import { invalidState, notFound, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RecurringPaymentRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits } from "./amounts.ts";
+import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
@@ -146,17 +146,11 @@ export async function createSandboxRecurringPayment(
       message: `must be an ERC-20 currency the sandbox knows, got "${body.currency}"`,
     });
   } else {
-    try {
-      amountPerPayment = parseDecimalAmount(body.amount, token.decimals);
-      if (amountPerPayment === 0n)
-        issues.push({ path: "/body/amount", message: `must be greater than 0, got "${body.amount}"` });
-    } catch (error) {
-      if (!(error instanceof ChainInputError)) throw error;
-      issues.push({
-        path: "/body/amount",
-        message: `must have at most ${token.decimals} decimals, got "${body.amount}"`,
-      });
-    }
+    const reading = readAmount(body.amount, token.decimals, token.id);
+    if (!reading.ok) issues.push({ path: "/body/amount", message: reading.message });
+    else if (reading.units === 0n)
+      issues.push({ path: "/body/amount", message: `must be greater than 0, got "${body.amount}"` });
+    else amountPerPayment = reading.units;
   }
   const countProblem = checkCounts(status, processedPayments, body.totalPayments);
   if (countProblem) issues.push({ path: "/body/processedPayments", message: countProblem });

@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import { type Address, maxUint256 } from "viem";
 import { computePaymentReference, generateSalt, type TokenRecord } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
@@ -52,6 +52,13 @@ export function planRequests(
     }
     if (converted.baseUnits === 0n) {
       issues.push({ path: `${at}/amount`, message: `must be greater than 0, got "${item.amount}"` });
+      return;
+    }
+    if (converted.baseUnits > maxUint256) {
+      issues.push({
+        path: `${at}/amount`,
+        message: `is too large to pay on chain in ${token.id}, got "${item.amount}"`,
+      });
       return;
     }
     plans.push({ item, token, expectedAmount: converted.baseUnits });

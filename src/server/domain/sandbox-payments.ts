@@ -1,8 +1,8 @@
-import { ChainInputError, parseDecimalAmount, type TokenRecord } from "../../chain/index.ts";
+import type { TokenRecord } from "../../chain/index.ts";
 import { invalidState, notFound, validationFailed } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits } from "./amounts.ts";
+import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 import { newTxHash } from "./ids.ts";
@@ -133,18 +133,9 @@ function paidAmount(
     }
     return left;
   }
-  let amount: bigint;
-  try {
-    amount = parseDecimalAmount(body.amount, token.decimals);
-  } catch (error) {
-    if (!(error instanceof ChainInputError)) throw error;
-    throw validationFailed([
-      {
-        path: "/body/amount",
-        message: `must have at most ${token.decimals} decimals for ${token.id}, got "${body.amount}"`,
-      },
-    ]);
-  }
+  const reading = readAmount(body.amount, token.decimals, token.id);
+  if (!reading.ok) throw validationFailed([{ path: "/body/amount", message: reading.message }]);
+  const amount = reading.units;
   const leftText = `${formatBaseUnits(left, token.decimals)} ${token.id}`;
   if (body.outcome === "partial" && (amount === 0n || amount >= left)) {
     throw validationFailed([

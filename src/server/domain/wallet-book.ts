@@ -1,8 +1,7 @@
 import { type Address, getAddress } from "viem";
-import { ChainInputError, parseDecimalAmount } from "../../chain/index.ts";
 import { notFound, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits } from "./amounts.ts";
+import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -61,16 +60,10 @@ export async function readWallet(ctx: DomainContext, address: string): Promise<S
 }
 
 function toBaseUnits(amount: string, decimals: number, path: string, issues: ValidationIssue[]): bigint {
-  try {
-    return parseDecimalAmount(amount, decimals);
-  } catch (error) {
-    if (!(error instanceof ChainInputError)) throw error;
-    issues.push({
-      path,
-      message: `must have at most ${decimals} decimals for this currency, got "${amount}"`,
-    });
-    return 0n;
-  }
+  const reading = readAmount(amount, decimals, "this currency");
+  if (reading.ok) return reading.units;
+  issues.push({ path, message: reading.message });
+  return 0n;
 }
 
 /** Sets the listed balances and allowances of a wallet; every entry is checked before any is kept. */

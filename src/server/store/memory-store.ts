@@ -22,7 +22,6 @@ interface Tables {
   payers: Map<string, PayerRecord>;
   paymentDetails: Map<string, PaymentDetailRecord>;
   clientIds: Map<string, ClientIdRecord>;
-  clientIdsByPublicValue: Map<string, string>;
   balances: Map<string, WalletBalanceRecord>;
   allowances: Map<string, WalletAllowanceRecord>;
   events: DomainEvent[];
@@ -53,7 +52,6 @@ export function createMemoryStore(): Store {
     payers: new Map(),
     paymentDetails: new Map(),
     clientIds: new Map(),
-    clientIdsByPublicValue: new Map(),
     balances: new Map(),
     allowances: new Map(),
     events: [],
@@ -102,14 +100,12 @@ export function createMemoryStore(): Store {
       },
       putPaymentDetail: async (record) => set(tables.paymentDetails, record.id, copy(record)),
       getClientId: async (id) => copy(tables.clientIds.get(id)),
-      findClientIdByPublicValue: async (clientId) => {
-        const id = tables.clientIdsByPublicValue.get(clientId);
-        return id === undefined ? undefined : copy(tables.clientIds.get(id));
-      },
+      // A scan, not an index: a handful of records, and nothing to keep in step when one changes.
+      findClientIdByPublicValue: async (clientId) =>
+        copy([...tables.clientIds.values()].find((record) => record.clientId === clientId)),
       listClientIds: async () => [...tables.clientIds.values()].map(copy),
       putClientId: async (record) => {
         set(tables.clientIds, record.id, copy(record));
-        set(tables.clientIdsByPublicValue, record.clientId, record.id);
       },
       getWallet: async (address) => ({
         balances: [...tables.balances.values()]
