@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DomainEvent } from "../../src/server/index.ts";
+import { createDefaultConfig, type DomainEvent } from "../../src/server/index.ts";
 import {
   createSecurePayment,
   payer,
@@ -283,5 +283,42 @@ describe("sandbox secure payments", () => {
     expect(answer.body.detail).toBe(
       "Send an API key in x-api-key; this operation does not accept client IDs.",
     );
+  });
+});
+
+describe("sandbox calls on another account's records", () => {
+  const otherKey = "sk_other_account_0000000002";
+  const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
+
+  it("answers 404 for another account's request and secure payment, and changes nothing", async () => {
+    const config = createDefaultConfig();
+    config.accounts.push({
+      id: "acct_other",
+      apiKeys: [otherKey],
+      webhookSecret: "whsec_other_account_02",
+      clientIds: [],
+    });
+    const shared = await startTestServer({ config });
+    try {
+      const { token, requestIds } = await createSecurePayment(shared, [usdcOnBase("10")]);
+      const requestId = requestIds[0] as string;
+      const read = await shared.call("GET", `/sandbox/requests/${requestId}`, asOther);
+      problemErrors(read, "/problems/not-found", 404);
+      const paid = await shared.call("POST", `/sandbox/requests/${requestId}/payments`, {
+        ...asOther,
+        body: { outcome: "paid" },
+      });
+      problemErrors(paid, "/problems/not-found", 404);
+      const ended = await shared.call("PATCH", `/sandbox/secure-payments/${token}`, {
+        ...asOther,
+        body: { status: "invalidated" },
+      });
+      problemErrors(ended, "/problems/not-found", 404);
+      const own = await shared.call("GET", `/sandbox/requests/${requestId}`);
+      expect(own.body).toMatchObject({ requestId, status: "pending", payments: [] });
+      expect((await shared.call("GET", `/v2/secure-payments/${token}`)).status).toBe(200);
+    } finally {
+      await shared.close();
+    }
   });
 });

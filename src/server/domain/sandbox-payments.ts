@@ -4,6 +4,7 @@ import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
+import type { Principal } from "./principal.ts";
 import { findCurrency } from "./currencies.ts";
 import { newTxHash } from "./ids.ts";
 import { remainingAmount } from "./requests.ts";
@@ -103,12 +104,25 @@ export async function toSandboxRequest(
   };
 }
 
+/** One of the caller's requests; another account's reads as unknown. */
+async function loadOwnRequest(
+  tx: Pick<StoreOperations, "getRequest">,
+  principal: Principal,
+  requestId: string,
+): Promise<RequestRecord> {
+  const request = await tx.getRequest(requestId);
+  if (!request || request.accountId !== principal.accountId) {
+    throw notFound(`No request has the id ${requestId}.`);
+  }
+  return request;
+}
+
 export async function readSandboxRequest(
   ctx: DomainContext,
+  principal: Principal,
   requestId: string,
 ): Promise<Schemas["SandboxRequest"]> {
-  const request = await ctx.store.getRequest(requestId);
-  if (!request) throw notFound(`No request has the id ${requestId}.`);
+  const request = await loadOwnRequest(ctx.store, principal, requestId);
   return toSandboxRequest(ctx.store, request, ctx.clock.now());
 }
 
@@ -163,12 +177,12 @@ function paidAmount(
  */
 export async function recordSandboxPayment(
   ctx: DomainContext,
+  principal: Principal,
   requestId: string,
   body: Schemas["SandboxPaymentRecord"],
 ): Promise<Schemas["SandboxRequest"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const request = await tx.getRequest(requestId);
-    if (!request) throw notFound(`No request has the id ${requestId}.`);
+    const request = await loadOwnRequest(tx, principal, requestId);
     if (request.status === "paid") {
       throw invalidState(`Request ${requestId} is already paid; it accepts no further payment.`);
     }

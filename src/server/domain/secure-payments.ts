@@ -199,12 +199,15 @@ export function toSandboxSecurePayment(
 /** Sandbox: ends a pending (and unexpired) secure payment as invalidated or compliance_failed. */
 export async function endSecurePayment(
   ctx: DomainContext,
+  principal: Principal,
   token: string,
   status: "invalidated" | "compliance_failed",
 ): Promise<Schemas["SandboxSecurePayment"]> {
   return ctx.store.withTransaction(async (tx) => {
     const record = await tx.getSecurePayment(token);
-    if (!record) throw notFound(`No secure payment has the token ${token}.`);
+    if (!record || record.accountId !== principal.accountId) {
+      throw notFound(`No secure payment has the token ${token}.`);
+    }
     const now = ctx.clock.now();
     const current = effectiveStatus(record, now);
     if (current !== "pending") {

@@ -25,13 +25,13 @@ export function sandboxRouter(ctx: DomainContext, clock: SandboxClock): Router {
     res.json(await readWallet(ctx, req.params.address));
   });
   router.get("/sandbox/requests/:requestId", async (req, res) => {
-    res.json(await readSandboxRequest(ctx, req.params.requestId));
+    res.json(await readSandboxRequest(ctx, principalOf(res), req.params.requestId));
   });
   router.post("/sandbox/requests/:requestId/payments", async (req, res) => {
-    res.status(201).json(await recordSandboxPayment(ctx, req.params.requestId, req.body));
+    res.status(201).json(await recordSandboxPayment(ctx, principalOf(res), req.params.requestId, req.body));
   });
   router.patch("/sandbox/secure-payments/:token", async (req, res) => {
-    res.json(await endSecurePayment(ctx, req.params.token, req.body.status));
+    res.json(await endSecurePayment(ctx, principalOf(res), req.params.token, req.body.status));
   });
   router.post("/sandbox/recurring-payments", async (req, res) => {
     res.status(201).json(await createSandboxRecurringPayment(ctx, principalOf(res), req.body));
