@@ -4,7 +4,7 @@ import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
 import { buildPage } from "./build-page.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
 
-export const specEntry = path.join(repoRoot, "openapi", "openapi.yaml");
+const specEntry = path.join(repoRoot, "openapi", "openapi.yaml");
 
 /** The files the build writes, relative to an output root. */
 export const generatedFiles = {

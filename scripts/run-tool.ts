@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Keeps Redocly quiet and offline: no telemetry, no update check. */
-export const quietToolEnv = {
+const quietToolEnv = {
   ...process.env,
   REDOCLY_TELEMETRY: "off",
   REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",

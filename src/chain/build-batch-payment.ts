@@ -1,8 +1,8 @@
 import { type Address, encodeFunctionData, zeroAddress } from "viem";
 import { batchConversionPaymentsAbi } from "./abis.ts";
 import { type BuiltTransaction, buildApproval } from "./approval.ts";
-import { resolveContracts } from "./build-payment.ts";
-import type { PaymentContracts } from "./contracts.ts";
+import { type BatchRequestDetail, batchPaymentNetworkIds } from "./batch-request-details.ts";
+import { type PaymentContracts, resolveContracts } from "./contracts.ts";
 import { ChainInputError } from "./errors.ts";
 import {
   normalizeAddress,
@@ -47,21 +47,7 @@ export interface BatchPaymentTransactions {
   hasNative: boolean;
 }
 
-// MetaDetail.paymentNetworkId values of BatchConversionPayments.batchPayments.
-const singleErc20Network = 1n; // every request pays the same token (batchERC20Payments)
-const multiErc20Network = 2n; // requests pay several tokens (batchMultiERC20Payments)
-const nativeNetwork = 3n; // native coin through the EthereumFeeProxy (batchNativePayments)
 const feeDenominator = 10_000n;
-
-interface RequestDetail {
-  recipient: Address;
-  requestAmount: bigint;
-  path: readonly Address[];
-  paymentReference: `0x${string}`;
-  feeAmount: bigint;
-  maxToSpend: bigint;
-  maxRateTimespan: bigint;
-}
 
 interface TokenTotal {
   token: Address;
@@ -104,8 +90,8 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
   const feeAddress = normalizeAddress(input.feeAddress, "feeAddress");
   const batchFee = readBatchFeeBasisPoints(input.batchFeeBasisPoints);
 
-  const erc20Details: RequestDetail[] = [];
-  const nativeDetails: RequestDetail[] = [];
+  const erc20Details: BatchRequestDetail[] = [];
+  const nativeDetails: BatchRequestDetail[] = [];
   const tokenTotals = new Map<string, TokenTotal>();
   let nativeAmounts = 0n;
   let nativeAmountsAndFees = 0n;
@@ -161,12 +147,15 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
     }
   }
 
-  const metaDetails: { paymentNetworkId: bigint; requestDetails: RequestDetail[] }[] = [];
+  const metaDetails: { paymentNetworkId: bigint; requestDetails: BatchRequestDetail[] }[] = [];
   if (hasErc20) {
-    const paymentNetworkId = tokenTotals.size === 1 ? singleErc20Network : multiErc20Network;
+    const paymentNetworkId =
+      tokenTotals.size === 1 ? batchPaymentNetworkIds.singleErc20 : batchPaymentNetworkIds.multiErc20;
     metaDetails.push({ paymentNetworkId, requestDetails: erc20Details });
   }
-  if (hasNative) metaDetails.push({ paymentNetworkId: nativeNetwork, requestDetails: nativeDetails });
+  if (hasNative) {
+    metaDetails.push({ paymentNetworkId: batchPaymentNetworkIds.native, requestDetails: nativeDetails });
+  }
 
   const batchPayment: BuiltTransaction = {
     to: batchContract,

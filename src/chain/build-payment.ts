@@ -1,8 +1,7 @@
 import { type Address, encodeFunctionData } from "viem";
 import { erc20FeeProxyAbi, ethereumFeeProxyAbi } from "./abis.ts";
 import { type BuiltTransaction, buildApproval } from "./approval.ts";
-import { getOfficialContracts, type PaymentContracts } from "./contracts.ts";
-import { ChainInputError } from "./errors.ts";
+import { type PaymentContracts, resolveContracts } from "./contracts.ts";
 import {
   normalizeAddress,
   normalizePaymentReference,
@@ -36,22 +35,6 @@ export interface PaymentTransactions {
   transactions: BuiltTransaction[];
   needsApproval: boolean;
   approvalTransactionIndex: number | null;
-}
-
-/** The contracts to use on a network: the override, else the official deployment. */
-export function resolveContracts(
-  network: NetworkName,
-  override: PaymentContracts | undefined,
-): PaymentContracts {
-  const contracts = override ?? getOfficialContracts(network);
-  if (!contracts) {
-    throw new ChainInputError(
-      "network",
-      "unsupported_network",
-      `network ${network} has no payment contracts.`,
-    );
-  }
-  return contracts;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { ChainInputError } from "./errors.ts";
 import { chainIds, isNetworkName, type NetworkName } from "./networks.ts";
 
 /** The Request Network payment contracts deployed on one network. */
@@ -54,4 +55,20 @@ const deployments: Readonly<Record<NetworkName, PaymentContracts>> = {
 export function getOfficialContracts(network: string): OfficialContracts | undefined {
   if (!isNetworkName(network)) return undefined;
   return { chainId: chainIds[network], ...deployments[network] };
+}
+
+/**
+ * The contracts to pay through on a network: the override, else the official deployment.
+ * Takes a plain string because the server's stored records name their network as one.
+ */
+export function resolveContracts(network: string, override: PaymentContracts | undefined): PaymentContracts {
+  const contracts = override ?? getOfficialContracts(network);
+  if (!contracts) {
+    throw new ChainInputError(
+      "network",
+      "unsupported_network",
+      `network ${network} has no payment contracts.`,
+    );
+  }
+  return contracts;
 }

@@ -6,6 +6,7 @@ export {
 } from "./abis.ts";
 export { computeFeeAmount, parseDecimalAmount } from "./amounts.ts";
 export { type BuiltTransaction, buildAllowanceReset, buildApproval } from "./approval.ts";
+export { type BatchRequestDetail, batchPaymentNetworkIds } from "./batch-request-details.ts";
 export {
   type BatchPaymentInput,
   type BatchPaymentItem,
@@ -13,8 +14,14 @@ export {
   buildBatchPaymentTransactions,
 } from "./build-batch-payment.ts";
 export { buildPaymentTransactions, type PaymentInput, type PaymentTransactions } from "./build-payment.ts";
-export { getOfficialContracts, type OfficialContracts, type PaymentContracts } from "./contracts.ts";
+export {
+  getOfficialContracts,
+  type OfficialContracts,
+  type PaymentContracts,
+  resolveContracts,
+} from "./contracts.ts";
 export { ChainInputError, type ChainInputErrorCode } from "./errors.ts";
+export { normalizeAddress, normalizePaymentReference, requireSameNetwork } from "./inputs.ts";
 export { chainIds, isNetworkName, type NetworkName, networkNames } from "./networks.ts";
 export { computePaymentReference, generateSalt, type PaymentReference } from "./payment-reference.ts";
 export { computeNativeCurrencyHash, findToken, listTokens, type TokenRecord, tokenTable } from "./tokens.ts";

@@ -2,7 +2,7 @@ import { CommandError, UsageError } from "./cli-errors.ts";
 import { type CliIo, printLine, processIo } from "./cli-io.ts";
 import { readPackageJson } from "./package-root.ts";
 
-export const cliUsage = `Usage: payreq <command> [options]
+const cliUsage = `Usage: payreq <command> [options]
 
 The Payment Request Service toolkit on the command line: a local sandbox of the service, a mock
 of its API, and webhooks delivered to your machine.

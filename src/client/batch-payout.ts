@@ -1,3 +1,4 @@
+import { isAddress, isHex } from "viem";
 import type { components } from "../../generated/schema.d.ts";
 import { isRecord } from "./is-record.ts";
 import { describeValue, InvalidValueError } from "./payreq-error.ts";
@@ -16,8 +17,6 @@ export interface NormalisedBatchPayout {
   payments: Transaction[];
 }
 
-const evmAddress = /^0x[0-9a-fA-F]{40}$/;
-const hexData = /^0x(?:[0-9a-fA-F]{2})*$/;
 const splitKeys = ["ERC20BatchPaymentTransaction", "ETHBatchPaymentTransaction"] as const;
 const singleKey = "batchPaymentTransaction";
 
@@ -61,10 +60,11 @@ function readApprovals(value: unknown): Transaction[] {
 function readTransaction(value: unknown, field: string): Transaction {
   if (!isRecord(value)) throw new InvalidValueError(field, "a transaction {to, data, value}", value);
   const { to, data } = value;
-  if (typeof to !== "string" || !evmAddress.test(to)) {
+  // Any letter case: the checksum is not checked, only the form.
+  if (typeof to !== "string" || !isAddress(to, { strict: false })) {
     throw new InvalidValueError(`${field}.to`, "an EVM address (0x and 40 hex digits)", to);
   }
-  if (typeof data !== "string" || !hexData.test(data)) {
+  if (typeof data !== "string" || !isHex(data) || data.length % 2 !== 0) {
     throw new InvalidValueError(`${field}.data`, "hex calldata (0x and an even number of hex digits)", data);
   }
   transactionValueToBigInt(value.value as Transaction["value"], `${field}.value`);

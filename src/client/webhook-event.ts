@@ -26,7 +26,28 @@ type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
 /** A webhook event after `normaliseWebhookEvent`: narrow it with `event`. */
 export type WebhookEvent = WithRequestId<WebhookPayload>;
 
-export const webhookEventNames = ["payment.confirmed", "payment.partial", "payment.failed"] as const;
+/** The name of a webhook event, as the spec lists them. */
+export type WebhookEventName = Schemas["WebhookEventName"];
+
+const listedEventNames = [
+  "payment.confirmed",
+  "payment.partial",
+  "payment.failed",
+] as const satisfies readonly WebhookEventName[];
+
+type UnlistedEventName = Exclude<WebhookEventName, (typeof listedEventNames)[number]>;
+
+/**
+ * Every webhook event the spec names. Its type turns to `never`, which fails to compile here, when
+ * the spec adds an event the list above lacks.
+ */
+export const webhookEventNames: [UnlistedEventName] extends [never] ? typeof listedEventNames : never =
+  listedEventNames;
+
+/** Whether `name` is one of the webhook events the spec names. */
+export function isWebhookEventName(name: unknown): name is WebhookEventName {
+  return (webhookEventNames as readonly unknown[]).includes(name);
+}
 
 /**
  * Reads a parsed webhook body (after its signature was verified) into one shape: the request is
@@ -37,7 +58,7 @@ export const webhookEventNames = ["payment.confirmed", "payment.partial", "payme
 export function normaliseWebhookEvent(payload: WebhookPayload | unknown): WebhookEvent {
   if (!isRecord(payload)) throw new InvalidValueError("webhook payload", "a JSON object", payload);
   const { requestId, requestID, ...members } = payload;
-  if (!webhookEventNames.includes(members.event as never)) {
+  if (!isWebhookEventName(members.event)) {
     throw new InvalidValueError("event", `one of ${webhookEventNames.join(", ")}`, members.event);
   }
   for (const [field, value] of [

@@ -1,12 +1,16 @@
-import { type Address, getAddress, isAddress } from "viem";
+import type { Address } from "viem";
 import type { components } from "../../generated/schema.d.ts";
 import {
   ChainInputError,
   findToken,
   getOfficialContracts,
   type NetworkName,
+  normalizeAddress,
+  normalizePaymentReference,
   type OfficialContracts,
+  type PaymentReference,
   parseDecimalAmount,
+  requireSameNetwork,
   type TokenRecord,
 } from "../chain/index.ts";
 
@@ -20,7 +24,7 @@ export interface ExpectedPayment {
   amount: bigint;
   feeAmount: bigint;
   /** `0x` and 16 lower-case hex digits. */
-  paymentReference: `0x${string}`;
+  paymentReference: PaymentReference;
 }
 
 /** What the token check promised, read into the values the transactions are checked against. */
@@ -38,40 +42,42 @@ export class LinkDetailsError extends Error {
   override name = "LinkDetailsError";
 }
 
-const referencePattern = /^0x[0-9a-f]{16}$/;
-
-function readAddress(value: unknown, field: string): Address {
-  if (typeof value !== "string" || !isAddress(value, { strict: false })) {
-    throw new LinkDetailsError(`${field} is not an address (0x and 40 hex digits).`);
-  }
-  return getAddress(value.toLowerCase());
-}
-
-function readReference(value: unknown, field: string): `0x${string}` {
-  if (typeof value !== "string" || !referencePattern.test(value.toLowerCase())) {
-    throw new LinkDetailsError(
-      `${field} is missing or malformed, so the payment reference of the transactions cannot be checked.`,
-    );
-  }
-  return value.toLowerCase() as `0x${string}`;
-}
-
-function readAmount(value: unknown, token: TokenRecord, field: string): bigint {
+/** Runs a chain input check, reporting its rejection as a `LinkDetailsError` with the same message. */
+function asLinkDetails<T>(run: () => T): T {
   try {
-    if (typeof value !== "string") throw new LinkDetailsError(`${field} is missing.`);
-    return parseDecimalAmount(value, token.decimals, field);
+    return run();
   } catch (error) {
     if (error instanceof ChainInputError) throw new LinkDetailsError(error.message);
     throw error;
   }
 }
 
+function readString(value: unknown, field: string): string {
+  if (typeof value !== "string") throw new LinkDetailsError(`${field} is missing.`);
+  return value;
+}
+
+function readAddress(value: unknown, field: string): Address {
+  return asLinkDetails(() => normalizeAddress(readString(value, field), field));
+}
+
+function readReference(value: unknown, field: string): PaymentReference {
+  if (typeof value !== "string") {
+    throw new LinkDetailsError(
+      `${field} is missing or malformed, so the payment reference of the transactions cannot be checked.`,
+    );
+  }
+  return asLinkDetails(() => normalizePaymentReference(value, field));
+}
+
+function readAmount(value: unknown, token: TokenRecord, field: string): bigint {
+  return asLinkDetails(() => parseDecimalAmount(readString(value, field), token.decimals, field));
+}
+
 function readToken(currencyId: unknown, network: NetworkName, field: string): TokenRecord {
   const token = typeof currencyId === "string" ? findToken(currencyId) : undefined;
   if (!token) throw new LinkDetailsError(`${field} ${String(currencyId)} is not a currency this page knows.`);
-  if (token.network !== network) {
-    throw new LinkDetailsError(`${field} ${token.id} is on ${token.network}, not on ${network}.`);
-  }
+  asLinkDetails(() => requireSameNetwork(token, network, field));
   return token;
 }
 

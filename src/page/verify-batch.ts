@@ -1,5 +1,10 @@
 import type { Address } from "viem";
-import { batchConversionPaymentsAbi, type TokenRecord } from "../chain/index.ts";
+import {
+  type BatchRequestDetail,
+  batchConversionPaymentsAbi,
+  batchPaymentNetworkIds,
+  type TokenRecord,
+} from "../chain/index.ts";
 import type { ExpectedLink, ExpectedPayment } from "./expected-link.ts";
 import {
   type CheckedStep,
@@ -13,18 +18,6 @@ import {
   tryDecode,
   type Verification,
 } from "./verify-common.ts";
-
-// MetaDetail.paymentNetworkId of BatchConversionPayments.batchPayments.
-const erc20NetworkIds = new Set([1n, 2n]);
-const nativeNetworkId = 3n;
-
-interface RequestDetail {
-  recipient: Address;
-  requestAmount: bigint;
-  path: readonly Address[];
-  paymentReference: string;
-  feeAmount: bigint;
-}
 
 /** What the batch must pull per ERC-20 token: every amount and fee paid in it. */
 function requiredAllowances(
@@ -44,7 +37,7 @@ function requiredAllowances(
 function checkDetail(
   n: number,
   networkId: bigint,
-  detail: RequestDetail,
+  detail: BatchRequestDetail,
   payment: ExpectedPayment,
   position: number,
   findings: Findings,
@@ -73,7 +66,9 @@ function checkDetail(
     );
   }
   const native = token.type === "ETH";
-  const rightKind = native ? networkId === nativeNetworkId : erc20NetworkIds.has(networkId);
+  const rightKind = native
+    ? networkId === batchPaymentNetworkIds.native
+    : networkId === batchPaymentNetworkIds.singleErc20 || networkId === batchPaymentNetworkIds.multiErc20;
   const rightToken =
     native || (detail.path.length === 1 && sameAddress(detail.path[0] as Address, token.address));
   if (!rightKind || !rightToken) {
@@ -108,7 +103,7 @@ function checkBatchCalls(
     }
     for (const meta of metaDetails) {
       const tokens = new Set(meta.requestDetails.map((detail) => detail.path[0]?.toLowerCase()));
-      if (meta.paymentNetworkId === 1n && tokens.size > 1) {
+      if (meta.paymentNetworkId === batchPaymentNetworkIds.singleErc20 && tokens.size > 1) {
         findings.add(n, "token", `Transaction ${n} pays several tokens in a group meant for one token.`);
       }
       for (const detail of meta.requestDetails) {

@@ -1,9 +1,13 @@
 import { STATUS_CODES } from "node:http";
+import { receiverProblems } from "../webhooks/problems.ts";
 
-/** Every problem type the server answers, as listed in openapi/description.md. */
+/**
+ * Every problem type the server answers, as listed in openapi/description.md. The ones a webhook
+ * receiver answers too are the receiver's entries, so that both spell them alike.
+ */
 export const problemCatalogue = {
-  validationFailed: { type: "/problems/validation-failed", title: "Validation failed", status: 400 },
-  malformedJson: { type: "/problems/malformed-json", title: "Malformed JSON", status: 400 },
+  validationFailed: receiverProblems.validationFailed,
+  malformedJson: receiverProblems.malformedJson,
   invalidState: { type: "/problems/invalid-state", title: "Invalid state", status: 400 },
   unauthorized: { type: "/problems/unauthorized", title: "Unauthorized", status: 401 },
   originNotAllowed: { type: "/problems/origin-not-allowed", title: "Origin not allowed", status: 403 },
@@ -19,14 +23,10 @@ export const problemCatalogue = {
     title: "Secure payment completed",
     status: 409,
   },
-  payloadTooLarge: { type: "/problems/payload-too-large", title: "Payload too large", status: 413 },
-  unsupportedMediaType: {
-    type: "/problems/unsupported-media-type",
-    title: "Unsupported media type",
-    status: 415,
-  },
+  payloadTooLarge: receiverProblems.payloadTooLarge,
+  unsupportedMediaType: receiverProblems.unsupportedMediaType,
   rateLimited: { type: "/problems/rate-limited", title: "Too many requests", status: 429 },
-  internalError: { type: "/problems/internal-error", title: "Internal error", status: 500 },
+  internalError: receiverProblems.handlerFailed,
 } as const;
 
 export type ProblemKind = keyof typeof problemCatalogue;
@@ -68,10 +68,6 @@ export class ProblemError extends Error {
     this.detail = detail;
     this.issues = options.issues;
     this.headers = options.headers ?? {};
-  }
-
-  get status(): number {
-    return problemCatalogue[this.kind].status;
   }
 }
 

@@ -11,7 +11,6 @@ export {
   createWebhookMiddleware,
   defaultWebhookBodyLimitBytes,
   type WebhookHttpRequest,
-  type WebhookHttpResponse,
   type WebhookMiddleware,
   type WebhookMiddlewareOptions,
 } from "./middleware.ts";
@@ -27,6 +26,7 @@ export {
   type WebhookReceiverLogger,
   type WebhookReceiverOptions,
 } from "./receive.ts";
+export type { WebhookHttpResponse } from "./send-answer.ts";
 export { type RawBody, signWebhook, type WebhookSecret } from "./sign.ts";
 export {
   createSignedWebhookRequest,

@@ -1,7 +1,7 @@
 import { InvalidValueError } from "../client/payreq-error.ts";
-import { answerProblem, buildReceiverProblem } from "./problems.ts";
-import { type RawBodyRead, readRawBody, type StreamedRequest } from "./read-raw-body.ts";
-import { createWebhookReceiver, type WebhookAnswer, type WebhookReceiverOptions } from "./receive.ts";
+import { answerReadFailure, type RawBodyRead, readRawBody, type StreamedRequest } from "./read-raw-body.ts";
+import { createWebhookReceiver, type WebhookReceiverOptions } from "./receive.ts";
+import { sendAnswer, type WebhookHttpResponse } from "./send-answer.ts";
 import { isRawBody } from "./sign.ts";
 
 export const defaultWebhookBodyLimitBytes = 1_048_576;
@@ -20,16 +20,6 @@ export interface WebhookHttpRequest extends StreamedRequest {
   body?: unknown;
   /** Set by a parser's `verify` hook that kept the bytes. */
   rawBody?: unknown;
-}
-
-/** What the middleware uses of a response: Node's `ServerResponse` and Express's `Response` fit. */
-export interface WebhookHttpResponse {
-  statusCode: number;
-  readonly headersSent: boolean;
-  readonly destroyed: boolean;
-  setHeader(name: string, value: string | number): unknown;
-  end(chunk: string): unknown;
-  destroy(): unknown;
 }
 
 /** Works as Express middleware and as a plain `node:http` request listener. It answers every request itself. */
@@ -74,35 +64,4 @@ async function bodyOf(
   // A parser's verify hook may have kept the bytes (`req.rawBody = buffer`).
   if (isRawBody(req.rawBody)) return { ok: true, body: req.rawBody };
   return { ok: true, body: req.body };
-}
-
-function answerReadFailure(read: Exclude<RawBodyRead, { ok: true }>, limit: number): WebhookAnswer {
-  switch (read.reason) {
-    case "too_large": {
-      const size = read.length === undefined ? "larger than the limit" : `${read.length} bytes`;
-      return answerProblem(
-        buildReceiverProblem("payloadTooLarge", `The body is ${size}; the limit is ${limit} bytes.`),
-        { connection: "close" },
-      );
-    }
-    case "encoded":
-      return answerProblem(
-        buildReceiverProblem(
-          "unsupportedMediaType",
-          `The body is sent with Content-Encoding ${read.encoding}; send it uncompressed, as signed.`,
-        ),
-        { connection: "close" },
-      );
-    case "aborted":
-      return answerProblem(buildReceiverProblem("malformedJson", "The body could not be read completely."));
-  }
-}
-
-function sendAnswer(res: WebhookHttpResponse, answer: WebhookAnswer): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(answer.body);
-  res.statusCode = answer.status;
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  res.setHeader("content-length", Buffer.byteLength(body));
-  res.end(body);
 }

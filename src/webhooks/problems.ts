@@ -16,6 +16,9 @@ export const receiverProblems = {
     title: "Webhook receiver misconfigured",
     status: 500,
   },
+  // The CLI listener's answers when the endpoint it forwards to fails or does not answer in time.
+  forwardFailed: { type: "/problems/forward-failed", title: "Bad Gateway", status: 502 },
+  forwardTimeout: { type: "/problems/forward-timeout", title: "Gateway Timeout", status: 504 },
 } as const;
 
 // The reason phrases of node:http's STATUS_CODES, kept here so the module imports nothing from Node.
@@ -26,6 +29,8 @@ const reasonPhrases: Record<number, string> = {
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
+  502: "Bad Gateway",
+  504: "Gateway Timeout",
 };
 
 export type ReceiverProblemKind = keyof typeof receiverProblems;

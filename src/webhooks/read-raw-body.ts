@@ -1,8 +1,14 @@
+import { answerProblem, buildReceiverProblem } from "./problems.ts";
+import type { WebhookAnswer } from "./receive.ts";
+
 export type RawBodyRead =
   | { ok: true; body: Uint8Array }
   | { ok: false; reason: "too_large"; length: number | undefined }
   | { ok: false; reason: "encoded"; encoding: string }
   | { ok: false; reason: "aborted" };
+
+/** A read that did not give the body. */
+export type RawBodyReadFailure = Exclude<RawBodyRead, { ok: true }>;
 
 /** What reading uses of Node's `IncomingMessage`, declared so public types need no @types/node. */
 export interface StreamedRequest {
@@ -56,4 +62,27 @@ export function readRawBody(req: StreamedRequest, limit: number): Promise<RawBod
     };
     for (const event of events) req.on(event, listeners[event]);
   });
+}
+
+/** The problem answer to a body that could not be read; 413 and 415 close the connection. */
+export function answerReadFailure(read: RawBodyReadFailure, limit: number): WebhookAnswer {
+  switch (read.reason) {
+    case "too_large": {
+      const size = read.length === undefined ? "larger than the limit" : `${read.length} bytes`;
+      return answerProblem(
+        buildReceiverProblem("payloadTooLarge", `The body is ${size}; the limit is ${limit} bytes.`),
+        { connection: "close" },
+      );
+    }
+    case "encoded":
+      return answerProblem(
+        buildReceiverProblem(
+          "unsupportedMediaType",
+          `The body is sent with Content-Encoding ${read.encoding}; send it uncompressed, as signed.`,
+        ),
+        { connection: "close" },
+      );
+    case "aborted":
+      return answerProblem(buildReceiverProblem("malformedJson", "The body could not be read completely."));
+  }
 }

@@ -1,6 +1,6 @@
 import { isRecord } from "../client/is-record.ts";
 import { InvalidValueError } from "../client/payreq-error.ts";
-import { normaliseWebhookEvent, type WebhookEvent, webhookEventNames } from "../client/webhook-event.ts";
+import { isWebhookEventName, normaliseWebhookEvent, type WebhookEvent } from "../client/webhook-event.ts";
 import { createMemoryDeliveryStore, type DeliveryClaim, type DeliveryStore } from "./dedupe-store.ts";
 import { type HeaderSource, parseRetryCount, parseTestFlag, readHeader, webhookHeaders } from "./headers.ts";
 import {
@@ -169,7 +169,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const parsed = parseBody(rawBody as string | Uint8Array);
     if (!parsed.ok) return reject("malformedJson", parsed.message);
     const payload = parsed.value;
-    if (isRecord(payload) && typeof payload.event === "string" && !isKnownEvent(payload.event)) {
+    if (isRecord(payload) && typeof payload.event === "string" && !isWebhookEventName(payload.event)) {
       const unknown = payload as UnknownWebhookPayload;
       if (!onUnknownEvent) return acknowledge({ received: true, ignored: `unknown event ${unknown.event}` });
       return processOnce(delivery, () => onUnknownEvent(unknown, delivery));
@@ -219,11 +219,8 @@ function checkOptions(options: WebhookReceiverOptions): WebhookReceiverOptions {
   return options;
 }
 
-function isKnownEvent(name: string): boolean {
-  return (webhookEventNames as readonly string[]).includes(name);
-}
-
-function parseBody(
+/** A raw body as JSON (UTF-8 required for bytes), or why it is not. */
+export function parseBody(
   rawBody: string | Uint8Array,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
   let text: string;

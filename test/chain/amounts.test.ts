@@ -1,17 +1,7 @@
 import { maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
-import { ChainInputError, computeFeeAmount, parseDecimalAmount } from "../../src/chain/index.ts";
-
-function rejection(run: () => unknown): { field: string; code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ChainInputError)
-      return { field: error.field, code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ChainInputError");
-}
+import { computeFeeAmount, parseDecimalAmount } from "../../src/chain/index.ts";
+import { rejection } from "./support/chain-input-rejection.ts";
 
 describe("parseDecimalAmount", () => {
   it("converts whole and fractional amounts exactly", () => {

@@ -5,11 +5,11 @@ import {
   type BatchPaymentItem,
   batchConversionPaymentsAbi,
   buildBatchPaymentTransactions,
-  ChainInputError,
   findToken,
   type TokenRecord,
 } from "../../src/chain/index.ts";
 import { word } from "./support/abi-words.ts";
+import { rejection } from "./support/chain-input-rejection.ts";
 
 const usdc = findToken("USDC-base") as TokenRecord;
 const dai = findToken("DAI-base") as TokenRecord;
@@ -43,16 +43,6 @@ function decodeBatch(data: `0x${string}`) {
   const decoded = decodeFunctionData({ abi: batchConversionPaymentsAbi, data });
   expect(decoded.functionName).toBe("batchPayments");
   return decoded.args;
-}
-
-function rejection(run: () => unknown): Pick<ChainInputError, "field" | "code"> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ChainInputError) return { field: error.field, code: error.code };
-    throw error;
-  }
-  throw new Error("expected a ChainInputError");
 }
 
 describe("buildBatchPaymentTransactions", () => {
@@ -169,30 +159,36 @@ describe("buildBatchPaymentTransactions", () => {
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, payments: [] }))).toEqual({
       field: "payments",
       code: "empty_batch",
+      message: "payments must hold at least one payment.",
     });
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, feeAddress: zeroAddress }))).toEqual({
       field: "feeAddress",
       code: "missing_fee_address",
+      message: "feeAddress must not be the zero address for a batch with ERC-20 payments or fees.",
     });
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, batchFeeBasisPoints: 201 }))).toEqual({
       field: "batchFeeBasisPoints",
       code: "out_of_range",
+      message: "batchFeeBasisPoints must be an integer from 0 to 200, got 201.",
     });
     const usdcMainnet = findToken("USDC-mainnet") as TokenRecord;
     const wrongNetwork = [mixed.payments[0], item(usdcMainnet, bob, 1n, 0n, "9")] as BatchPaymentItem[];
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, payments: wrongNetwork }))).toEqual({
       field: "payments[1].token",
       code: "network_mismatch",
+      message: "payments[1].token USDC-mainnet is on mainnet, not on base.",
     });
     const badPayee = [{ ...item(usdc, alice, 1n, 0n, "9"), payee: "0xnope" as `0x${string}` }];
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, payments: badPayee }))).toEqual({
       field: "payments[0].payee",
       code: "invalid_address",
+      message: "payments[0].payee must be 0x and 40 hex digits.",
     });
     const zeroAmount = [item(usdc, alice, 0n, 0n, "9")];
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, payments: zeroAmount }))).toEqual({
       field: "payments[0].amount",
       code: "out_of_range",
+      message: "payments[0].amount must be greater than 0.",
     });
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   buildAllowanceReset,
   buildPaymentTransactions,
-  ChainInputError,
   erc20FeeProxyAbi,
   ethereumFeeProxyAbi,
   findToken,
@@ -12,6 +11,7 @@ import {
   type TokenRecord,
 } from "../../src/chain/index.ts";
 import { bytesTail, word } from "./support/abi-words.ts";
+import { rejection } from "./support/chain-input-rejection.ts";
 
 const usdcBase = findToken("USDC-base") as TokenRecord;
 const ethBase = findToken("ETH-base-base") as TokenRecord;
@@ -29,16 +29,6 @@ const erc20Payment: PaymentInput = {
   feeAmount: 3_137_500n,
   feeAddress,
 };
-
-function rejection(run: () => unknown): Pick<ChainInputError, "field" | "code"> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ChainInputError) return { field: error.field, code: error.code };
-    throw error;
-  }
-  throw new Error("expected a ChainInputError");
-}
 
 describe("buildPaymentTransactions for an ERC-20 token", () => {
   it("approves the ERC20FeeProxy for amount + fee, then pays through it", () => {
@@ -151,6 +141,7 @@ describe("buildPaymentTransactions rejects", () => {
     expect(rejection(() => buildPaymentTransactions({ ...erc20Payment, feeAddress: undefined }))).toEqual({
       field: "feeAddress",
       code: "missing_fee_address",
+      message: "feeAddress is required when the fee is above 0.",
     });
   });
 
@@ -159,6 +150,7 @@ describe("buildPaymentTransactions rejects", () => {
     expect(rejection(() => buildPaymentTransactions({ ...erc20Payment, token: usdcMainnet }))).toEqual({
       field: "token",
       code: "network_mismatch",
+      message: "token USDC-mainnet is on mainnet, not on base.",
     });
   });
 
@@ -166,14 +158,17 @@ describe("buildPaymentTransactions rejects", () => {
     expect(rejection(() => buildPaymentTransactions({ ...erc20Payment, amount: 0n }))).toEqual({
       field: "amount",
       code: "out_of_range",
+      message: "amount must be greater than 0.",
     });
     expect(rejection(() => buildPaymentTransactions({ ...erc20Payment, feeAmount: -1n }))).toEqual({
       field: "feeAmount",
       code: "out_of_range",
+      message: "feeAmount must not be negative.",
     });
     expect(rejection(() => buildPaymentTransactions({ ...erc20Payment, payee: "0x1234" }))).toEqual({
       field: "payee",
       code: "invalid_address",
+      message: "payee must be 0x and 40 hex digits.",
     });
     expect(
       rejection(() =>
@@ -182,12 +177,17 @@ describe("buildPaymentTransactions rejects", () => {
           feeAddress: "0xzz23831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
         }),
       ),
-    ).toEqual({ field: "feeAddress", code: "invalid_address" });
+    ).toEqual({
+      field: "feeAddress",
+      code: "invalid_address",
+      message: "feeAddress must be 0x and 40 hex digits.",
+    });
     expect(
       rejection(() => buildPaymentTransactions({ ...erc20Payment, paymentReference: "0xa0098add01acc7" })),
     ).toEqual({
       field: "paymentReference",
       code: "invalid_format",
+      message: "paymentReference must be 0x and 16 hex digits.",
     });
   });
 });

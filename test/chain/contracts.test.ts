@@ -1,6 +1,13 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { chainIds, getOfficialContracts, networkNames } from "../../src/chain/index.ts";
+import {
+  chainIds,
+  getOfficialContracts,
+  networkNames,
+  type PaymentContracts,
+  resolveContracts,
+} from "../../src/chain/index.ts";
+import { rejection } from "./support/chain-input-rejection.ts";
 
 interface Artifact {
   getAddress(network: string, version?: string): string;
@@ -37,5 +44,27 @@ describe("getOfficialContracts", () => {
     for (const name of ["polygon", "Mainnet", "bsc", "", "__proto__", "constructor"]) {
       expect(getOfficialContracts(name), name).toBeUndefined();
     }
+  });
+});
+
+describe("resolveContracts", () => {
+  const local: PaymentContracts = {
+    erc20FeeProxy: "0x00000000000000000000000000000000000e2001",
+    ethereumFeeProxy: "0x00000000000000000000000000000000000e2002",
+    batchConversionPayments: "0x00000000000000000000000000000000000e2003",
+  };
+
+  it("prefers the override, else gives the network's official contracts", () => {
+    expect(resolveContracts("base", local)).toBe(local);
+    expect(resolveContracts("polygon", local)).toBe(local);
+    expect(resolveContracts("base", undefined)).toEqual(getOfficialContracts("base"));
+  });
+
+  it("rejects a network without contracts when there is no override", () => {
+    expect(rejection(() => resolveContracts("polygon", undefined))).toEqual({
+      field: "network",
+      code: "unsupported_network",
+      message: "network polygon has no payment contracts.",
+    });
   });
 });

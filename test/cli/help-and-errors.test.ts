@@ -1,9 +1,12 @@
 import { spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { findFreePort } from "../support/prism.ts";
-import { repoRoot } from "../support/spec-document.ts";
 import { runPayreq } from "./payreq-process.ts";
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
@@ -138,13 +141,29 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
       "payreq serve",
     ],
     [["serve", "--verbose"], "unknown option --verbose", "payreq serve"],
-    [["mock", "--port", "0"], '--port must be a whole number from 1 to 65535, got "0"', "payreq mock"],
+    [
+      ["mock", "--port", "0"],
+      '--port (or PORT) must be a whole number from 1 to 65535, got "0"',
+      "payreq mock",
+    ],
     [["mock", "--dynamic=false"], "--dynamic takes no value", "payreq mock"],
   ])("payreq %j", async (args, message, command) => {
     const run = await runPayreq(args);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(`${message}\nRun '${command} --help' for the options.\n`);
+  });
+
+  it.each([
+    ["serve", 0],
+    ["mock", 1],
+  ])("payreq %s with a bad PORT names PORT, as --port is not given", async (command, min) => {
+    const run = await runPayreq([command], { PORT: "abc" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `--port (or PORT) must be a whole number from ${min} to 65535, got "abc"\n` +
+        `Run 'payreq ${command} --help' for the options.\n`,
+    );
   });
 
   it("does not echo a secret given on a bad command line", async () => {
@@ -174,6 +193,30 @@ describe("commands that cannot reach the reference server exit 1 and say how to 
       `${doing}: ${server} is unreachable: connection refused (ECONNREFUSED).\n` +
         "Is the reference server running? Start it with `payreq serve` (or `npm start`), or pass --server URL.\n",
     );
+  });
+});
+
+describe("commands that cannot listen on their port exit 1 and say what to do", () => {
+  let taken: Server;
+  let port: number;
+  beforeAll(async () => {
+    taken = createServer();
+    taken.listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    port = (taken.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    taken.close();
+    await once(taken, "close");
+  });
+
+  it.each([
+    [["serve"], "stop what runs there, or pass --port (0 picks a free port)"],
+    [["webhooks", "listen", "--secret", "whsec_x"], "pass another --port, or leave it out for a free one"],
+  ])("payreq %j", async (args, hint) => {
+    const run = await runPayreq([...args, "--port", String(port)]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`port ${port} on 127.0.0.1 is already in use: ${hint}\n`);
   });
 });
 

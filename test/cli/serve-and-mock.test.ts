@@ -2,10 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { findPrism } from "../../src/cli/mock/find-prism.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { findFreePort } from "../support/prism.ts";
-import { repoRoot } from "../support/spec-document.ts";
+import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
 import { type RunningPayreq, startPayreq } from "./payreq-process.ts";
 
 const started: RunningPayreq[] = [];
@@ -55,7 +56,10 @@ describe("payreq mock", () => {
     expect(mock.output()).toContain(`API:   ${base}  (try: curl -H 'x-api-key: any' ${base}/v1/currencies)`);
     const answer = await fetch(`${base}/v1/currencies?network=base`, { headers: { "x-api-key": "any" } });
     expect(answer.status).toBe(200);
-    expect(Array.isArray(await answer.json())).toBe(true);
+    // Prism answers with the first of the operation's examples, whatever the filters.
+    const example = getAtPointer(loadBundledSpec(), "/components/examples/CurrencyListMainnet/value");
+    expect(example).toBeDefined();
+    expect(await answer.json()).toEqual(example);
     expect((await fetch(`${base}/v1/currencies`)).status).toBe(401);
 
     // SIGTERM to payreq alone stops Prism too: nothing answers on the port afterwards.

@@ -59,7 +59,7 @@ function installTarball(tarball: string): void {
   mkdirSync(path.join(modules, "payreq"), { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", path.join(modules, "payreq"), "--strip-components=1"]);
   // The runtime dependencies the package root loads, as an install would provide them.
-  for (const dependency of ["openapi-fetch", "ulid"]) {
+  for (const dependency of ["openapi-fetch", "ulid", "viem"]) {
     symlinkSync(path.join(repoRoot, "node_modules", dependency), path.join(modules, dependency), "dir");
   }
 }

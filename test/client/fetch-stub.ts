@@ -1,5 +1,6 @@
 import type { FetchLike } from "../../src/index.ts";
-import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
+
+export { specExample } from "../support/spec-document.ts";
 
 /** One scripted answer: a response, an error to throw (a network failure), or a function of the request. */
 export type StubAnswer = Response | Error | ((request: Request) => Response | Promise<Response>);
@@ -52,19 +53,7 @@ export function problemResponse(
   body: unknown,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/problem+json", ...headers },
-  });
-}
-
-const spec = loadBundledSpec();
-
-/** The value of a named example of the spec, such as `CurrencyUsdcBase`. */
-export function specExample(name: string): unknown {
-  const value = getAtPointer(spec, `/components/examples/${name}/value`);
-  if (value === undefined) throw new Error(`the spec has no example named ${name}`);
-  return structuredClone(value);
+  return jsonResponse(status, body, { "content-type": "application/problem+json", ...headers });
 }
 
 export const baseUrl = "https://api.payreq.test";

@@ -176,15 +176,21 @@ describe("retries", () => {
   it("stop waiting when the request is aborted during the backoff", async () => {
     const controller = new AbortController();
     const stub = stubFetch(rateLimited({ "retry-after": "5" }), currencies());
+    let sleeping!: () => void;
+    const asleep = new Promise<void>((resolve) => (sleeping = resolve));
+    // The sleep never ends by itself: only the signal withRetries passes can end it.
     const fetch = withRetries(stub.fetch, {
-      sleep: (_ms, signal) => {
-        controller.abort(new Error("caller gave up"));
-        return Promise.reject(signal.reason);
-      },
+      sleep: (_ms, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+          sleeping();
+        }),
     });
-    await expect(
-      fetch(new Request(`${baseUrl}/v1/currencies`, { signal: controller.signal })),
-    ).rejects.toThrow("caller gave up");
+    const result = fetch(new Request(`${baseUrl}/v1/currencies`, { signal: controller.signal }));
+    await asleep;
+    expect(stub.sent).toHaveLength(1);
+    controller.abort(new Error("caller gave up"));
+    await expect(result).rejects.toThrow("caller gave up");
     expect(stub.sent).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { isObject } from "../support/spec-document.ts";
 import type { Exchange } from "./http-exchange.ts";
 import { isDocumented, type OperationUnderTest, responseFor } from "./operations.ts";
 
-export const problemMediaType = "application/problem+json";
+const problemMediaType = "application/problem+json";
 /** Every answer lists this header (openapi/README.md, "Headers"). */
 const alwaysExpectedHeader = "x-request-id";
 

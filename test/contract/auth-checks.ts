@@ -9,7 +9,7 @@ import {
 } from "./target.ts";
 import type { ContractRequest } from "./valid-inputs.ts";
 
-export const disallowedOrigin = "https://not-allowed.invalid";
+const disallowedOrigin = "https://not-allowed.invalid";
 const wrongApiKey = "payreq-contract-suite-wrong-api-key";
 const unknownClientId = "payreq-contract-suite-unknown-client-id";
 const placeholderOrigin = "https://app.example";

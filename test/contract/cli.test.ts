@@ -1,8 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
-import { repoRoot } from "../support/spec-document.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");

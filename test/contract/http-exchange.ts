@@ -1,3 +1,4 @@
+import { describeFetchFailure } from "../../src/cli/describe-fetch-failure.ts";
 import type { OperationUnderTest } from "./operations.ts";
 import type { ContractRequest } from "./valid-inputs.ts";
 
@@ -13,7 +14,7 @@ export class NoAnswerError extends Error {
   override name = "NoAnswerError";
 }
 
-export function buildUrl(baseUrl: string, operation: OperationUnderTest, request: ContractRequest): URL {
+function buildUrl(baseUrl: string, operation: OperationUnderTest, request: ContractRequest): URL {
   const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = request.path[name];
     if (value === undefined) throw new Error(`${operation.operationId}: no value for path parameter ${name}`);
@@ -46,8 +47,9 @@ export async function sendRequest(
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
-    const cause = (error as Error & { cause?: Error }).cause;
-    const detail = cause?.message ?? (error as Error).message;
-    throw new NoAnswerError(`no answer from ${operation.method} ${url.pathname}: ${detail}`);
+    // scripts/contract.ts counts reasons starting with "no answer" to stop against a server that is down.
+    throw new NoAnswerError(
+      `no answer from ${operation.method} ${url.pathname}: ${describeFetchFailure(error, timeoutMs)}`,
+    );
   }
 }

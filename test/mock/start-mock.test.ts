@@ -1,67 +1,76 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { findFreePort } from "../support/prism.ts";
-import { repoRoot } from "../support/spec-document.ts";
+import { runToEnd } from "../support/run-to-end.ts";
+import { createSchemaValidator } from "../support/schema-validator.ts";
+import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
+import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
 const script = path.join(repoRoot, "scripts", "start-mock.ts");
-let running: ChildProcess | undefined;
+const spec = loadBundledSpec();
+/** The first example of GET /v1/currencies' 200 answer, the one Prism serves without --dynamic. */
+const currenciesExample = getAtPointer(spec, "/components/examples/CurrencyListMainnet/value");
+const currenciesSchema = getAtPointer(
+  spec,
+  "/paths/~1v1~1currencies/get/responses/200/content/application~1json/schema",
+);
 
+const started: RunningProcess[] = [];
 afterEach(async () => {
-  if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
-    const exited = once(running, "exit");
-    process.kill(-running.pid, "SIGTERM");
-    await exited;
-  }
-  running = undefined;
+  await Promise.all(started.splice(0).map((mock) => mock.kill()));
 });
 
-/** Starts `npm run mock`'s script in its own process group and resolves with its output once it announces itself. */
-async function startMockScript(args: string[]): Promise<string> {
-  const child = spawn(tsx, [script, ...args], {
-    cwd: repoRoot,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+/** Starts `npm run mock -- ...args` (the script itself) and resolves once it announces itself. */
+async function startMockScript(args: string[]): Promise<RunningProcess> {
+  const mock = await startProcess(tsx, [script, ...args], {
+    name: `npm run mock -- ${args.join(" ")}`,
+    ready: /Stop with Ctrl\+C\./,
   });
-  running = child;
-  let output = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      if (output.includes("Stop with Ctrl+C.")) resolve(output);
-    });
-    child.on("exit", (code) =>
-      reject(new Error(`the mock exited with ${code} before it was ready:\n${output}`)),
-    );
-  });
+  started.push(mock);
+  return mock;
+}
+
+async function getCurrencies(base: string): Promise<unknown> {
+  const answer = await fetch(`${base}/v1/currencies`, { headers: { "x-api-key": "any" } });
+  expect(answer.status).toBe(200);
+  return answer.json();
 }
 
 describe("npm run mock", () => {
   it("serves the spec's examples and prints where it listens", async () => {
     const port = await findFreePort();
-    const output = await startMockScript(["--port", String(port)]);
+    const mock = await startMockScript(["--port", String(port)]);
     const base = `http://127.0.0.1:${port}`;
-    expect(output).toContain("payreq mock (Prism, spec examples) is serving the Payment Request Service API");
-    expect(output).toContain(`API:   ${base}  (try: curl -H 'x-api-key: any' ${base}/v1/currencies)`);
-    const response = await fetch(`${base}/v1/currencies?network=base`, { headers: { "x-api-key": "any" } });
-    expect(response.status).toBe(200);
+    expect(mock.output()).toContain(
+      "payreq mock (Prism, spec examples) is serving the Payment Request Service API",
+    );
+    expect(mock.output()).toContain(`API:   ${base}  (try: curl -H 'x-api-key: any' ${base}/v1/currencies)`);
+    expect(currenciesExample).toBeDefined();
+    expect(await getCurrencies(base)).toEqual(currenciesExample);
     expect((await fetch(`${base}/v1/currencies`)).status).toBe(401);
   });
 
   it("generates data from the schemas with --dynamic", async () => {
     const port = await findFreePort();
-    const output = await startMockScript(["--port", String(port), "--dynamic"]);
-    expect(output).toContain("payreq mock (Prism, dynamic data)");
+    const mock = await startMockScript(["--port", String(port), "--dynamic"]);
+    expect(mock.output()).toContain("payreq mock (Prism, dynamic data)");
+    const answer = await getCurrencies(`http://127.0.0.1:${port}`);
+    expect(createSchemaValidator(spec).errorsFor(currenciesSchema, answer)).toEqual([]);
+    expect(answer).not.toEqual(currenciesExample);
   });
 
-  it("rejects a bad port with a clear message and exit status 2", () => {
-    const result = spawnSync(tsx, [script, "--port", "http"], { cwd: repoRoot, encoding: "utf8" });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain('--port must be a whole number from 1 to 65535, got "http"');
+  it("names itself in the pointer to its help after a bad command line, and exits 2", async () => {
+    const run = await runToEnd(tsx, [script, "--port", "http"], {
+      cwd: repoRoot,
+      env: envWithoutSandboxSettings,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      '--port (or PORT) must be a whole number from 1 to 65535, got "http"\n' +
+        "Run 'npm run mock -- --help' for the options.\n",
+    );
   });
 });

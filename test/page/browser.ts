@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { describe } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
+import { startTestServer, type TestServer } from "../server/helpers.ts";
 import { addFakeWallet, type FakeWalletOptions } from "./fake-wallet.ts";
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere. `npx playwright install` cannot run here. */
@@ -80,6 +81,50 @@ export async function openPayerPage(browser: Browser, wallet: FakeWalletOptions 
   });
   if (wallet) await addFakeWallet(page, wallet);
   return { context, page, pageErrors };
+}
+
+/** A test server and Chromium shared by one test file's browser tests. */
+export interface BrowserAndServer {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** A fresh payer page (see `openPayerPage`), closed after the file's tests. */
+  openPage(wallet: FakeWalletOptions | null): Promise<PayerPage>;
+}
+
+/**
+ * Starts a test server and Chromium before the file's tests, unless the browser tests are
+ * skipped, and closes them and every page opened through `openPage` after them.
+ */
+export function useBrowserAndServer(): BrowserAndServer {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const opened: PayerPage[] = [];
+  beforeAll(async () => {
+    if (browserSkipReason) return;
+    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((payerPage) => payerPage.context.close()));
+    await Promise.all([browser?.close(), server?.close()]);
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error("the test server and browser start in beforeAll; use them in tests");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+    async openPage(wallet) {
+      const payerPage = await openPayerPage(started(browser), wallet);
+      opened.push(payerPage);
+      return payerPage;
+    },
+  };
 }
 
 export async function saveScreenshot(page: Page, name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normaliseBatchPayout } from "../../src/client/batch-payout.ts";
 import { readExpectedLink } from "../../src/page/expected-link.ts";
 import { verifyTransactions } from "../../src/page/verify-transactions.ts";
 import { createDefaultConfig, type SandboxConfig, sampleCredentials } from "../../src/server/index.ts";
@@ -145,7 +146,8 @@ describe("the token check as the page reads it", () => {
       body: { requestIds, payer },
     });
     expect(batch.status).toBe(201);
-    const transactions = [...batch.body.ERC20ApprovalTransactions, batch.body.batchPaymentTransaction];
+    const { approvals, payments } = normaliseBatchPayout(batch.body);
+    const transactions = [...approvals, ...payments];
     const result = verifyTransactions(readExpectedLink(check.body), transactions, payer);
     expect(result.mismatches).toEqual([]);
     expect(result.steps.map((step) => step.label)).toEqual([

@@ -1,61 +1,34 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { createSecurePayment, payee, payer, usdcOnBase } from "../server/helpers.ts";
 import {
-  createSecurePayment,
-  payee,
-  startTestServer,
-  type TestServer,
-  usdcOnBase,
-} from "../server/helpers.ts";
-import {
-  browserSkipReason,
   describeInBrowser,
-  launchChromium,
-  openPayerPage,
   type PayerPage,
   saveScreenshot,
   shownDetails,
   textOf,
+  useBrowserAndServer,
 } from "./browser.ts";
 
-const payer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
 const otherPayee = "0xb07D2398d2004378cad234DA0EF14f1c94A530e4";
 const wallet = { account: payer, chainId: 1 };
 
-let server: TestServer;
-let browser: Browser;
-const opened: PayerPage[] = [];
+const live = useBrowserAndServer();
 
-beforeAll(async () => {
-  if (browserSkipReason) return;
-  [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await Promise.all(opened.map((payerPage) => payerPage.context.close()));
-  await Promise.all([browser?.close(), server?.close()]);
-});
-
-/** Opens a page of the server as a payer and waits for its title heading to read `heading`. */
-async function open(pathAndQuery: string, heading: string, withWallet = true): Promise<PayerPage> {
-  const payerPage = await openPayerPage(browser, withWallet ? wallet : null);
-  opened.push(payerPage);
-  await payerPage.page.goto(`${server.url}${pathAndQuery}`);
+/** Opens `url` as a payer and waits for the page's title heading to read `heading`. */
+async function open(url: string, heading: string, withWallet = true): Promise<PayerPage> {
+  const payerPage = await live.openPage(withWallet ? wallet : null);
+  await payerPage.page.goto(url);
   await payerPage.page.getByRole("heading", { level: 1, name: heading }).waitFor();
   return payerPage;
 }
 
-const tokenOf = (securePaymentUrl: string) => new URL(securePaymentUrl).search;
-
 describeInBrowser("the secure-payment page, by token check answer", () => {
   it("shows a payable link: payee, amount, fee, total, network, reference and expiry", async () => {
-    const created = await server.call("POST", "/v2/secure-payments", {
+    const created = await live.server.call("POST", "/v2/secure-payments", {
       body: { requests: [usdcOnBase("125.00")], reference: "ORDER-2026-0412" },
     });
-    const request = await server.call("GET", `/sandbox/requests/${created.body.requestIds[0]}`);
-    const { page, pageErrors } = await open(
-      `/pay${tokenOf(created.body.securePaymentUrl)}`,
-      "Review and pay",
-    );
+    const request = await live.server.call("GET", `/sandbox/requests/${created.body.requestIds[0]}`);
+    const { page, pageErrors } = await open(created.body.securePaymentUrl, "Review and pay");
 
     expect(await shownDetails(page)).toEqual({
       "Pay to": payee,
@@ -79,11 +52,11 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
   });
 
   it("shows a payable batch link as a table of payments with their total", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server, [
+    const { securePaymentUrl } = await createSecurePayment(live.server, [
       usdcOnBase("40.00"),
       usdcOnBase("12.50", otherPayee),
     ]);
-    const { page } = await open(`/pay${tokenOf(securePaymentUrl)}`, "Review and pay");
+    const { page } = await open(securePaymentUrl, "Review and pay");
     const rows = await page.locator("table tbody tr").allInnerTexts();
     expect(rows.map((row) => row.split("\t").slice(0, 4))).toEqual([
       ["1", payee, "40 USDC", "None"],
@@ -95,13 +68,10 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
   });
 
   it("shows an expired link with the server's reason and asks for a new link", async () => {
-    const { securePaymentUrl, token } = await createSecurePayment(server);
-    await server.call("POST", "/sandbox/clock", { body: { advanceSeconds: 7 * 24 * 3600 } });
+    const { securePaymentUrl, token } = await createSecurePayment(live.server);
+    await live.server.call("POST", "/sandbox/clock", { body: { advanceSeconds: 7 * 24 * 3600 } });
     try {
-      const { page } = await open(
-        `/pay${tokenOf(securePaymentUrl)}`,
-        "This payment link can no longer be used",
-      );
+      const { page } = await open(securePaymentUrl, "This payment link can no longer be used");
       expect(await textOf(page, "#content")).toBe(
         `The secure payment ${token} expired on 2026-04-19T10:00:00.000Z; ask the merchant for a new payment link.\n\nAsk the merchant for a new link.`,
       );
@@ -109,17 +79,17 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
       expect(await page.locator("button").count()).toBe(0);
       await saveScreenshot(page, "expired");
     } finally {
-      await server.call("POST", "/sandbox/clock", { body: { advanceSeconds: -7 * 24 * 3600 } });
+      await live.server.call("POST", "/sandbox/clock", { body: { advanceSeconds: -7 * 24 * 3600 } });
     }
   });
 
   it("shows an already paid link", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(server);
-    const paid = await server.call("POST", `/sandbox/requests/${requestIds[0]}/payments`, {
+    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server);
+    const paid = await live.server.call("POST", `/sandbox/requests/${requestIds[0]}/payments`, {
       body: { outcome: "paid", txHash: `0x${"ab".repeat(32)}` },
     });
     expect(paid.body.securePayment.status).toBe("completed");
-    const { page } = await open(`/pay${tokenOf(securePaymentUrl)}`, "This payment is already paid");
+    const { page } = await open(securePaymentUrl, "This payment is already paid");
     expect(await textOf(page, "#content")).toBe(
       "There is nothing left to pay with this link.\n\nIf you did not expect this, contact the merchant before paying again.",
     );
@@ -127,20 +97,21 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
   });
 
   it("shows an unknown token, and a link without token, as not found", async () => {
-    const { page } = await open("/pay?token=01KM9S346Q3D25VT4F5V37E3S3", "Payment link not found");
+    const { page } = await open(
+      `${live.server.url}/pay?token=01KM9S346Q3D25VT4F5V37E3S3`,
+      "Payment link not found",
+    );
     expect(await textOf(page, "#content")).toBe(
       "No payment matches this link. Check that you opened the whole link from the merchant.\n\nAsk the merchant for a new link if it still does not work.",
     );
     await saveScreenshot(page, "not-found");
-    const bare = await open("/pay", "Payment link not found");
+    const bare = await open(`${live.server.url}/pay`, "Payment link not found");
     expect(await bare.page.locator("#page-title:focus").count()).toBe(1);
   });
 
   it("shows a server error with its request ID and retries on demand", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server);
-    const payerPage = await openPayerPage(browser, wallet);
-    opened.push(payerPage);
-    const { page } = payerPage;
+    const { securePaymentUrl } = await createSecurePayment(live.server);
+    const { page } = await live.openPage(wallet);
     let failures = 1;
     await page.route("**/v2/secure-payments/*", async (route) => {
       if (failures === 0) return route.continue();
@@ -168,8 +139,8 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
   });
 
   it("says so when the browser has no wallet", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server);
-    const { page } = await open(`/pay${tokenOf(securePaymentUrl)}`, "Review and pay", false);
+    const { securePaymentUrl } = await createSecurePayment(live.server);
+    const { page } = await open(securePaymentUrl, "Review and pay", false);
     await page.getByRole("button", { name: "Connect wallet" }).click();
     await page.locator("#wallet-info .notice").waitFor();
     expect(await textOf(page, "#wallet-info")).toBe(

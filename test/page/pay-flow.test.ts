@@ -1,45 +1,20 @@
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { decodeFunctionData, encodeFunctionData } from "viem";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { erc20FeeProxyAbi, getOfficialContracts } from "../../src/chain/index.ts";
+import { normaliseBatchPayout } from "../../src/client/batch-payout.ts";
 import { transactionValueToBigInt } from "../../src/client/transaction-value.ts";
-import {
-  createSecurePayment,
-  payee,
-  startTestServer,
-  type TestServer,
-  usdcOnBase,
-} from "../server/helpers.ts";
-import {
-  browserSkipReason,
-  describeInBrowser,
-  launchChromium,
-  openPayerPage,
-  type PayerPage,
-  saveScreenshot,
-  textOf,
-} from "./browser.ts";
+import { createSecurePayment, payee, payer, usdcOnBase } from "../server/helpers.ts";
+import { describeInBrowser, type PayerPage, saveScreenshot, textOf, useBrowserAndServer } from "./browser.ts";
 import { type FakeWalletOptions, sentTransactions, walletCalls } from "./fake-wallet.ts";
 
-const payer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
 const otherPayee = "0xb07D2398d2004378cad234DA0EF14f1c94A530e4";
 const attacker = "0x000000000000000000000000000000000000dEaD";
 const base = getOfficialContracts("base") as NonNullable<ReturnType<typeof getOfficialContracts>>;
 const contrastCheck = readFileSync(new URL("./contrast-check.js", import.meta.url), "utf8");
 
-let server: TestServer;
-let browser: Browser;
-const opened: PayerPage[] = [];
-
-beforeAll(async () => {
-  if (browserSkipReason) return;
-  [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-});
-afterAll(async () => {
-  await Promise.all(opened.map((payerPage) => payerPage.context.close()));
-  await Promise.all([browser?.close(), server?.close()]);
-});
+const live = useBrowserAndServer();
 
 interface WireTransaction {
   to: string;
@@ -47,15 +22,34 @@ interface WireTransaction {
   value: Parameters<typeof transactionValueToBigInt>[0];
 }
 
-const normalise = (transaction: WireTransaction) => ({
+/** A transaction as compared: lower-case target, calldata and value in wei. */
+interface ComparableTransaction {
+  to: string;
+  data: string;
+  value: bigint;
+}
+
+/** What the server answered, in the form the wallet's transactions are compared in. */
+const fromServer = (transaction: {
+  to: string;
+  data: string;
+  value: WireTransaction["value"];
+}): ComparableTransaction => ({
   to: transaction.to.toLowerCase(),
   data: transaction.data,
   value: transactionValueToBigInt(transaction.value),
 });
 
+/** What the page sent to the wallet, in the form the server's transactions are compared in. */
+const fromWallet = ({ to, data, value }: ComparableTransaction): ComparableTransaction => ({
+  to: to.toLowerCase(),
+  data,
+  value,
+});
+
 /** What the server answers any caller for this request and wallet, fetched outside the browser. */
 async function serverTransactions(requestId: string): Promise<WireTransaction[]> {
-  const answer = await server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer}`);
+  const answer = await live.server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer}`);
   expect(answer.status).toBe(200);
   return answer.body.transactions;
 }
@@ -65,8 +59,7 @@ async function openLink(
   securePaymentUrl: string,
   wallet: Partial<FakeWalletOptions> = {},
 ): Promise<PayerPage> {
-  const payerPage = await openPayerPage(browser, { account: payer, chainId: 1, ...wallet });
-  opened.push(payerPage);
+  const payerPage = await live.openPage({ account: payer, chainId: 1, ...wallet });
   await payerPage.page.goto(securePaymentUrl);
   await payerPage.page.getByRole("heading", { level: 1, name: "Review and pay" }).waitFor();
   return payerPage;
@@ -106,7 +99,7 @@ async function tamperWithPayCalldata(page: Page, change: (transactions: WireTran
 
 describeInBrowser("paying a link in the browser", () => {
   it("sends exactly the server's transactions, approval first, after switching to Base", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [usdcOnBase("125.00")]);
+    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
     const expected = await serverTransactions(requestIds[0] as string);
     expect(expected.map((transaction) => transaction.to)).toEqual([
       "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
@@ -130,11 +123,7 @@ describeInBrowser("paying a link in the browser", () => {
     await page.getByText("Payment sent", { exact: true }).waitFor();
 
     const sent = await sentTransactions(page);
-    expect(
-      sent.map(({ to, data, value }) =>
-        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
-      ),
-    ).toEqual(expected.map(normalise));
+    expect(sent.map(fromWallet)).toEqual(expected.map(fromServer));
     expect(sent.map((transaction) => transaction.from.toLowerCase())).toEqual([
       payer.toLowerCase(),
       payer.toLowerCase(),
@@ -159,13 +148,14 @@ describeInBrowser("paying a link in the browser", () => {
   });
 
   it("pays a batch link with the batch payout's approval and batchPayments call", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [
+    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [
       usdcOnBase("40.00"),
       usdcOnBase("12.50", otherPayee),
     ]);
-    const batch = await server.call("POST", "/v2/payouts/batch", { body: { requestIds, payer } });
+    const batch = await live.server.call("POST", "/v2/payouts/batch", { body: { requestIds, payer } });
     expect(batch.status).toBe(201);
-    const expected = [...batch.body.ERC20ApprovalTransactions, batch.body.ERC20BatchPaymentTransaction];
+    const { approvals, payments } = normaliseBatchPayout(batch.body);
+    const expected = [...approvals, ...payments];
     const { page } = await openLink(securePaymentUrl);
     await connectAndCheck(page);
     expect(await page.locator(".step-label").allInnerTexts()).toEqual([
@@ -175,18 +165,12 @@ describeInBrowser("paying a link in the browser", () => {
     await page.locator("#pay-button").click();
     await page.getByText("Payment sent", { exact: true }).waitFor();
     const sent = await sentTransactions(page);
-    expect(
-      sent.map(({ to, data, value }) =>
-        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
-      ),
-    ).toEqual(expected.map(normalise));
+    expect(sent.map(fromWallet)).toEqual(expected.map(fromServer));
   });
 
   it("blocks a transaction aimed at an unofficial address and sends nothing", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("125.00")]);
-    const payerPage = await openPayerPage(browser, { account: payer, chainId: 1 });
-    opened.push(payerPage);
-    const { page } = payerPage;
+    const { securePaymentUrl } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
+    const { page } = await live.openPage({ account: payer, chainId: 1 });
     await tamperWithPayCalldata(page, (transactions) => {
       (transactions[1] as WireTransaction).to = attacker;
     });
@@ -217,10 +201,8 @@ describeInBrowser("paying a link in the browser", () => {
   });
 
   it("blocks calldata that pays someone else through the official contract", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("125.00")]);
-    const payerPage = await openPayerPage(browser, { account: payer, chainId: 1 });
-    opened.push(payerPage);
-    const { page } = payerPage;
+    const { securePaymentUrl } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
+    const { page } = await live.openPage({ account: payer, chainId: 1 });
     await tamperWithPayCalldata(page, (transactions) => {
       const payment = transactions[1] as WireTransaction;
       const { args } = decodeFunctionData({ abi: erc20FeeProxyAbi, data: payment.data });
@@ -246,8 +228,8 @@ describeInBrowser("paying a link in the browser", () => {
   });
 
   it("explains a rejection in the wallet and resumes at the rejected step on Try again", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(server, [usdcOnBase("125.00")]);
-    const expected = (await serverTransactions(requestIds[0] as string)).map(normalise);
+    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
+    const expected = (await serverTransactions(requestIds[0] as string)).map(fromServer);
     const { page } = await openLink(securePaymentUrl, { rejectSends: 1 });
     await connectAndCheck(page);
     await page.locator("#pay-button").click();
@@ -270,15 +252,11 @@ describeInBrowser("paying a link in the browser", () => {
     await page.getByText("Payment sent", { exact: true }).waitFor();
     const sent = await sentTransactions(page);
     expect(sent.map((transaction) => transaction.hash === undefined)).toEqual([true, false, false]);
-    expect(
-      sent.map(({ to, data, value }) =>
-        normalise({ to, data: data as `0x${string}`, value: `0x${value.toString(16)}` }),
-      ),
-    ).toEqual([expected[0], ...expected]);
+    expect(sent.map(fromWallet)).toEqual([expected[0], ...expected]);
   });
 
   it("can be used with the keyboard alone: Tab to connect, Enter to connect and to pay", async () => {
-    const { securePaymentUrl } = await createSecurePayment(server, [usdcOnBase("9.99")]);
+    const { securePaymentUrl } = await createSecurePayment(live.server, [usdcOnBase("9.99")]);
     const { page } = await openLink(securePaymentUrl);
     await page.keyboard.press("Tab");
     expect(await page.locator("#connect-button:focus").count()).toBe(1);

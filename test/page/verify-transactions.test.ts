@@ -16,15 +16,14 @@ import {
   type SecurePaymentDetails,
 } from "../../src/page/expected-link.ts";
 import { verifyTransactions } from "../../src/page/verify-transactions.ts";
+import { toWireTransaction } from "../../src/server/domain/transaction-wire.ts";
+import { feeAddress, payee, payer } from "../server/helpers.ts";
 
 const usdc = findToken("USDC-base") as TokenRecord;
 const eth = findToken("ETH-base-base") as TokenRecord;
 const contracts = getOfficialContracts("base") as NonNullable<ReturnType<typeof getOfficialContracts>>;
-const payee = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
 const otherPayee = "0xb07D2398d2004378cad234DA0EF14f1c94A530e4";
 const attacker = "0x000000000000000000000000000000000000dEaD";
-const payer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
-const feeAddress = "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984";
 const reference = "0xa0098add01acc736";
 const otherReference = "0x5d0c2f3e9a1b7c46";
 const requestId = `01${"ab".repeat(32)}`;
@@ -50,11 +49,8 @@ const singleDetails = (overrides: Partial<SecurePaymentDetails> = {}): SecurePay
   }) as SecurePaymentDetails;
 
 /** The wire form the server sends: `value` as the number 0 or an ethers BigNumber. */
-const wire = (transaction: BuiltTransaction) => ({
-  to: transaction.to,
-  data: transaction.data,
-  value: transaction.value === 0n ? 0 : { type: "BigNumber", hex: `0x${transaction.value.toString(16)}` },
-});
+const wire = (transaction: BuiltTransaction) =>
+  toWireTransaction(transaction, transaction.value === 0n ? "number" : "bignumber");
 
 const usdcPayment = (overrides: Partial<Parameters<typeof buildPaymentTransactions>[0]> = {}) =>
   buildPaymentTransactions({
@@ -327,6 +323,30 @@ describe("readExpectedLink", () => {
       new LinkDetailsError(
         "paymentReference is missing or malformed, so the payment reference of the transactions cannot be checked.",
       ),
+    );
+  });
+
+  it("refuses garbled fields with the chain module's message, naming the field", () => {
+    const refusal = (overrides: Record<string, unknown>) => {
+      try {
+        readExpectedLink(singleDetails(overrides as Partial<SecurePaymentDetails>));
+      } catch (error) {
+        if (error instanceof LinkDetailsError) return error.message;
+        throw error;
+      }
+      throw new Error("expected a LinkDetailsError");
+    };
+    expect(refusal({ payee: "0x1234" })).toBe("payee must be 0x and 40 hex digits.");
+    expect(refusal({ payee: undefined })).toBe("payee is missing.");
+    expect(refusal({ feeAddress: "0xnope" })).toBe("feeAddress must be 0x and 40 hex digits.");
+    expect(refusal({ paymentReference: "0xa0098add01acc7" })).toBe(
+      "paymentReference must be 0x and 16 hex digits.",
+    );
+    expect(refusal({ amount: "1e6" })).toBe(
+      "amount must be a decimal number such as 12.50 (digits, an optional fraction, no sign or exponent).",
+    );
+    expect(refusal({ paymentCurrency: "USDC-mainnet" })).toBe(
+      "paymentCurrency USDC-mainnet is on mainnet, not on base.",
     );
   });
 

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, createDefaultConfig, parseConfig } from "../../src/server/index.ts";
-
-function problemsOf(value: unknown): string[] {
-  try {
-    parseConfig(value, "sandbox.json");
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { createDefaultConfig, parseConfig } from "../../src/server/index.ts";
+import { problemsOf } from "./helpers.ts";
 
 describe("parseConfig", () => {
   it("accepts the built-in configuration", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenTable } from "../../src/chain/index.ts";
+import { requireCurrency } from "../../src/server/domain/currencies.ts";
 import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";
 
 let server: TestServer;
@@ -122,5 +123,14 @@ describe("GET /v1/currencies/{currencyId}/conversion-routes", () => {
     const unknown = await server.call("GET", "/v1/currencies/JPY/conversion-routes");
     problemErrors(unknown, "/problems/not-found", 404);
     expect(unknown.body.detail).toBe("No currency has the id or fiat code 'JPY'.");
+  });
+});
+
+describe("requireCurrency", () => {
+  it("gives a stored record's currency, and fails as the server's own bug when it is unknown", () => {
+    expect(requireCurrency("USDC-base", "request r-1")).toBe(usdcBase);
+    expect(() => requireCurrency("DOGE-base", "request r-1")).toThrow(
+      new Error("request r-1 names unknown currency DOGE-base"),
+    );
   });
 });

@@ -1,8 +1,10 @@
 import {
+  ConfigError,
   type CreateServerOptions,
   createFixedClock,
   createServer,
   type PayreqServer,
+  parseConfig,
   type RunningServer,
   sampleCredentials,
 } from "../../src/server/index.ts";
@@ -129,4 +131,15 @@ export async function createSecurePayment(
   const answer = await server.call("POST", "/v2/secure-payments", { body: { requests } });
   if (answer.status !== 201) throw new Error(`secure payment creation failed: ${answer.text}`);
   return answer.body;
+}
+
+/** The problems `parseConfig` finds in a configuration value; none for a valid one. */
+export function problemsOf(value: unknown): string[] {
+  try {
+    parseConfig(value, "sandbox.json");
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
 }

@@ -1,46 +1,28 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
-import { repoRoot } from "../support/spec-document.ts";
+import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
 const script = path.join(repoRoot, "scripts", "start-server.ts");
 
 /** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
-function startScript(args: string[]): Promise<{ child: ChildProcess; banner: string; url: string }> {
-  const child = spawn(tsx, [script, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no banner after 60 s:\n${output}`)), 60_000);
-    child.stdout?.setEncoding("utf8");
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (chunk: string) => {
-      output += chunk;
-    });
-    child.stdout?.on("data", (chunk: string) => {
-      output += chunk;
-      const match = /API:\s+(http:\/\/\S+)/.exec(output);
-      if (match && output.includes("Stop with Ctrl+C.")) {
-        clearTimeout(timer);
-        resolve({ child, banner: output, url: match[1] as string });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${output}`));
-    });
+async function startScript(args: string[]): Promise<{ server: RunningProcess; banner: string; url: string }> {
+  const server = await startProcess(tsx, [script, ...args], {
+    name: `npm start -- ${args.join(" ")}`,
+    ready: /Stop with Ctrl\+C\./,
   });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+  const banner = server.output();
+  const url = /API:\s+(http:\/\/\S+)/.exec(banner)?.[1];
+  if (url === undefined) {
+    await server.kill();
+    throw new Error(`no API URL in the banner:\n${banner}`);
+  }
+  return { server, banner, url };
 }
 
 /** The fenced `sh` blocks of a section of docs/reference-server.md. */
@@ -57,7 +39,7 @@ describe("npm start (scripts/start-server.ts)", () => {
   beforeAll(async () => {
     started = await startScript(["--port", "0"]);
   });
-  afterAll(() => stop(started.child));
+  afterAll(() => started?.server.kill());
 
   it("prints the API, spec and docs URLs and the sandbox credentials", () => {
     const { banner, url } = started;
@@ -115,7 +97,7 @@ describe("start-up errors", () => {
     spawnSync(tsx, [script, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
-      env: { ...process.env, ...env },
+      env: { ...envWithoutSandboxSettings, ...env },
       timeout: 60_000,
     });
 

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { repoRoot } from "./spec-document.ts";
+import { repoRoot } from "../../scripts/run-tool.ts";
 
 export interface RunningPrism {
   baseUrl: string;

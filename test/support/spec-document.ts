@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "../../scripts/run-tool.ts";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { repoRoot };
 
 /** A parsed OpenAPI document: plain JSON, navigated by JSON Pointer. */
 export type SpecDocument = Record<string, unknown>;
@@ -31,6 +31,16 @@ export function getAtPointer(document: unknown, pointer: string): unknown {
     else return undefined;
   }
   return current;
+}
+
+let bundledSpec: SpecDocument | undefined;
+
+/** A copy of the value of a named example of the bundled spec, such as `CurrencyUsdcBase`. */
+export function specExample(name: string): unknown {
+  bundledSpec ??= loadBundledSpec();
+  const value = getAtPointer(bundledSpec, `/components/examples/${name}/value`);
+  if (value === undefined) throw new Error(`the spec has no example named ${name}`);
+  return structuredClone(value);
 }
 
 /** Follows local `$ref`s (`#/...`) until a node without one is reached. */

@@ -1,12 +1,12 @@
-import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
+import { isObject, loadBundledSpec, specExample } from "../support/spec-document.ts";
 
 export const spec = loadBundledSpec();
 
-/** A named example of the bundled spec, copied. */
-export function specExample(name: string): Record<string, unknown> {
-  const value = getAtPointer(spec, `/components/examples/${name}/value`);
-  if (value === undefined) throw new Error(`the spec has no example named ${name}`);
-  return structuredClone(value) as Record<string, unknown>;
+/** A webhook payload example of the spec, such as `WebhookPaymentConfirmed`: an object, copied. */
+export function payloadExample(name: string): Record<string, unknown> {
+  const value = specExample(name);
+  if (!isObject(value)) throw new Error(`the spec example ${name} is not a JSON object`);
+  return value;
 }
 
 export const secret = "whsec_test_5f3c9a1e7b2d4068";

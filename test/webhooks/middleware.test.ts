@@ -11,9 +11,9 @@ import {
   type SignedWebhookRequestOptions,
   type WebhookMiddlewareOptions,
 } from "../../src/index.ts";
-import { secret, specExample } from "./fixtures.ts";
+import { payloadExample, secret } from "./fixtures.ts";
 
-const payload = specExample("WebhookPaymentConfirmed");
+const payload = payloadExample("WebhookPaymentConfirmed");
 const deliveryId = "01KX45HY43KWJRP1XPA7Z3DJ8F";
 const servers: http.Server[] = [];
 
@@ -170,6 +170,16 @@ describe("createWebhookMiddleware on Express", () => {
       ),
     );
     expect((await post(url, signed())).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  it("verifies the bytes express.raw() read before it", async () => {
+    const { url, onEvent } = await startApp({}, (app) => app.use(express.raw({ type: "application/json" })));
+    expect(await post(url, signed())).toEqual({
+      status: 200,
+      type: "application/json; charset=utf-8",
+      body: { received: true },
+    });
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
 

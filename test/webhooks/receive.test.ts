@@ -10,9 +10,9 @@ import {
   signWebhook,
   type WebhookReceiverOptions,
 } from "../../src/index.ts";
-import { secret, specExample } from "./fixtures.ts";
+import { payloadExample, secret } from "./fixtures.ts";
 
-const payload = specExample("WebhookPaymentConfirmed");
+const payload = payloadExample("WebhookPaymentConfirmed");
 const deliveryId = "01KX45HY43KWJRP1XPA7Z3DJ8F";
 
 function setup(options: Partial<WebhookReceiverOptions> = {}) {

@@ -9,7 +9,7 @@ import {
 } from "../../src/index.ts";
 import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
 import { resolveNode } from "../support/spec-document.ts";
-import { secret, spec, specExample } from "./fixtures.ts";
+import { payloadExample, secret, spec } from "./fixtures.ts";
 
 const validator = createSchemaValidator(spec);
 
@@ -19,7 +19,7 @@ function headerSchema(name: string): unknown {
 }
 
 describe("createSignedWebhookRequest", () => {
-  const payload = specExample("WebhookPaymentConfirmed");
+  const payload = payloadExample("WebhookPaymentConfirmed");
 
   it("signs the exact body it returns, with the service's headers", () => {
     const request = createSignedWebhookRequest({ secret, payload, deliveryId: "01KX45HY43KWJRP1XPA7Z3DJ8F" });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkWebhookSignature, signWebhook, verifyWebhookSignature } from "../../src/index.ts";
-import { knownAnswer, secret, specExample } from "./fixtures.ts";
+import { knownAnswer, payloadExample, secret } from "./fixtures.ts";
 
-const rawBody = JSON.stringify(specExample("WebhookPaymentConfirmed"), null, 2);
+const rawBody = JSON.stringify(payloadExample("WebhookPaymentConfirmed"), null, 2);
 const signature = signWebhook(secret, rawBody);
 
 describe("verifyWebhookSignature", () => {

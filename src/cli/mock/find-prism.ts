@@ -23,7 +23,7 @@ export function findPrism(fromFile: string): string {
 }
 
 /** Says exactly how to install the pinned Prism (a development dependency of payreq). */
-export function prismMissingMessage(): string {
+function prismMissingMessage(): string {
   const version = readPackageJson().devDependencies?.[prismPackage] ?? "5.14.2";
   return [
     `The mock needs Prism (${prismPackage}), which is not installed.`,

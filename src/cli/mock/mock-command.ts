@@ -15,7 +15,7 @@ export interface MockCommandOptions {
   command: string;
 }
 
-export function mockUsage(command: string): string {
+function mockUsage(command: string): string {
   return `Usage: ${command} [--port 4010] [--host 127.0.0.1] [--dynamic]
 
 Serves the Prism mock of generated/openapi.json. It validates every request against the spec
@@ -50,7 +50,7 @@ export async function runMock(
     printLine(io.stdout, mockUsage(command));
     return 0;
   }
-  const port = readPort(parsed.values.port ?? (io.env.PORT || "4010"), "--port", command, 1);
+  const port = readPort(parsed.values.port ?? (io.env.PORT || "4010"), "--port (or PORT)", command, 1);
   const host = parsed.values.host ?? "127.0.0.1";
   const { dynamic } = parsed.values;
   const spec = path.join(packageRoot, bundledSpec);

@@ -5,6 +5,7 @@ import {
 } from "../../server/config/sandbox-config.ts";
 import { CommandError, UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
+import { describeListenError } from "../describe-listen-error.ts";
 import { readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import { watchStopSignals } from "../stop-signal.ts";
@@ -14,7 +15,7 @@ export interface ServeCommandOptions {
   command: string;
 }
 
-export function serveUsage(command: string): string {
+function serveUsage(command: string): string {
   return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service, with an
@@ -64,7 +65,13 @@ export async function runServe(
   const stop = watchStopSignals();
   try {
     const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandError(describeListenError(error, host, port), { cause: error });
+      const message = describeListenError(error, {
+        host,
+        port,
+        what: "the server",
+        portInUseHint: "stop what runs there, or pass --port (0 picks a free port)",
+      });
+      throw new CommandError(message, { cause: error });
     });
     const origin = server.publicOrigin();
     const tryKey = usesDefault ? sampleCredentials.apiKey : "<your API key>";
@@ -88,16 +95,6 @@ export async function runServe(
   } finally {
     stop.dispose();
   }
-}
-
-function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): string {
-  if (error.code === "EADDRINUSE") {
-    return `port ${port} on ${host} is already in use: stop what runs there, or pass --port (0 picks a free port)`;
-  }
-  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") {
-    return `cannot listen on host ${host}: it is not an address of this machine (${error.code})`;
-  }
-  return `the server could not start: ${error.message}`;
 }
 
 /** The sandbox's sample credentials are printed on purpose; a configuration file's secrets never are. */

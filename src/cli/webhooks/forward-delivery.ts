@@ -1,4 +1,4 @@
-import { describeFetchFailure } from "../describe-fetch-failure.ts";
+import { describeFetchFailure, isFetchTimeout } from "../describe-fetch-failure.ts";
 
 /** What the integrator's endpoint made of a forwarded delivery. */
 export type ForwardOutcome =
@@ -9,7 +9,7 @@ export type ForwardOutcome =
 const answerLimitBytes = 64 * 1024;
 
 /** The request headers a forwarded delivery keeps: the body's type and every delivery header. */
-export function isForwardedHeader(name: string): boolean {
+function isForwardedHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return lower === "content-type" || lower.startsWith("x-request-network-");
 }
@@ -46,10 +46,11 @@ export async function forwardDelivery(
       contentType: response.headers.get("content-type") ?? undefined,
     };
   } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") {
-      return { reached: false, status: 504, reason: `no answer within ${timeoutMs / 1000} s` };
-    }
-    return { reached: false, status: 502, reason: describeFetchFailure(error) };
+    return {
+      reached: false,
+      status: isFetchTimeout(error) ? 504 : 502,
+      reason: describeFetchFailure(error, timeoutMs),
+    };
   }
 }
 

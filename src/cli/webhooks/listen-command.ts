@@ -1,10 +1,12 @@
 import { CommandError, UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
+import { describeListenError } from "../describe-listen-error.ts";
 import { readHttpUrl, readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import { watchStopSignals } from "../stop-signal.ts";
 import { describeBody, describeDelivery } from "./describe-delivery.ts";
 import {
+  apiKeyPlaceholder,
   callSandbox,
   connectToSandbox,
   defaultServerUrl,
@@ -18,7 +20,7 @@ const listenerHost = "127.0.0.1";
 /** Longer than the service waits (5 s), so that a slow endpoint is seen as slow, not as down. */
 const forwardTimeoutMs = 10_000;
 
-export const listenUsage = `Usage: ${command} [--port P] [--forward-to URL] [--server URL] [--api-key K]
+const listenUsage = `Usage: ${command} [--port P] [--forward-to URL] [--server URL] [--api-key K]
          [--secret S] [--print-secret] [--json]
 
 Receives webhook deliveries on ${listenerHost}: verifies each signature, prints one line per
@@ -110,12 +112,13 @@ export async function runWebhooksListen(args: readonly string[], io: CliIo): Pro
         if (values.json) printLine(io.stdout, describeBody(delivery));
       },
     }).catch((error: NodeJS.ErrnoException) => {
-      throw new CommandError(
-        error.code === "EADDRINUSE"
-          ? `port ${port} on ${listenerHost} is already in use: pass another --port, or leave it out for a free one`
-          : `the listener could not start: ${error.message}`,
-        { cause: error },
-      );
+      const message = describeListenError(error, {
+        host: listenerHost,
+        port,
+        what: "the listener",
+        portInUseHint: "pass another --port, or leave it out for a free one",
+      });
+      throw new CommandError(message, { cause: error });
     });
     if (connection) {
       endpoint = await registerEndpoint(connection, listener.url);
@@ -175,7 +178,7 @@ function banner(input: {
   ];
   if (connection && endpoint) {
     const serverFlag = connection.server === defaultServerUrl ? "" : ` --server ${connection.server}`;
-    const keyFlag = connection.apiKeyHint === "<your API key>" ? " --api-key '<your API key>'" : "";
+    const keyFlag = connection.apiKeyHint === apiKeyPlaceholder ? ` --api-key '${apiKeyPlaceholder}'` : "";
     lines.push(
       `  Endpoint:    ${endpoint.id} on ${connection.server}, all events, secret ending in ${endpoint.secretLast4}`,
       ...(input.printSecret ? [`  Secret:      ${endpoint.secret}`] : []),

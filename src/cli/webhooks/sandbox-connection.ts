@@ -13,6 +13,8 @@ export const sandboxConnectionOptions = {
 } as const;
 
 export const defaultServerUrl = "http://127.0.0.1:3000";
+/** The apiKeyHint of a key given with --api-key: it is not printed. */
+export const apiKeyPlaceholder = "<your API key>";
 const requestTimeoutMs = 10_000;
 
 export interface SandboxConnection {
@@ -42,7 +44,7 @@ export function connectToSandbox(
       ? apiKey
       : values["api-key"] === undefined
         ? "$PAYREQ_API_KEY"
-        : "<your API key>";
+        : apiKeyPlaceholder;
   const client = createPayreqClient({
     baseUrl: server,
     apiKey,
@@ -73,12 +75,8 @@ export async function callSandbox<Result extends FetchResult>(
 }
 
 function describeUnreachable(server: string, doing: string, error: unknown): string {
-  const why =
-    error instanceof Error && error.name === "TimeoutError"
-      ? `no answer within ${requestTimeoutMs / 1000} s`
-      : describeFetchFailure(error);
   return [
-    `could not ${doing}: ${server} is unreachable: ${why}.`,
+    `could not ${doing}: ${server} is unreachable: ${describeFetchFailure(error, requestTimeoutMs)}.`,
     "Is the reference server running? Start it with `payreq serve` (or `npm start`), or pass --server URL.",
   ].join("\n");
 }

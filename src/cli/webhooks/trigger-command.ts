@@ -30,7 +30,7 @@ const sampleRequest = {
 const requestIdPattern = /^01[0-9a-f]{64}$/;
 const decimalPattern = /^\d+(\.\d+)?$/;
 
-export const triggerUsage = `Usage: ${command} payment.confirmed|payment.partial|payment.failed
+const triggerUsage = `Usage: ${command} payment.confirmed|payment.partial|payment.failed
          [--request ID] [--amount A] [--server URL] [--api-key K]
 
 Makes the reference server (payreq serve) send a real, signed webhook: it records a payment

@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { parseRetryCount, parseTestFlag, webhookHeaders } from "../../webhooks/headers.ts";
 import { defaultWebhookBodyLimitBytes } from "../../webhooks/middleware.ts";
-import { answerProblem, buildReceiverProblem, type ReceiverProblem } from "../../webhooks/problems.ts";
-import { readRawBody } from "../../webhooks/read-raw-body.ts";
+import { answerProblem, buildReceiverProblem } from "../../webhooks/problems.ts";
+import { answerReadFailure, readRawBody } from "../../webhooks/read-raw-body.ts";
+import { parseBody } from "../../webhooks/receive.ts";
+import { sendAnswer } from "../../webhooks/send-answer.ts";
 import { checkWebhookSignature, type SignatureCheck } from "../../webhooks/verify.ts";
 import { type ForwardOutcome, forwardDelivery } from "./forward-delivery.ts";
 
@@ -45,7 +47,7 @@ export interface RunningWebhookListener {
 }
 
 /** The path the listener is registered under; it accepts deliveries on any path. */
-export const listenerPath = "/webhooks";
+const listenerPath = "/webhooks";
 
 /** A local receiver on node:http that verifies each delivery, reports it and answers or forwards it. */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<RunningWebhookListener> {
@@ -92,20 +94,7 @@ async function handle(
   }
   const read = await readRawBody(req, defaultWebhookBodyLimitBytes);
   if (!read.ok) {
-    if (read.reason === "too_large") {
-      sendProblem(
-        res,
-        buildReceiverProblem("payloadTooLarge", `The body is over ${defaultWebhookBodyLimitBytes} bytes.`),
-      );
-    } else if (read.reason === "encoded") {
-      sendProblem(
-        res,
-        buildReceiverProblem(
-          "unsupportedMediaType",
-          `The body is encoded (${read.encoding}); the signature covers the bytes as sent.`,
-        ),
-      );
-    } else res.destroy();
+    sendAnswer(res, answerReadFailure(read, defaultWebhookBodyLimitBytes));
     return;
   }
   const rawBody = read.body;
@@ -114,7 +103,8 @@ async function handle(
     rawBody,
     signature: req.headers[webhookHeaders.signature],
   });
-  const payload = parseJson(rawBody);
+  const parsed = parseBody(rawBody);
+  const payload = parsed.ok ? parsed.value : undefined;
   const body = typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : {};
   const delivery: Omit<ReceivedDelivery, "status" | "forward"> = {
     receivedAt: new Date(),
@@ -129,10 +119,7 @@ async function handle(
   };
 
   if (!signature.ok) {
-    sendProblem(
-      res,
-      buildReceiverProblem("invalidSignature", signature.message, { reason: signature.reason }),
-    );
+    sendProblem(res, "invalidSignature", signature.message, { reason: signature.reason });
     options.onDelivery({ ...delivery, status: 401, forward: undefined });
     return;
   }
@@ -147,14 +134,14 @@ async function handle(
       res.writeHead(forward.status, forward.contentType ? { "content-type": forward.contentType } : {});
       res.end(forward.body);
     } else {
-      res.writeHead(forward.status, { "content-type": "application/problem+json; charset=utf-8" });
-      res.end(JSON.stringify(gatewayProblem(forward.status, `${options.forwardTo}: ${forward.reason}`)));
+      const kind = forward.status === 502 ? "forwardFailed" : "forwardTimeout";
+      sendProblem(res, kind, `${options.forwardTo}: ${forward.reason}`);
     }
     options.onDelivery({ ...delivery, status: forward.status, forward });
     return;
   }
   if (payload === undefined) {
-    sendProblem(res, buildReceiverProblem("malformedJson", "The body is not UTF-8 JSON."));
+    sendProblem(res, "malformedJson", "The body is not UTF-8 JSON.");
     options.onDelivery({ ...delivery, status: 400, forward: undefined });
     return;
   }
@@ -163,31 +150,9 @@ async function handle(
   options.onDelivery({ ...delivery, status: 200, forward: undefined });
 }
 
-function sendProblem(res: ServerResponse, problem: ReceiverProblem): void {
-  const answer = answerProblem(problem);
-  res.writeHead(answer.status, answer.headers);
-  res.end(JSON.stringify(answer.body));
-}
-
-function gatewayProblem(status: 502 | 504, detail: string) {
-  const title = status === 502 ? "Bad Gateway" : "Gateway Timeout";
-  return {
-    type: status === 502 ? "/problems/forward-failed" : "/problems/forward-timeout",
-    title,
-    status,
-    detail,
-    statusCode: status,
-    error: title,
-    message: detail,
-  };
-}
-
-function parseJson(rawBody: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(rawBody));
-  } catch {
-    return undefined;
-  }
+/** Answers with the receiver's Problem Details of that kind. */
+function sendProblem(res: ServerResponse, ...problem: Parameters<typeof buildReceiverProblem>): void {
+  sendAnswer(res, answerProblem(buildReceiverProblem(...problem)));
 }
 
 function stringOf(value: unknown): string | undefined {

@@ -3,7 +3,7 @@ import { type CliIo, printLine } from "../cli-io.ts";
 
 const command = "payreq webhooks";
 
-export const webhooksUsage = `Usage: ${command} <listen|trigger> [options]
+const webhooksUsage = `Usage: ${command} <listen|trigger> [options]
 
 Webhooks on your machine, with the reference server (payreq serve).
 

@@ -1,3 +1,5 @@
+import { webhookEventNames } from "../../client/webhook-event.ts";
+
 /** JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. */
 export const sandboxConfigSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -35,7 +37,7 @@ export const sandboxConfigSchema = {
                   type: "array",
                   minItems: 1,
                   uniqueItems: true,
-                  items: { enum: ["payment.confirmed", "payment.partial", "payment.failed"] },
+                  items: { enum: webhookEventNames },
                 },
               },
             },

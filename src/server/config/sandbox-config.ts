@@ -1,3 +1,5 @@
+import type { WebhookEventName } from "../../client/webhook-event.ts";
+
 /** The sandbox's configuration: who may call it and how it behaves. JSON-shaped, see config-schema.ts. */
 
 export interface ClientIdConfig {
@@ -25,7 +27,7 @@ export interface WebhookEndpointConfig {
   /** The signing secret; the account's `webhookSecret` when absent. */
   secret?: string;
   /** The events sent to it; all of them when absent. */
-  events?: ("payment.confirmed" | "payment.partial" | "payment.failed")[];
+  events?: WebhookEventName[];
 }
 
 export interface AccountConfig {

@@ -4,16 +4,20 @@ import {
   buildBatchPaymentTransactions,
   computeFeeAmount,
   type NetworkName,
-  type TokenRecord,
 } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
-import { findCurrency } from "./currencies.ts";
 import { resolveFee } from "./fees.ts";
 import type { Principal } from "./principal.ts";
-import { createRequestRecord, planRequests, remainingAmount } from "./requests.ts";
+import {
+  createRequestRecord,
+  paymentTokenOf,
+  planRequests,
+  remainingAmount,
+  storeNewRequest,
+} from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -56,7 +60,7 @@ async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<R
 }
 
 function toBatchItem(request: RequestRecord, feePercentage: string | undefined): BatchPaymentItem {
-  const token = findCurrency(request.paymentCurrency) as TokenRecord;
+  const token = paymentTokenOf(request);
   const left = remainingAmount(request);
   const amount = left > 0n ? left : BigInt(request.expectedAmount);
   return {
@@ -122,16 +126,7 @@ export async function createBatchPayout(
     const now = ctx.clock.now().toISOString();
     await ctx.store.withTransaction(async (tx) => {
       for (const request of requests) {
-        await tx.putRequest(request);
-        await tx.appendEvent({
-          type: "request.created",
-          occurredAt: now,
-          data: {
-            requestId: request.requestId,
-            paymentReference: request.paymentReference,
-            securePaymentToken: null,
-          },
-        });
+        await storeNewRequest(tx, request, { securePaymentToken: null }, now);
       }
     });
   }

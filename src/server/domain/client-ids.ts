@@ -34,6 +34,11 @@ export function effectiveAllowedDomains(record: ClientIdRecord, publicOrigin: st
   return [...new Set(record.allowedDomains.map((domain) => (domain === "self" ? publicOrigin : domain)))];
 }
 
+/** Whether a client ID is active and accepts calls from `origin`. */
+export function allowsOrigin(record: ClientIdRecord, origin: string, publicOrigin: string): boolean {
+  return record.status === "active" && effectiveAllowedDomains(record, publicOrigin).includes(origin);
+}
+
 /** A client-ID record of the caller's own account; another account's answers 404 like a missing one. */
 export async function readClientId(
   ctx: DomainContext,

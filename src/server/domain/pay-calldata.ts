@@ -10,11 +10,11 @@ import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
-import { findCurrency, nativeCurrencyOf } from "./currencies.ts";
+import { nativeCurrencyOf } from "./currencies.ts";
 import { resolveFee } from "./fees.ts";
 import { simulatedGasCostPerTransaction } from "./gas.ts";
 import type { Principal } from "./principal.ts";
-import { remainingAmount } from "./requests.ts";
+import { paymentTokenOf, remainingAmount } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf, balanceOf } from "./wallet-book.ts";
 import type { operations, Schemas } from "./wire-types.ts";
@@ -75,8 +75,7 @@ export async function getPayCalldata(
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
   const request = await ctx.store.getRequest(requestId);
   if (!request) throw notFound(`No request has the id ${requestId}.`);
-  const token = findCurrency(request.paymentCurrency);
-  if (!token) throw new Error(`request ${requestId} pays in unknown currency ${request.paymentCurrency}`);
+  const token = paymentTokenOf(request);
 
   const pairing = [
     ...requireTogether(query, "chain", "token"),

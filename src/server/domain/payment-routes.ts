@@ -1,9 +1,9 @@
 import { notFound } from "../problems.ts";
 import { percentageToFraction } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
 import { resolveFee } from "./fees.ts";
 import type { Principal } from "./principal.ts";
+import { paymentTokenOf } from "./requests.ts";
 import type { operations, Schemas } from "./wire-types.ts";
 
 export type PaymentRoutesQuery = operations["listPaymentRoutes"]["parameters"]["query"];
@@ -23,7 +23,7 @@ export async function listPaymentRoutes(
   const request = await ctx.store.findRequestByPaymentReference(reference);
   if (!request) throw notFound(`No request has the payment reference ${reference}.`);
   const fee = resolveFee(query, principal, "/query");
-  const token = findCurrency(request.paymentCurrency);
+  const token = paymentTokenOf(request);
   return {
     routes: [
       {
@@ -32,7 +32,7 @@ export async function listPaymentRoutes(
         speed: "FAST",
         price_impact: 0,
         chain: request.network.toUpperCase(),
-        token: token?.symbol ?? request.paymentCurrency,
+        token: token.symbol,
       },
     ],
   };

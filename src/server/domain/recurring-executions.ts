@@ -4,11 +4,11 @@ import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
+import { requireCurrency } from "./currencies.ts";
 import { newTxHash } from "./ids.ts";
 import type { Principal } from "./principal.ts";
 import { loadOwnRecurringPayment, toSandboxRecurringPayment } from "./recurring-payments.ts";
-import { createRequestRecord, remainingAmount } from "./requests.ts";
+import { createRequestRecord, remainingAmount, storeNewRequest } from "./requests.ts";
 import { applyPayment, toSandboxRequest } from "./sandbox-payments.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -37,16 +37,7 @@ async function periodRequest(
     },
     { accountId: record.accountId, now, securePaymentToken: null },
   );
-  await tx.putRequest(request);
-  await tx.appendEvent({
-    type: "request.created",
-    occurredAt: now.toISOString(),
-    data: {
-      requestId: request.requestId,
-      paymentReference: request.paymentReference,
-      recurringPaymentId: record.id,
-    },
-  });
+  await storeNewRequest(tx, request, { recurringPaymentId: record.id }, now.toISOString());
   return request;
 }
 
@@ -81,8 +72,7 @@ export async function executeSandboxRecurringPayment(
     const record = await loadOwnRecurringPayment(tx, principal, id);
     const refused = refusal(record);
     if (refused) throw refused;
-    const token = findCurrency(record.currency);
-    if (!token) throw new Error(`recurring payment ${id} pays in unknown currency ${record.currency}`);
+    const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const now = ctx.clock.now();
     const request = await periodRequest(tx, record, token, now);
     const payment: RequestPaymentRecord = {

@@ -5,7 +5,7 @@ import type { RecurringPaymentRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
+import { findCurrency, requireCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
 import type { Principal } from "./principal.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
@@ -80,8 +80,7 @@ export async function updateRecurringPayment(
     if (action === "unpause") {
       return { id, status, metadata: { processedPayments, totalPayments, nextPaymentDate } };
     }
-    const token = findCurrency(record.currency);
-    if (!token) throw new Error(`recurring payment ${id} pays in unknown currency ${record.currency}`);
+    const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const remainingPayments = totalPayments - processedPayments;
     return {
       id,
@@ -102,7 +101,7 @@ export async function updateRecurringPayment(
 export function toSandboxRecurringPayment(
   record: RecurringPaymentRecord,
 ): Schemas["SandboxRecurringPayment"] {
-  const decimals = findCurrency(record.currency)?.decimals ?? 0;
+  const { decimals } = requireCurrency(record.currency, `recurring payment ${record.id}`);
   return {
     id: record.id,
     status: record.status,

@@ -2,8 +2,9 @@ import { type Address, maxUint256 } from "viem";
 import { computePaymentReference, generateSalt, type TokenRecord } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
-import { findCurrency } from "./currencies.ts";
+import { findCurrency, requireCurrency } from "./currencies.ts";
 import { newRequestId } from "./ids.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -101,6 +102,29 @@ export function createRequestRecord(
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** What created a request: the link it belongs to, or the recurring payment whose period it pays. */
+type RequestOrigin = { securePaymentToken: string | null } | { recurringPaymentId: string };
+
+/** Keeps a new request and its `request.created` event, inside the caller's transaction. */
+export async function storeNewRequest(
+  tx: StoreOperations,
+  request: RequestRecord,
+  origin: RequestOrigin,
+  occurredAt: string,
+): Promise<void> {
+  await tx.putRequest(request);
+  await tx.appendEvent({
+    type: "request.created",
+    occurredAt,
+    data: { requestId: request.requestId, paymentReference: request.paymentReference, ...origin },
+  });
+}
+
+/** The currency a stored request is paid in. */
+export function paymentTokenOf(request: RequestRecord): TokenRecord {
+  return requireCurrency(request.paymentCurrency, `request ${request.requestId}`);
 }
 
 /** What is left to pay on a request, in base units (never negative). */

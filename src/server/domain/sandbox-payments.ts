@@ -4,20 +4,12 @@ import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
-import { findCurrency } from "./currencies.ts";
 import { newTxHash } from "./ids.ts";
-import { remainingAmount } from "./requests.ts";
+import type { Principal } from "./principal.ts";
+import { paymentTokenOf, remainingAmount } from "./requests.ts";
 import { completeIfAllPaid, effectiveStatus } from "./secure-payments.ts";
 import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
 import type { Schemas } from "./wire-types.ts";
-
-function tokenOf(request: RequestRecord): TokenRecord {
-  const token = findCurrency(request.paymentCurrency);
-  if (!token)
-    throw new Error(`request ${request.requestId} pays in unknown currency ${request.paymentCurrency}`);
-  return token;
-}
 
 /**
  * Records one payment on a request inside the caller's transaction: the request's new state, the
@@ -30,7 +22,7 @@ export async function applyPayment(
   payment: RequestPaymentRecord,
   now: Date,
 ): Promise<RequestRecord> {
-  const token = tokenOf(request);
+  const token = paymentTokenOf(request);
   const amountPaid = BigInt(request.amountPaid) + BigInt(payment.amount);
   const status: RequestRecord["status"] =
     payment.outcome === "failed" ? "failed" : payment.outcome === "paid" ? "paid" : "partially_paid";
@@ -71,7 +63,7 @@ export async function toSandboxRequest(
   request: RequestRecord,
   now: Date,
 ): Promise<Schemas["SandboxRequest"]> {
-  const { decimals } = tokenOf(request);
+  const { decimals } = paymentTokenOf(request);
   const securePayment = request.securePaymentToken
     ? await tx.getSecurePayment(request.securePaymentToken)
     : undefined;
@@ -189,7 +181,7 @@ export async function recordSandboxPayment(
     if (body.outcome !== "failed" && body.subStatus !== undefined) {
       throw validationFailed([{ path: "/body/subStatus", message: "is only allowed for a failed payment" }]);
     }
-    const token = tokenOf(request);
+    const token = paymentTokenOf(request);
     const amount = paidAmount(body, request, token);
     const now = ctx.clock.now();
     const payment: RequestPaymentRecord = {

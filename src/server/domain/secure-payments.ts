@@ -4,11 +4,10 @@ import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "..
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
 import type { Principal } from "./principal.ts";
-import { createRequestRecord, planRequests } from "./requests.ts";
+import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** The status a secure payment has now: a pending one past its expiry reads as expired. */
@@ -51,16 +50,7 @@ export async function createSecurePayment(
   };
   await ctx.store.withTransaction(async (tx) => {
     for (const record of records) {
-      await tx.putRequest(record);
-      await tx.appendEvent({
-        type: "request.created",
-        occurredAt: now.toISOString(),
-        data: {
-          requestId: record.requestId,
-          paymentReference: record.paymentReference,
-          securePaymentToken: token,
-        },
-      });
+      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
     }
     await tx.putSecurePayment(securePayment);
     await tx.appendEvent({
@@ -81,7 +71,7 @@ async function loadRequests(tx: StoreOperations, ids: string[]): Promise<Request
   return found.filter((request): request is RequestRecord => request !== undefined);
 }
 
-const decimalsOf = (request: RequestRecord) => findCurrency(request.paymentCurrency)?.decimals ?? 0;
+const decimalsOf = (request: RequestRecord) => paymentTokenOf(request).decimals;
 
 function paymentAmount(request: RequestRecord): string {
   return formatBaseUnits(request.expectedAmount, decimalsOf(request));
@@ -95,7 +85,7 @@ function feeAmount(request: RequestRecord, fee: FeeSettings): string {
   );
 }
 
-const isNative = (request: RequestRecord) => findCurrency(request.paymentCurrency)?.type === "ETH";
+const isNative = (request: RequestRecord) => paymentTokenOf(request).type === "ETH";
 
 function toDetails(
   record: SecurePaymentRecord,
@@ -226,17 +216,16 @@ export async function endSecurePayment(
   });
 }
 
-/** Marks a secure payment completed once every one of its requests is paid. Returns whether it changed. */
-export async function completeIfAllPaid(tx: StoreOperations, token: string, now: Date): Promise<boolean> {
+/** Marks a secure payment completed once every one of its requests is paid. */
+export async function completeIfAllPaid(tx: StoreOperations, token: string, now: Date): Promise<void> {
   const record = await tx.getSecurePayment(token);
-  if (record?.status !== "pending") return false;
+  if (record?.status !== "pending") return;
   const requests = await loadRequests(tx, record.requestIds);
-  if (!requests.every((request) => request.status === "paid")) return false;
+  if (!requests.every((request) => request.status === "paid")) return;
   await tx.putSecurePayment({ ...record, status: "completed", updatedAt: now.toISOString() });
   await tx.appendEvent({
     type: "secure_payment.status_changed",
     occurredAt: now.toISOString(),
     data: { token, from: "pending", to: "completed" },
   });
-  return true;
 }

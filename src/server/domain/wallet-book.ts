@@ -3,7 +3,7 @@ import { notFound, type ValidationIssue, validationFailed } from "../problems.ts
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits, readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
+import { findCurrency, requireCurrency } from "./currencies.ts";
 import type { Schemas } from "./wire-types.ts";
 
 export const checksummed = (address: string): Address => getAddress(address.toLowerCase());
@@ -35,7 +35,7 @@ function toWire(
   address: string,
   wallet: Awaited<ReturnType<StoreOperations["getWallet"]>>,
 ): Schemas["SandboxWallet"] {
-  const decimalsOf = (currency: string) => findCurrency(currency)?.decimals ?? 0;
+  const decimalsOf = (currency: string) => requireCurrency(currency, `wallet ${address}`).decimals;
   return {
     address: checksummed(address),
     balances: wallet.balances.map((b) => ({

@@ -1,5 +1,6 @@
 import { invalidState, notFound } from "../problems.ts";
 import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
 import type { DomainContext } from "./context.ts";
 import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -24,8 +25,12 @@ export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxW
   };
 }
 
-async function loadOwn(ctx: DomainContext, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
-  const record = await ctx.store.getWebhookDelivery(id);
+async function loadOwn(
+  store: StoreOperations,
+  principal: Principal,
+  id: string,
+): Promise<WebhookDeliveryRecord> {
+  const record = await store.getWebhookDelivery(id);
   if (!record || record.accountId !== principal.accountId) {
     throw notFound(`No webhook delivery has the id ${id}.`);
   }
@@ -59,7 +64,7 @@ export async function readWebhookDelivery(
   principal: Principal,
   id: string,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
-  return toWireDelivery(await loadOwn(ctx, principal, id));
+  return toWireDelivery(await loadOwn(ctx.store, principal, id));
 }
 
 /**
@@ -72,10 +77,7 @@ export async function redeliverWebhook(
   id: string,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
   const updated = await ctx.store.withTransaction(async (tx) => {
-    const record = await tx.getWebhookDelivery(id);
-    if (!record || record.accountId !== principal.accountId) {
-      throw notFound(`No webhook delivery has the id ${id}.`);
-    }
+    const record = await loadOwn(tx, principal, id);
     if (record.state === "pending") {
       throw invalidState(
         `Webhook delivery ${id} is still pending; it is attempted again at ${record.nextAttemptAt}. Redeliver it once it is delivered or dead.`,

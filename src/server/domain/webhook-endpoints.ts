@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { webhookEventNames } from "../../client/webhook-event.ts";
 import { notFound, validationFailed } from "../problems.ts";
 import type { WebhookEndpointRecord, WebhookEventName } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
@@ -9,7 +10,7 @@ import type { DomainContext } from "./context.ts";
 import { newUlid } from "./ids.ts";
 import type { Principal } from "./principal.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
-import { buildTestPayload, webhookEventNames } from "./webhook-payloads.ts";
+import { buildTestPayload } from "./webhook-payloads.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** A fresh signing secret: 24 bytes from the CSPRNG. */

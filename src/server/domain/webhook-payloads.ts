@@ -10,12 +10,6 @@ import { formatBaseUnits } from "./amounts.ts";
 import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
 
-export const webhookEventNames: readonly WebhookEventName[] = [
-  "payment.confirmed",
-  "payment.partial",
-  "payment.failed",
-];
-
 /** Who processes sandbox payments: they are plain crypto payments. */
 const paymentProcessor = "request-network";
 
@@ -75,20 +69,14 @@ export async function appendPaymentWebhookEvent(
   payment: RequestPaymentRecord,
   token: TokenRecord,
   amountPaid: bigint,
-): Promise<WebhookEventData> {
-  const payload = buildPaymentPayload(request, payment, token, amountPaid);
-  const data: WebhookEventData = {
+): Promise<void> {
+  const data = {
     eventId: newUlid(new Date(payment.recordedAt)),
     accountId: request.accountId,
     requestId: request.requestId,
-    payload,
-  };
-  await tx.appendEvent({
-    type: eventOf[payment.outcome],
-    occurredAt: payment.recordedAt,
-    data: { ...data },
-  });
-  return data;
+    payload: buildPaymentPayload(request, payment, token, amountPaid),
+  } satisfies WebhookEventData;
+  await tx.appendEvent({ type: eventOf[payment.outcome], occurredAt: payment.recordedAt, data });
 }
 
 const placeholderRequestId = `01${"0".repeat(63)}1`;

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { effectiveAllowedDomains } from "../domain/client-ids.ts";
+import { allowsOrigin } from "../domain/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
 import { sendProblem } from "./send-problem.ts";
@@ -17,9 +17,8 @@ export function answerCors(store: Store, publicOrigin: () => string): RequestHan
     const origin = req.get("origin");
     if (origin === undefined) return next();
     const clientIds = await store.listClientIds();
-    const allowed = clientIds
-      .filter((record) => record.status === "active")
-      .some((record) => effectiveAllowedDomains(record, publicOrigin()).includes(origin));
+    const ownOrigin = publicOrigin();
+    const allowed = clientIds.some((record) => allowsOrigin(record, origin, ownOrigin));
     res.vary("Origin");
     const preflight = req.method === "OPTIONS" && req.get("access-control-request-method") !== undefined;
     if (!allowed) {

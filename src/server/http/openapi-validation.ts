@@ -3,7 +3,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import type { ApiSpec } from "../api-spec.ts";
 import { ProblemError, validationFailed } from "../problems.ts";
 import { stateOf } from "./request-state.ts";
-import { collectPatternHints, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
+import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
 
 /**
  * express-openapi-validator on the bundled spec: every request, and every response unless
@@ -38,34 +38,17 @@ function isValidatorError(error: unknown): error is ValidatorError & Error {
 }
 
 /**
- * Turns the validator's errors into catalogue problems: 400 with every issue, 413, 415. A response
- * that breaks the spec stays a 500 (the error handler logs it), as it is the server's fault.
+ * Turns the validator's 400s into validation problems with every issue. Its 413 and 415 never
+ * come: parseJsonBody answers those first, and multipart is off. A response that breaks the spec
+ * stays a 500 (the error handler logs it), as it is the server's fault.
  */
 export function translateValidatorErrors(spec: ApiSpec): ErrorRequestHandler {
-  const hints = collectPatternHints(spec);
+  const wording = readIssueWording(spec);
   return (error, req, res, next) => {
-    if (error instanceof ProblemError || !isValidatorError(error)) return next(error);
+    if (error instanceof ProblemError || !isValidatorError(error) || error.status !== 400) return next(error);
     const { route, pathParams = {} } = stateOf(res);
-    switch (error.status) {
-      case 400:
-        return next(
-          validationFailed(
-            toValidationIssues(req, pathParams, route?.operationId, error.errors ?? [], hints),
-          ),
-        );
-      case 413:
-        return next(
-          new ProblemError("payloadTooLarge", "The body is larger than the limit of 1048576 bytes (1 MiB)."),
-        );
-      case 415:
-        return next(
-          new ProblemError(
-            "unsupportedMediaType",
-            `Send the body as application/json; got ${req.get("content-type")}.`,
-          ),
-        );
-      default:
-        return next(error);
-    }
+    return next(
+      validationFailed(toValidationIssues(req, pathParams, route?.operationId, error.errors ?? [], wording)),
+    );
   };
 }

@@ -8,12 +8,14 @@ interface Window {
   count: number;
 }
 
+/** The window `clientIdRateLimitPerMinute` counts in. */
+const windowMs = 60_000;
+
 /**
- * A fixed window per key (a minute by default), read from the injectable clock. `take` counts
- * one request and tells whether it is allowed, and the window's figures for the headers.
+ * A fixed one-minute window per key, read from the injectable clock. `take` counts one request
+ * and tells whether it is allowed, and the window's figures for the headers.
  */
-export function createRateLimiter(options: { limit: number; windowMs?: number; clock: Clock }) {
-  const windowMs = options.windowMs ?? 60_000;
+export function createRateLimiter(options: { limit: number; clock: Clock }) {
   const windows = new Map<string, Window>();
   return {
     take(key: string) {

@@ -28,7 +28,7 @@ interface PathEntry {
   operations: Map<string, OperationRoute>;
 }
 
-function resolveRef(spec: ApiSpec, node: unknown): Record<string, unknown> {
+export function resolveRef(spec: ApiSpec, node: unknown): Record<string, unknown> {
   let current = node as Record<string, unknown>;
   while (current && typeof current.$ref === "string") {
     const pointer = current.$ref.replace(/^#\//, "").split("/");

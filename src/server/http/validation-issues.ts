@@ -1,12 +1,7 @@
 import type { Request } from "express";
 import type { ApiSpec } from "../api-spec.ts";
 import type { ValidationIssue } from "../problems.ts";
-
-/** Pairs of body fields of which exactly one must be sent, by operation: reported as one issue. */
-const exclusiveBodyFields: Record<string, [string, string]> = {
-  createBatchPayout: ["requests", "requestIds"],
-  setSandboxClock: ["advanceSeconds", "now"],
-};
+import { resolveRef } from "./route-table.ts";
 
 export interface ValidatorIssue {
   path: string;
@@ -41,6 +36,37 @@ export function collectPatternHints(spec: ApiSpec): Map<string, string> {
     );
   }
   return hints;
+}
+
+/** The one field a `oneOf` branch such as `{ title, required: [field] }` asks for, if that is all it does. */
+function soleRequiredField(spec: ApiSpec, branch: unknown): string | undefined {
+  const { required, ...rest } = resolveRef(spec, branch);
+  const onlyRequires = Object.keys(rest).every((key) => key === "title" || key === "description");
+  return onlyRequires && Array.isArray(required) && required.length === 1 ? String(required[0]) : undefined;
+}
+
+/**
+ * The operations whose JSON body takes exactly one of two fields, stated in the spec as
+ * `oneOf: [{ required: [a] }, { required: [b] }]`: operationId -> [a, b].
+ */
+export function collectExclusiveBodyFields(spec: ApiSpec): Map<string, [string, string]> {
+  const pairs = new Map<string, [string, string]>();
+  for (const rawItem of Object.values(spec.paths)) {
+    for (const operation of Object.values(resolveRef(spec, rawItem))) {
+      const requestBody = (operation as Record<string, unknown> | null)?.requestBody;
+      if (requestBody === undefined) continue;
+      const content = resolveRef(spec, requestBody).content as
+        | Record<string, { schema?: unknown }>
+        | undefined;
+      const oneOf = resolveRef(spec, content?.["application/json"]?.schema)?.oneOf;
+      if (!Array.isArray(oneOf) || oneOf.length !== 2) continue;
+      const [first, second] = oneOf.map((branch) => soleRequiredField(spec, branch));
+      if (first !== undefined && second !== undefined) {
+        pairs.set(String((operation as Record<string, unknown>).operationId), [first, second]);
+      }
+    }
+  }
+  return pairs;
 }
 
 /** `/params/requestId` -> `/path/requestId`; the rest already reads `/body/...`, `/query/...`. */
@@ -78,15 +104,27 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
   return shown.length > 80 ? message : `${message}, got ${shown}`;
 }
 
+/** What the wording of issues needs from the spec, read once at start-up. */
+export interface IssueWording {
+  /** Pattern -> plain words, from collectPatternHints. */
+  patternHints: Map<string, string>;
+  /** Pairs of body fields of which exactly one must be sent, by operationId: reported as one issue. */
+  exclusiveBodyFields: Map<string, [string, string]>;
+}
+
+export function readIssueWording(spec: ApiSpec): IssueWording {
+  return { patternHints: collectPatternHints(spec), exclusiveBodyFields: collectExclusiveBodyFields(spec) };
+}
+
 /** The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain words. */
 export function toValidationIssues(
   req: Request,
   pathParams: Record<string, string>,
   operationId: string | undefined,
   found: ValidatorIssue[],
-  hints: Map<string, string>,
+  wording: IssueWording,
 ): ValidationIssue[] {
-  const exclusive = operationId === undefined ? undefined : exclusiveBodyFields[operationId];
+  const exclusive = operationId === undefined ? undefined : wording.exclusiveBodyFields.get(operationId);
   const issues: ValidationIssue[] = [];
   let exclusiveReported = false;
   for (const issue of found) {
@@ -105,7 +143,7 @@ export function toValidationIssues(
       }
     }
     if (keyword === "oneOf" || keyword === "anyOf") continue; // the branch errors say what is wrong
-    issues.push({ path, message: describe(issue, valueAt(req, pathParams, path), hints) });
+    issues.push({ path, message: describe(issue, valueAt(req, pathParams, path), wording.patternHints) });
   }
   if (issues.length === 0) {
     // Only union keywords failed: keep one issue so that the answer still names the field.

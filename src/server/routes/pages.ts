@@ -3,7 +3,7 @@ import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, docsFile } from "../api-spec.ts";
-import { effectiveAllowedDomains } from "../domain/client-ids.ts";
+import { allowsOrigin } from "../domain/client-ids.ts";
 import type { DomainContext } from "../domain/context.ts";
 
 function page(title: string, body: string): string {
@@ -19,9 +19,7 @@ function page(title: string, body: string): string {
 async function findPageClientId(ctx: DomainContext): Promise<string | undefined> {
   const origin = ctx.publicOrigin();
   const clientIds = await ctx.store.listClientIds();
-  return clientIds.find(
-    (record) => record.status === "active" && effectiveAllowedDomains(record, origin).includes(origin),
-  )?.clientId;
+  return clientIds.find((record) => allowsOrigin(record, origin, origin))?.clientId;
 }
 
 /** Pages outside the API: the spec, the reference, and the hosted payment page and stand-ins for the other hosted pages. */

@@ -1,3 +1,8 @@
+import type { WebhookEventName } from "../../client/webhook-event.ts";
+
+/** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
+export type { WebhookEventName };
+
 /**
  * What the store keeps. Plain JSON-friendly values only (amounts in base units as decimal strings,
  * instants as ISO 8601 strings), so that a SQL store can hold them in columns as they are.
@@ -148,9 +153,6 @@ export type DomainEventType =
   | "recurring_payment.status_changed"
   | "payer.registered"
   | WebhookEventName;
-
-/** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
-export type WebhookEventName = "payment.confirmed" | "payment.partial" | "payment.failed";
 
 /** The `data` of a webhook event in the outbox: the payload is fixed when the change commits. */
 export interface WebhookEventData {

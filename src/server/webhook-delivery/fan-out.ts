@@ -1,3 +1,4 @@
+import { isWebhookEventName } from "../../client/webhook-event.ts";
 import { newUlid } from "../domain/ids.ts";
 import type {
   DomainEvent,
@@ -12,7 +13,7 @@ import type { Store } from "../store/store.ts";
 export const webhookOutboxConsumer = "webhooks";
 
 const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventName } =>
-  event.type === "payment.confirmed" || event.type === "payment.partial" || event.type === "payment.failed";
+  isWebhookEventName(event.type);
 
 /** A new pending delivery of one event to one endpoint; its id is the `x-request-network-delivery`. */
 export function createDeliveryRecord(input: {
@@ -61,8 +62,6 @@ export async function fanOutWebhookEvents(store: Store, now: Date): Promise<stri
       const data = event.data as unknown as WebhookEventData;
       const endpoints = await tx.listWebhookEndpoints(data.accountId);
       for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
-        const existing = await tx.listWebhookDeliveries({ eventId: data.eventId, endpointId: endpoint.id });
-        if (existing.length > 0) continue;
         const delivery = createDeliveryRecord({
           endpoint,
           eventId: data.eventId,

@@ -1,5 +1,5 @@
+import { webhookEventNames } from "../../client/webhook-event.ts";
 import { configuredEndpointId, type SandboxConfig } from "../config/sandbox-config.ts";
-import { webhookEventNames } from "../domain/webhook-payloads.ts";
 import type { Store } from "../store/store.ts";
 
 /**

@@ -1,11 +1,4 @@
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeDeployData,
-  encodeFunctionData,
-  erc20Abi,
-  zeroAddress,
-} from "viem";
+import { type Address, encodeDeployData, encodeFunctionData, zeroAddress } from "viem";
 import {
   findToken,
   getOfficialContracts,
@@ -13,6 +6,7 @@ import {
   type PaymentContracts,
   type TokenRecord,
 } from "../../../src/chain/index.ts";
+import { erc20Allowance, erc20BalanceOf } from "./erc20-reads.ts";
 import { batchConversionPayments, erc20FeeProxy, ethereumFeeProxy, testErc20 } from "./request-contracts.ts";
 import { type TestAccount, TestChain } from "./test-chain.ts";
 
@@ -79,22 +73,8 @@ export async function deployPaymentContracts(): Promise<PaymentDeployment> {
       batchConversionPayments: batch,
     },
     tokens: tokens as [TokenRecord, TokenRecord],
-    async erc20BalanceOf(token, account) {
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [account] });
-      return decodeFunctionResult({
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        data: await chain.call(token.address, data),
-      });
-    },
-    async erc20Allowance(token, holder, spender) {
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [holder, spender] });
-      return decodeFunctionResult({
-        abi: erc20Abi,
-        functionName: "allowance",
-        data: await chain.call(token.address, data),
-      });
-    },
+    erc20BalanceOf: (token, account) => erc20BalanceOf(chain, token.address, account),
+    erc20Allowance: (token, holder, spender) => erc20Allowance(chain, token.address, holder, spender),
     async setBatchFee(basisPoints) {
       const abi = batchConversionPayments.abi;
       await chain.send(owner, {

@@ -1,20 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  createDefaultConfig,
-  parseConfig,
-  type SandboxConfig,
-} from "../../../src/server/index.ts";
-
-function problemsOf(value: unknown): string[] {
-  try {
-    parseConfig(value, "sandbox.json");
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { createDefaultConfig, parseConfig, type SandboxConfig } from "../../../src/server/index.ts";
+import { problemsOf } from "../helpers.ts";
 
 function withEndpoints(endpoints: unknown[], settings: Record<string, unknown> = {}): SandboxConfig {
   const config = createDefaultConfig();

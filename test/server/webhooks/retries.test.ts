@@ -86,7 +86,7 @@ describe("retries", () => {
 
   it("gives up on a receiver that never answers: four timed-out attempts, then dead", async () => {
     const hook = await receiver({ hang: true });
-    server = await startWebhookServer();
+    server = await startWebhookServer({ settings: { webhookTimeoutMs: 200 } });
     await registerEndpoint(server, hook.url);
     const requestId = await createRequest(server);
     await recordPayment(server, requestId, { outcome: "failed" });

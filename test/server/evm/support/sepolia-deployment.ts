@@ -1,11 +1,4 @@
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeDeployData,
-  encodeFunctionData,
-  erc20Abi,
-  zeroAddress,
-} from "viem";
+import { type Address, encodeDeployData, zeroAddress } from "viem";
 import {
   findToken,
   getOfficialContracts,
@@ -13,6 +6,7 @@ import {
   type PaymentContracts,
   type TokenRecord,
 } from "../../../../src/chain/index.ts";
+import { erc20Allowance, erc20BalanceOf } from "../../../chain/support/erc20-reads.ts";
 import {
   batchConversionPayments,
   erc20FeeProxy,
@@ -80,20 +74,13 @@ export async function deploySepoliaContracts(
     encodeDeployData({ abi: testErc20.abi, bytecode: testErc20.bytecode, args: [payerFau] }),
   );
 
-  const readFau = async (data: `0x${string}`) => chain.call(fau.address, data);
   return {
     chain,
     payer,
     contracts,
     fau,
     eth,
-    async fauBalanceOf(account) {
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [account] });
-      return decodeFunctionResult({ abi: erc20Abi, functionName: "balanceOf", data: await readFau(data) });
-    },
-    async fauAllowance(holder, spender) {
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [holder, spender] });
-      return decodeFunctionResult({ abi: erc20Abi, functionName: "allowance", data: await readFau(data) });
-    },
+    fauBalanceOf: (account) => erc20BalanceOf(chain, fau.address, account),
+    fauAllowance: (holder, spender) => erc20Allowance(chain, fau.address, holder, spender),
   };
 }

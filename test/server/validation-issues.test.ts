@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { loadApiSpec } from "../../src/server/api-spec.ts";
+import { collectExclusiveBodyFields } from "../../src/server/http/validation-issues.ts";
+
+describe("collectExclusiveBodyFields", () => {
+  it("reads the bodies that take exactly one of two fields from the spec's oneOf of required fields", () => {
+    expect(collectExclusiveBodyFields(loadApiSpec())).toEqual(
+      new Map([
+        ["createBatchPayout", ["requests", "requestIds"]],
+        ["setSandboxClock", ["advanceSeconds", "now"]],
+      ]),
+    );
+  });
+
+  it("ignores a oneOf whose branches do more than require one field", () => {
+    const schema = { oneOf: [{ required: ["a"] }, { required: ["b"], properties: { b: {} } }] };
+    const spec = {
+      paths: {
+        "/x": {
+          post: { operationId: "postX", requestBody: { content: { "application/json": { schema } } } },
+        },
+      },
+    };
+    expect(collectExclusiveBodyFields(spec)).toEqual(new Map());
+  });
+});
