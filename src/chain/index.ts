@@ -4,7 +4,13 @@ export {
   erc20FeeProxyAbi,
   ethereumFeeProxyAbi,
 } from "./abis.ts";
-export { computeFeeAmount, parseDecimalAmount } from "./amounts.ts";
+export {
+  computeFeeAmount,
+  isZeroDecimal,
+  parseDecimal,
+  parseDecimalAmount,
+  type ScaledDecimal,
+} from "./amounts.ts";
 export { type BuiltTransaction, buildAllowanceReset, buildApproval } from "./approval.ts";
 export { type BatchRequestDetail, batchPaymentNetworkIds } from "./batch-request-details.ts";
 export {

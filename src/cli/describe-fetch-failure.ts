@@ -1,11 +1,4 @@
-const networkErrors: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host lookup failed",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-};
+import { describeNetworkError } from "../net/describe-network-error.ts";
 
 /** True when a fetch gave up because its AbortSignal.timeout ran out. */
 export function isFetchTimeout(error: unknown): boolean {
@@ -20,6 +13,6 @@ export function describeFetchFailure(error: unknown, timeoutMs: number): string 
   if (isFetchTimeout(error)) return `no answer within ${timeoutMs / 1000} s`;
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined;
-  if (cause?.code) return `${networkErrors[cause.code] ?? cause.message} (${cause.code})`;
+  if (cause?.code) return describeNetworkError(cause);
   return cause?.message ?? error.message;
 }

@@ -1,42 +1,28 @@
 import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
-import { type ApiSpec, loadApiSpec } from "./api-spec.ts";
+import { readPathOperations } from "../spec/operations.ts";
+import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, SandboxClock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
-import {
-  createDefaultConfig,
-  defaultClientIdRateLimitPerMinute,
-  defaultSecurePaymentLifetimeSeconds,
-  defaultWebhookRetryDelaysMs,
-  defaultWebhookTimeoutMs,
-  type SandboxConfig,
-} from "./config/sandbox-config.ts";
+import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
 import type { DomainContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerCors } from "./http/cors.ts";
+import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
 import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
 import { assignRequestId } from "./http/request-id.ts";
-import { stateOf } from "./http/request-state.ts";
 import { resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
-import { batchPayoutsRouter } from "./routes/batch-payouts.ts";
-import { clientIdsRouter } from "./routes/client-ids.ts";
-import { currenciesRouter } from "./routes/currencies.ts";
-import { pagesRouter } from "./routes/pages.ts";
-import { payCalldataRouter } from "./routes/pay-calldata.ts";
-import { payersRouter } from "./routes/payers.ts";
-import { paymentRoutesRouter } from "./routes/payment-routes.ts";
-import { recurringPaymentsRouter } from "./routes/recurring-payments.ts";
-import { sandboxRouter } from "./routes/sandbox.ts";
-import { sandboxWebhooksRouter } from "./routes/sandbox-webhooks.ts";
-import { securePaymentsRouter } from "./routes/secure-payments.ts";
+import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
+import { operationHandlers } from "./operations/operation-table.ts";
+import { pagesRouter } from "./pages/pages-router.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
 import { warmUpRoutes } from "./warm-up.ts";
@@ -55,7 +41,7 @@ export interface CreateServerOptions {
   /** Pay through these contracts instead of the official ones, by network (local deployments). */
   contracts?: Partial<Record<NetworkName, PaymentContracts>>;
   /** The OpenAPI document to serve (default generated/openapi.json). */
-  spec?: ApiSpec;
+  spec?: SpecDocument;
   logger?: ServerLogger;
   /** Compile every operation's schemas when listening (default true). */
   warmUp?: boolean;
@@ -75,7 +61,8 @@ export interface PayreqServer {
   store: Store;
   /** The clock every time decision reads; the sandbox API moves it. */
   clock: SandboxClock;
-  config: SandboxConfig;
+  /** The configuration with its defaults filled in. */
+  config: ResolvedConfig;
   /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
   publicOrigin(): string;
   /**
@@ -92,20 +79,22 @@ const consoleLogger: ServerLogger = { error: (message, error) => console.error(m
 /** The reference server: Express 5 with every request and response validated against the spec. */
 export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const config = parseConfig(options.config ?? createDefaultConfig(), "the server configuration");
-  const spec = options.spec ?? loadApiSpec();
+  const spec = options.spec ?? loadBundledSpec();
+  const operations = readPathOperations(spec);
+  checkHandlersCoverSpec(operations, operationHandlers);
   const store = options.store ?? createMemoryStore();
   const clock = new SandboxClock(options.clock ?? systemClock);
   const logger = options.logger ?? consoleLogger;
-  const routes = buildRouteTable(spec);
+  const routes = buildRouteTable(operations);
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
 
   const dispatcher = new WebhookDispatcher({
     store,
     clock,
-    retryDelaysMs: config.webhookRetryDelaysMs ?? defaultWebhookRetryDelaysMs,
-    timeoutMs: config.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
-    blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    timeoutMs: config.webhookTimeoutMs,
+    blockPrivateTargets: config.blockPrivateWebhookTargets,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
   });
@@ -114,11 +103,11 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     store,
     clock,
     contractOverrides: options.contracts ?? {},
-    securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds ?? defaultSecurePaymentLifetimeSeconds,
+    securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds,
     publicOrigin,
     securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
     webhooks: {
-      blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+      blockPrivateTargets: config.blockPrivateWebhookTargets,
       enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
     },
   };
@@ -128,7 +117,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     seedWebhookEndpoints(store, config, clock.now()),
   ]);
   const limiter = createRateLimiter({
-    limit: config.clientIdRateLimitPerMinute ?? defaultClientIdRateLimitPerMinute,
+    limit: config.clientIdRateLimitPerMinute,
     clock,
   });
 
@@ -148,22 +137,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.use(parseJsonBody());
   app.use(canonicaliseQuery());
   app.use(validateAgainstSpec(spec, { validateResponses: options.validateResponses ?? true }));
-  app.use(
-    currenciesRouter(),
-    paymentRoutesRouter(ctx),
-    payCalldataRouter(ctx),
-    securePaymentsRouter(ctx),
-    batchPayoutsRouter(ctx),
-    recurringPaymentsRouter(ctx),
-    payersRouter(ctx),
-    clientIdsRouter(ctx),
-    sandboxRouter(ctx, clock),
-    sandboxWebhooksRouter(ctx),
-  );
-  app.use((_req, res, next) => {
-    // An operation of the spec that no router answers is the server's gap, not the caller's.
-    next(new Error(`no handler answers operation ${stateOf(res).route?.operationId ?? "(none)"}`));
-  });
+  app.use(dispatchOperation(operationHandlers, ctx));
   app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));
 

@@ -9,18 +9,17 @@ import type { RouteTable } from "./http/route-table.ts";
 export async function warmUpRoutes(baseUrl: string, routes: RouteTable, apiKey: string): Promise<void> {
   const failures: string[] = [];
   for (const route of routes.routes) {
-    const path = route.pathTemplate.replace(/\{[^}]+\}/g, "warm-up");
+    const path = route.key.replace(/\{[^}]+\}/g, "warm-up");
     const response = await fetch(`${baseUrl}${path}?warmUp=1`, {
-      method: route.method.toUpperCase(),
+      method: route.method,
       headers: {
         "x-api-key": apiKey,
-        ...(route.hasBody ? { "content-type": "application/json" } : {}),
+        ...(route.body ? { "content-type": "application/json" } : {}),
       },
-      ...(route.hasBody ? { body: "{}" } : {}),
+      ...(route.body ? { body: "{}" } : {}),
     });
     await response.arrayBuffer();
-    if (response.status >= 500)
-      failures.push(`${route.method.toUpperCase()} ${route.pathTemplate}: ${response.status}`);
+    if (response.status >= 500) failures.push(`${route.method} ${route.key}: ${response.status}`);
   }
   if (failures.length > 0)
     throw new Error(`the spec's operations cannot be served:\n  ${failures.join("\n  ")}`);

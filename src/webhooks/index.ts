@@ -1,4 +1,11 @@
 // Receiving webhooks: sign, verify, dedupe, receive (framework-free or as middleware), and test.
+
+export {
+  type ProblemBody,
+  type ProblemIssue,
+  type ProblemKind,
+  problemCatalogue,
+} from "../problems/problem-catalogue.ts";
 export {
   createMemoryDeliveryStore,
   type DeliveryClaim,
@@ -14,7 +21,6 @@ export {
   type WebhookMiddleware,
   type WebhookMiddlewareOptions,
 } from "./middleware.ts";
-export { type ReceiverProblem, type ReceiverProblemIssue, receiverProblems } from "./problems.ts";
 export {
   createWebhookReceiver,
   type IncomingWebhook,

@@ -1,4 +1,5 @@
-import { answerProblem, buildReceiverProblem } from "./problems.ts";
+import { buildProblem } from "../problems/problem-catalogue.ts";
+import { answerProblem } from "./problems.ts";
 import type { WebhookAnswer } from "./receive.ts";
 
 export type RawBodyRead =
@@ -70,19 +71,19 @@ export function answerReadFailure(read: RawBodyReadFailure, limit: number): Webh
     case "too_large": {
       const size = read.length === undefined ? "larger than the limit" : `${read.length} bytes`;
       return answerProblem(
-        buildReceiverProblem("payloadTooLarge", `The body is ${size}; the limit is ${limit} bytes.`),
+        buildProblem("payloadTooLarge", `The body is ${size}; the limit is ${limit} bytes.`),
         { connection: "close" },
       );
     }
     case "encoded":
       return answerProblem(
-        buildReceiverProblem(
+        buildProblem(
           "unsupportedMediaType",
           `The body is sent with Content-Encoding ${read.encoding}; send it uncompressed, as signed.`,
         ),
         { connection: "close" },
       );
     case "aborted":
-      return answerProblem(buildReceiverProblem("malformedJson", "The body could not be read completely."));
+      return answerProblem(buildProblem("malformedJson", "The body could not be read completely."));
   }
 }

@@ -1,14 +1,15 @@
 import { isRecord } from "../client/is-record.ts";
 import { InvalidValueError } from "../client/payreq-error.ts";
 import { isWebhookEventName, normaliseWebhookEvent, type WebhookEvent } from "../client/webhook-event.ts";
+import {
+  buildProblem,
+  type ProblemBody,
+  type ProblemContext,
+  type ProblemKind,
+} from "../problems/problem-catalogue.ts";
 import { createMemoryDeliveryStore, type DeliveryClaim, type DeliveryStore } from "./dedupe-store.ts";
 import { type HeaderSource, parseRetryCount, parseTestFlag, readHeader, webhookHeaders } from "./headers.ts";
-import {
-  answerProblem,
-  buildReceiverProblem,
-  type ReceiverProblem,
-  type ReceiverProblemKind,
-} from "./problems.ts";
+import { answerProblem } from "./problems.ts";
 import { assertUsableSecret, type WebhookSecret } from "./sign.ts";
 import { checkWebhookSignature } from "./verify.ts";
 
@@ -64,7 +65,7 @@ export interface WebhookAcknowledgement {
 export interface WebhookAnswer {
   status: number;
   headers: Record<string, string>;
-  body: WebhookAcknowledgement | ReceiverProblem;
+  body: WebhookAcknowledgement | ProblemBody;
 }
 
 export type WebhookReceiver = (incoming: IncomingWebhook) => Promise<WebhookAnswer>;
@@ -83,13 +84,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const logger = options.logger ?? console;
   let misconfigurationLogged = false;
 
-  const reject = (
-    kind: ReceiverProblemKind,
-    detail: string,
-    extra: Parameters<typeof buildReceiverProblem>[2] = {},
-  ) => {
+  const reject = (kind: ProblemKind, detail: string, extra: ProblemContext = {}) => {
     logger.warn?.(`webhook rejected: ${detail}`);
-    return answerProblem(buildReceiverProblem(kind, detail, extra));
+    return answerProblem(buildProblem(kind, detail, extra));
   };
 
   const processOnce = async (
@@ -103,13 +100,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     } catch (error) {
       logger.error(`webhook delivery ${deliveryId}: the delivery store failed to claim it`, error);
       return answerProblem(
-        buildReceiverProblem("handlerFailed", "The delivery store failed; the delivery was not processed."),
+        buildProblem("internalError", "The delivery store failed; the delivery was not processed."),
       );
     }
     if (claim === "processed") return acknowledge({ received: true, duplicate: true });
     if (claim === "in_progress") {
       return answerProblem(
-        buildReceiverProblem(
+        buildProblem(
           "deliveryInProgress",
           `Delivery ${deliveryId} is being processed by an earlier attempt; retry later.`,
         ),
@@ -122,8 +119,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       logger.error(`webhook delivery ${deliveryId}: the event handler failed`, error);
       await settle(() => store?.release(deliveryId), `release delivery ${deliveryId}`);
       return answerProblem(
-        buildReceiverProblem(
-          "handlerFailed",
+        buildProblem(
+          "internalError",
           "The event handler failed; the delivery was not recorded as processed, so a retry will process it.",
         ),
       );
@@ -150,7 +147,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       if (signature.reason === "body_not_raw") {
         if (!misconfigurationLogged) logger.error(`webhook receiver misconfigured: ${signature.message}`);
         misconfigurationLogged = true;
-        return answerProblem(buildReceiverProblem("receiverMisconfigured", signature.message));
+        return answerProblem(buildProblem("receiverMisconfigured", signature.message));
       }
       return reject("invalidSignature", signature.message, { reason: signature.reason });
     }
@@ -158,7 +155,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (typeof deliveryId !== "string" || deliveryId === "") {
       const problem = Array.isArray(deliveryId) ? "must be sent once" : "is required";
       return reject("validationFailed", `The ${webhookHeaders.delivery} header ${problem}.`, {
-        errors: [{ path: `/headers/${webhookHeaders.delivery}`, message: problem }],
+        issues: [{ path: `/headers/${webhookHeaders.delivery}`, message: problem }],
       });
     }
     const delivery: WebhookDelivery = {
@@ -181,7 +178,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       if (!(error instanceof InvalidValueError)) throw error;
       const path = error.field === "webhook payload" ? "/body" : `/body/${error.field}`;
       return reject("validationFailed", `The webhook payload is invalid: ${error.shortMessage}`, {
-        errors: [{ path, message: error.shortMessage }],
+        issues: [{ path, message: error.shortMessage }],
       });
     }
     return processOnce(delivery, () => onEvent(event, delivery));
@@ -192,9 +189,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return await receive(incoming);
     } catch (error) {
       logger.error("webhook receiver failed unexpectedly", error);
-      return answerProblem(
-        buildReceiverProblem("handlerFailed", "The webhook receiver failed unexpectedly."),
-      );
+      return answerProblem(buildProblem("internalError", "The webhook receiver failed unexpectedly."));
     }
   };
 }

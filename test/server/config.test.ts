@@ -2,9 +2,25 @@ import { describe, expect, it } from "vitest";
 import { createDefaultConfig, parseConfig } from "../../src/server/index.ts";
 import { problemsOf } from "./helpers.ts";
 
+/** The defaults of config-schema.ts, as parseConfig fills them in. */
+const configDefaults = {
+  securePaymentLifetimeSeconds: 604_800,
+  clientIdRateLimitPerMinute: 300,
+  webhookRetryDelaysMs: [1000, 5000, 15000],
+  webhookTimeoutMs: 5000,
+  blockPrivateWebhookTargets: false,
+};
+
 describe("parseConfig", () => {
   it("accepts the built-in configuration", () => {
-    expect(parseConfig(createDefaultConfig())).toEqual(createDefaultConfig());
+    expect(parseConfig(createDefaultConfig())).toEqual({ ...createDefaultConfig(), ...configDefaults });
+  });
+
+  it("fills in the defaults on a copy, keeping the values it is given", () => {
+    const given = { ...createDefaultConfig(), webhookTimeoutMs: 1500 };
+    const before = structuredClone(given);
+    expect(parseConfig(given)).toEqual({ ...configDefaults, ...given });
+    expect(given).toEqual(before);
   });
 
   it("names every bad field in one error", () => {

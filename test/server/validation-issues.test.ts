@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadApiSpec } from "../../src/server/api-spec.ts";
 import { collectExclusiveBodyFields } from "../../src/server/http/validation-issues.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 
 describe("collectExclusiveBodyFields", () => {
   it("reads the bodies that take exactly one of two fields from the spec's oneOf of required fields", () => {
-    expect(collectExclusiveBodyFields(loadApiSpec())).toEqual(
+    expect(collectExclusiveBodyFields(loadBundledSpec())).toEqual(
       new Map([
         ["createBatchPayout", ["requests", "requestIds"]],
         ["setSandboxClock", ["advanceSeconds", "now"]],

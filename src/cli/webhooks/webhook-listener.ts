@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { buildProblem } from "../../problems/problem-catalogue.ts";
 import { parseRetryCount, parseTestFlag, webhookHeaders } from "../../webhooks/headers.ts";
 import { defaultWebhookBodyLimitBytes } from "../../webhooks/middleware.ts";
-import { answerProblem, buildReceiverProblem } from "../../webhooks/problems.ts";
+import { answerProblem } from "../../webhooks/problems.ts";
 import { answerReadFailure, readRawBody } from "../../webhooks/read-raw-body.ts";
 import { parseBody } from "../../webhooks/receive.ts";
 import { sendAnswer } from "../../webhooks/send-answer.ts";
@@ -151,8 +152,8 @@ async function handle(
 }
 
 /** Answers with the receiver's Problem Details of that kind. */
-function sendProblem(res: ServerResponse, ...problem: Parameters<typeof buildReceiverProblem>): void {
-  sendAnswer(res, answerProblem(buildReceiverProblem(...problem)));
+function sendProblem(res: ServerResponse, ...problem: Parameters<typeof buildProblem>): void {
+  sendAnswer(res, answerProblem(buildProblem(...problem)));
 }
 
 function stringOf(value: unknown): string | undefined {

@@ -1,6 +1,9 @@
 import { webhookEventNames } from "../../client/webhook-event.ts";
 
-/** JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. */
+/**
+ * JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. The `default`s are the
+ * configuration's defaults: parseConfig fills them in once, and nothing else repeats them.
+ */
 export const sandboxConfigSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
@@ -76,15 +79,17 @@ export const sandboxConfigSchema = {
     },
     publicBaseUrl: { type: "string", pattern: "^https?://[^/?#\\s]+$" },
     securePaymentPageUrl: { type: "string", pattern: "^https?://[^\\s#]+$" },
-    securePaymentLifetimeSeconds: { type: "integer", minimum: 1 },
-    clientIdRateLimitPerMinute: { type: "integer", minimum: 1 },
+    // Links live 7 days unless paid, as on the service.
+    securePaymentLifetimeSeconds: { type: "integer", minimum: 1, default: 7 * 24 * 60 * 60 },
+    clientIdRateLimitPerMinute: { type: "integer", minimum: 1, default: 300 },
     webhookRetryDelaysMs: {
       type: "array",
       maxItems: 3,
       items: { type: "integer", minimum: 0, maximum: 3_600_000 },
+      default: [1000, 5000, 15000],
     },
-    webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000 },
-    blockPrivateWebhookTargets: { type: "boolean" },
+    webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000, default: 5000 },
+    blockPrivateWebhookTargets: { type: "boolean", default: false },
   },
 } as const;
 

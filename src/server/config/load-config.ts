@@ -3,7 +3,7 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { hostOf, refuseLiteralHost } from "../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
 import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
-import { configuredEndpointId, type SandboxConfig } from "./sandbox-config.ts";
+import { configuredEndpointId, type ResolvedConfig, type SandboxConfig } from "./sandbox-config.ts";
 
 /** A configuration that cannot be used; `problems` names each bad field. */
 export class ConfigError extends Error {
@@ -16,7 +16,9 @@ export class ConfigError extends Error {
   }
 }
 
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile(sandboxConfigSchema);
+const validate = new Ajv2020({ allErrors: true, strict: true, useDefaults: true }).compile(
+  sandboxConfigSchema,
+);
 
 /** `/accounts/0/apiKeys/1` -> `accounts[0].apiKeys[1]`. */
 function fieldName(pointer: string): string {
@@ -108,8 +110,12 @@ function findUnusableWebhookUrls(config: SandboxConfig): string[] {
   return problems;
 }
 
-/** Checks a parsed configuration; throws a ConfigError naming every bad field. */
-export function parseConfig(value: unknown, source = "configuration"): SandboxConfig {
+/**
+ * Checks a parsed configuration and fills in its defaults (on a copy); throws a ConfigError naming
+ * every bad field.
+ */
+export function parseConfig(given: unknown, source = "configuration"): ResolvedConfig {
+  const value = structuredClone(given);
   if (!validate(value)) {
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== "if");
     throw new ConfigError(
@@ -117,14 +123,14 @@ export function parseConfig(value: unknown, source = "configuration"): SandboxCo
       errors.map((error) => describe(error, valueAt(value, error.instancePath))),
     );
   }
-  const config = value as unknown as SandboxConfig;
+  const config = value as unknown as ResolvedConfig;
   const problems = [...findDuplicates(config), ...findUnusableWebhookUrls(config)];
   if (problems.length > 0) throw new ConfigError(source, problems);
   return config;
 }
 
 /** Reads and checks a JSON configuration file. */
-export function loadConfigFile(file: string): SandboxConfig {
+export function loadConfigFile(file: string): ResolvedConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

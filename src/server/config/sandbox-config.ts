@@ -59,10 +59,16 @@ export interface SandboxConfig {
   blockPrivateWebhookTargets?: boolean;
 }
 
-export const defaultSecurePaymentLifetimeSeconds = 7 * 24 * 60 * 60;
-export const defaultClientIdRateLimitPerMinute = 300;
-export const defaultWebhookRetryDelaysMs: readonly number[] = [1000, 5000, 15000];
-export const defaultWebhookTimeoutMs = 5000;
+/** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
+type DefaultedField =
+  | "securePaymentLifetimeSeconds"
+  | "clientIdRateLimitPerMinute"
+  | "webhookRetryDelaysMs"
+  | "webhookTimeoutMs"
+  | "blockPrivateWebhookTargets";
+
+/** A checked configuration with every default filled in, as parseConfig answers it. */
+export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;
 
 /** The id a configured webhook endpoint gets when the file names none. */
 export function configuredEndpointId(accountIndex: number, endpointIndex: number): string {

@@ -1,10 +1,11 @@
 import { formatUnits } from "viem";
-import { ChainInputError, parseDecimalAmount } from "../../chain/index.ts";
+import { ChainInputError, parseDecimal, parseDecimalAmount, type ScaledDecimal } from "../../chain/index.ts";
 
-/** A decimal string as an integer and a power of ten: "12.50" -> 1250n, scale 2. */
-function parseDecimal(value: string): { units: bigint; scale: number } {
-  const [whole = "0", fraction = ""] = value.split(".");
-  return { units: BigInt(whole + fraction), scale: fraction.length };
+/** A decimal the spec's pattern already checked; anything else is a bug of the caller. */
+function readCheckedDecimal(value: string): ScaledDecimal {
+  const parsed = parseDecimal(value);
+  if (!parsed) throw new Error(`not a decimal number: ${JSON.stringify(value)}`);
+  return parsed;
 }
 
 /**
@@ -12,8 +13,8 @@ function parseDecimal(value: string): { units: bigint; scale: number } {
  * never receives less than the converted amount.
  */
 export function convertToBaseUnits(amount: string, rate: string, decimals: number): bigint {
-  const a = parseDecimal(amount);
-  const r = parseDecimal(rate);
+  const a = readCheckedDecimal(amount);
+  const r = readCheckedDecimal(rate);
   const numerator = a.units * r.units * 10n ** BigInt(decimals);
   const denominator = 10n ** BigInt(a.scale + r.scale);
   return (numerator + denominator - 1n) / denominator;
@@ -26,7 +27,7 @@ export function formatBaseUnits(value: bigint | string, decimals: number): strin
 
 /** A percentage string as a fraction without floating-point drift in the digits: "2.5" -> 0.025. */
 export function percentageToFraction(percentage: string): number {
-  const { units, scale } = parseDecimal(percentage);
+  const { units, scale } = readCheckedDecimal(percentage);
   const digits = units.toString().padStart(scale + 3, "0");
   const cut = digits.length - (scale + 2);
   return Number(`${digits.slice(0, cut)}.${digits.slice(cut)}`);

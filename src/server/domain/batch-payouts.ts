@@ -1,16 +1,16 @@
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 import {
   type BatchPaymentItem,
   buildBatchPaymentTransactions,
   computeFeeAmount,
   type NetworkName,
 } from "../../chain/index.ts";
-import { type ValidationIssue, validationFailed } from "../problems.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
+import { invalidField, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { resolveFee } from "./fees.ts";
-import type { Principal } from "./principal.ts";
 import {
   createRequestRecord,
   paymentTokenOf,
@@ -21,8 +21,6 @@ import {
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
-
-type BatchBody = Schemas["BatchPayoutRequest"];
 
 /**
  * The existing requests of `requestIds`: each must exist, appear once, and pay on the network of
@@ -79,10 +77,12 @@ function toBatchItem(request: RequestRecord, feePercentage: string | undefined):
  */
 export async function createBatchPayout(
   ctx: DomainContext,
-  principal: Principal,
-  body: BatchBody,
+  { principal, body }: OperationInput<"createBatchPayout">,
 ): Promise<Schemas["BatchPayout"]> {
   const fee = resolveFee(body, principal, "/body");
+  if (body.payer?.toLowerCase() === zeroAddress) {
+    throw invalidField("/body/payer", "must not be the zero address: name the wallet that signs the batch");
+  }
   let requests: RequestRecord[];
   if (body.requests) {
     const { plans } = planRequests(body.requests, "/body/requests");

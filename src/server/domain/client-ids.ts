@@ -1,8 +1,8 @@
 import type { ClientIdConfig } from "../config/sandbox-config.ts";
-import { notFound } from "../problems.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
 import type { ClientIdRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
+import { requireOwnRecord } from "./own-records.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** The record a configured client ID starts as. */
@@ -40,14 +40,15 @@ export function allowsOrigin(record: ClientIdRecord, origin: string, publicOrigi
 }
 
 /** A client-ID record of the caller's own account; another account's answers 404 like a missing one. */
-export async function readClientId(
+export async function getClientId(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
+  { principal, path: { id } }: OperationInput<"getClientId">,
 ): Promise<Schemas["ClientId"]> {
-  const record = await ctx.store.getClientId(id);
-  if (!record || record.accountId !== principal.accountId)
-    throw notFound(`No client ID of your account has the id ${id}.`);
+  const record = await requireOwnRecord(
+    ctx.store.getClientId(id),
+    principal,
+    `No client ID of your account has the id ${id}.`,
+  );
   const { accountId: _account, ...wire } = record;
   return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
 }

@@ -1,11 +1,12 @@
 import type { PaymentContracts } from "../../chain/index.ts";
-import type { Clock } from "../clock.ts";
+import type { SandboxClock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
 
 /** What domain operations need: storage, time, the contract table and the public URLs. */
 export interface DomainContext {
   store: Store;
-  clock: Clock;
+  /** The sandbox clock every time decision reads; the sandbox API moves it. */
+  clock: SandboxClock;
   /** Contracts to use instead of the official ones, by network (local deployments, EVM tests). */
   contractOverrides: Readonly<Partial<Record<string, PaymentContracts>>>;
   securePaymentLifetimeSeconds: number;

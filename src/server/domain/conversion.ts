@@ -1,6 +1,8 @@
 import { type TokenRecord, tokenTable } from "../../chain/index.ts";
-import { notFound } from "../problems.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
+import { invalidField, notFound } from "../problems.ts";
 import { convertToBaseUnits } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 
 /**
@@ -44,13 +46,16 @@ function payableWith(invoiceCurrency: string): string {
   return symbols.length > 0 ? `${symbols.join(", ")} (or the same currency id)` : "the same currency id";
 }
 
-export type ConversionRoutesFilter =
-  | { kind: "none" }
-  | { kind: "network"; network: string }
-  | { kind: "networks"; networks: string[] };
-
-/** The currencies a request invoiced in `currencyId` can be paid with. 404 for an unknown currency. */
-export function listConversionRoutes(currencyId: string, filter: ConversionRoutesFilter) {
+/**
+ * The currencies a request invoiced in `currencyId` can be paid with, on `network` or on any of
+ * `networks` (one or the other). 404 for an unknown currency.
+ */
+export function listConversionRoutes(_ctx: DomainContext, input: OperationInput<"listConversionRoutes">) {
+  const { currencyId } = input.path;
+  const { network, networks } = input.query;
+  if (network !== undefined && networks !== undefined) {
+    throw invalidField("/query/networks", "cannot be sent together with network; send one or the other");
+  }
   const rates = ratesOf(currencyId);
   let routes: TokenRecord[];
   if (rates) routes = tokenTable.filter((token) => Object.hasOwn(rates, token.symbol));
@@ -59,18 +64,15 @@ export function listConversionRoutes(currencyId: string, filter: ConversionRoute
     if (!token) throw notFound(`No currency has the id or fiat code '${currencyId}'.`);
     routes = [token];
   }
-  if (filter.kind === "network") {
-    return {
-      currencyId,
-      network: filter.network,
-      conversionRoutes: routes.filter((t) => t.network === filter.network),
-    };
+  if (network !== undefined) {
+    return { currencyId, network, conversionRoutes: routes.filter((t) => t.network === network) };
   }
-  if (filter.kind === "networks") {
+  if (networks !== undefined) {
+    const wanted = networks.split(",");
     return {
       currencyId,
-      networks: filter.networks,
-      conversionRoutes: routes.filter((t) => filter.networks.includes(t.network)),
+      networks: wanted,
+      conversionRoutes: routes.filter((t) => wanted.includes(t.network)),
     };
   }
   return { currencyId, network: null, conversionRoutes: routes };

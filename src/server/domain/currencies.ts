@@ -1,12 +1,9 @@
 import { findToken, listTokens, type TokenRecord, tokenTable } from "../../chain/index.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound } from "../problems.ts";
+import type { DomainContext } from "./context.ts";
 
-export interface CurrencyFilters {
-  network?: string | undefined;
-  symbol?: string | undefined;
-  id?: string | undefined;
-  firstOnly?: "true" | "false" | undefined;
-}
+type CurrencyFilters = OperationInput<"listCurrencies">["query"];
 
 function describeFilters(filters: CurrencyFilters): string {
   const parts = [
@@ -21,7 +18,10 @@ function describeFilters(filters: CurrencyFilters): string {
  * The currencies matching the filters: a list, or one currency when `id` or `firstOnly=true` is
  * given. Nothing matching answers 404, as the service does.
  */
-export function listCurrencies(filters: CurrencyFilters): TokenRecord[] | TokenRecord {
+export function listCurrencies(
+  _ctx: DomainContext,
+  { query: filters }: OperationInput<"listCurrencies">,
+): TokenRecord[] | TokenRecord {
   const firstOnly = filters.firstOnly === "true";
   if (firstOnly && (filters.network === undefined || filters.symbol === undefined)) {
     throw invalidField("/query/firstOnly", "can only be used together with both network and symbol");

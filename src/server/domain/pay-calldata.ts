@@ -4,7 +4,8 @@ import {
   type NetworkName,
   type TokenRecord,
 } from "../../chain/index.ts";
-import { notFound, type ValidationIssue, validationFailed } from "../problems.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
+import { notFound, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
 import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
@@ -13,25 +14,14 @@ import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
 import { nativeCurrencyOf } from "./currencies.ts";
 import { resolveFee } from "./fees.ts";
 import { simulatedGasCostPerTransaction } from "./gas.ts";
+import { requireBothOrNeither } from "./paired-inputs.ts";
 import type { Principal } from "./principal.ts";
 import { paymentTokenOf, remainingAmount } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf, balanceOf } from "./wallet-book.ts";
-import type { operations, Schemas } from "./wire-types.ts";
+import type { Schemas } from "./wire-types.ts";
 
-export type PayCalldataQuery = NonNullable<operations["getPayCalldata"]["parameters"]["query"]>;
-
-/** Checks that two query parameters come together; adds an issue naming the missing one. */
-function requireTogether(query: PayCalldataQuery, a: keyof PayCalldataQuery, b: keyof PayCalldataQuery) {
-  const issues: ValidationIssue[] = [];
-  if (query[a] !== undefined && query[b] === undefined) {
-    issues.push({ path: `/query/${b}`, message: `is required together with ${a}` });
-  }
-  if (query[b] !== undefined && query[a] === undefined) {
-    issues.push({ path: `/query/${a}`, message: `is required together with ${b}` });
-  }
-  return issues;
-}
+type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
 
 /** The amount to pay in base units: the `amount` query parameter, else what is left of the request. */
 function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: TokenRecord): bigint {
@@ -69,19 +59,13 @@ async function requireOffRamp(ctx: DomainContext, principal: Principal, query: P
  */
 export async function getPayCalldata(
   ctx: DomainContext,
-  principal: Principal,
-  requestId: string,
-  query: PayCalldataQuery,
+  { principal, path: { requestId }, query }: OperationInput<"getPayCalldata">,
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
   const request = await ctx.store.getRequest(requestId);
   if (!request) throw notFound(`No request has the id ${requestId}.`);
   const token = paymentTokenOf(request);
 
-  const pairing = [
-    ...requireTogether(query, "chain", "token"),
-    ...requireTogether(query, "clientUserId", "paymentDetailsId"),
-  ];
-  if (pairing.length > 0) throw validationFailed(pairing);
+  requireBothOrNeither(query, "/query", ["chain", "token"], ["clientUserId", "paymentDetailsId"]);
   const fee = resolveFee(query, principal, "/query");
   const amount = amountToPay(query, request, token);
   await requireOffRamp(ctx, principal, query);

@@ -1,8 +1,8 @@
+import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound } from "../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { newUuid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
 
 function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
@@ -21,8 +21,7 @@ function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["Pa
  */
 export async function registerPayer(
   ctx: DomainContext,
-  principal: Principal,
-  body: Schemas["RegisterPayerRequest"],
+  { principal, body }: OperationInput<"registerPayer">,
 ): Promise<Schemas["PayerComplianceStatus"]> {
   return ctx.store.withTransaction(async (tx) => {
     const existing = await tx.getPayer(principal.accountId, body.clientUserId);
@@ -50,9 +49,7 @@ export async function registerPayer(
 /** Stores a bank account for a registered payer of the caller's account; 404 for an unknown payer. */
 export async function createPaymentDetails(
   ctx: DomainContext,
-  principal: Principal,
-  clientUserId: string,
-  body: Schemas["CreatePaymentDetailsRequest"],
+  { principal, path: { clientUserId }, body }: OperationInput<"createPaymentDetails">,
 ): Promise<Schemas["PaymentDetailResponse"]> {
   return ctx.store.withTransaction(async (tx) => {
     const payer = await tx.getPayer(principal.accountId, clientUserId);

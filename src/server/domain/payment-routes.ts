@@ -1,12 +1,10 @@
+import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound } from "../problems.ts";
 import { percentageToFraction } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { resolveFee } from "./fees.ts";
-import type { Principal } from "./principal.ts";
 import { paymentTokenOf } from "./requests.ts";
-import type { operations, Schemas } from "./wire-types.ts";
-
-export type PaymentRoutesQuery = operations["listPaymentRoutes"]["parameters"]["query"];
+import type { Schemas } from "./wire-types.ts";
 
 /**
  * The routes for a request found by payment reference (with or without `0x`). The sandbox knows
@@ -15,9 +13,7 @@ export type PaymentRoutesQuery = operations["listPaymentRoutes"]["parameters"]["
  */
 export async function listPaymentRoutes(
   ctx: DomainContext,
-  principal: Principal,
-  paymentReference: string,
-  query: PaymentRoutesQuery,
+  { principal, path: { paymentReference }, query }: OperationInput<"listPaymentRoutes">,
 ): Promise<Schemas["PaymentRoutes"]> {
   const reference = `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
   const request = await ctx.store.findRequestByPaymentReference(reference);

@@ -1,4 +1,4 @@
-import { type Address, maxUint256 } from "viem";
+import { type Address, maxUint256, zeroAddress } from "viem";
 import { computePaymentReference, generateSalt, type TokenRecord } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
@@ -30,6 +30,9 @@ export function planRequests(
 
   items.forEach((item, index) => {
     const at = `${pointer}/${index}`;
+    if (item.payee.toLowerCase() === zeroAddress) {
+      issues.push({ path: `${at}/payee`, message: "must not be the zero address: payments to it are burnt" });
+    }
     const token = findCurrency(item.paymentCurrency);
     if (!token) {
       issues.push({

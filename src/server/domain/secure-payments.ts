@@ -1,13 +1,14 @@
 import { computeFeeAmount } from "../../chain/index.ts";
-import { invalidState, notFound, ProblemError } from "../problems.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
+import { notFound, ProblemError } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
 import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
+import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** The status a secure payment has now: a pending one past its expiry reads as expired. */
@@ -27,8 +28,7 @@ function securePaymentUrl(pageUrl: string, token: string): string {
 /** Creates the requests of `body` and a payment link for them, valid for the configured lifetime. */
 export async function createSecurePayment(
   ctx: DomainContext,
-  principal: Principal,
-  body: Schemas["CreateSecurePaymentRequest"],
+  { principal, body }: OperationInput<"createSecurePayment">,
 ): Promise<Schemas["SecurePayment"]> {
   const { network, plans } = planRequests(body.requests, "/body/requests");
   const now = ctx.clock.now();
@@ -136,8 +136,7 @@ function toDetails(
  */
 export async function checkSecurePaymentToken(
   ctx: DomainContext,
-  principal: Principal,
-  token: string,
+  { principal, path: { token } }: OperationInput<"checkSecurePaymentToken">,
 ): Promise<Schemas["SecurePaymentDetails"]> {
   const record = await ctx.store.getSecurePayment(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
@@ -172,50 +171,6 @@ export async function checkSecurePaymentToken(
   }
 }
 
-export function toSandboxSecurePayment(
-  record: SecurePaymentRecord,
-  now: Date,
-): Schemas["SandboxSecurePayment"] {
-  return {
-    token: record.token,
-    status: effectiveStatus(record, now),
-    requestIds: record.requestIds,
-    network: record.network,
-    createdAt: record.createdAt,
-    expiresAt: record.expiresAt,
-  };
-}
-
-/** Sandbox: ends a pending (and unexpired) secure payment as invalidated or compliance_failed. */
-export async function endSecurePayment(
-  ctx: DomainContext,
-  principal: Principal,
-  token: string,
-  status: "invalidated" | "compliance_failed",
-): Promise<Schemas["SandboxSecurePayment"]> {
-  return ctx.store.withTransaction(async (tx) => {
-    const record = await tx.getSecurePayment(token);
-    if (!record || record.accountId !== principal.accountId) {
-      throw notFound(`No secure payment has the token ${token}.`);
-    }
-    const now = ctx.clock.now();
-    const current = effectiveStatus(record, now);
-    if (current !== "pending") {
-      throw invalidState(
-        `Secure payment ${token} is ${current}; only a pending secure payment can become ${status}.`,
-      );
-    }
-    const updated: SecurePaymentRecord = { ...record, status, updatedAt: now.toISOString() };
-    await tx.putSecurePayment(updated);
-    await tx.appendEvent({
-      type: "secure_payment.status_changed",
-      occurredAt: now.toISOString(),
-      data: { token, from: record.status, to: status },
-    });
-    return toSandboxSecurePayment(updated, now);
-  });
-}
-
 /** Marks a secure payment completed once every one of its requests is paid. */
 export async function completeIfAllPaid(tx: StoreOperations, token: string, now: Date): Promise<void> {
   const record = await tx.getSecurePayment(token);
@@ -223,9 +178,5 @@ export async function completeIfAllPaid(tx: StoreOperations, token: string, now:
   const requests = await loadRequests(tx, record.requestIds);
   if (!requests.every((request) => request.status === "paid")) return;
   await tx.putSecurePayment({ ...record, status: "completed", updatedAt: now.toISOString() });
-  await tx.appendEvent({
-    type: "secure_payment.status_changed",
-    occurredAt: now.toISOString(),
-    data: { token, from: "pending", to: "completed" },
-  });
+  await appendStatusChange(tx, { of: "secure_payment", token, from: "pending", to: "completed" }, now);
 }

@@ -1,11 +1,20 @@
 import type { ErrorRequestHandler } from "express";
-import { ProblemError } from "../problems.ts";
+import { ChainInputError } from "../../chain/index.ts";
+import { ProblemError, validationFailed } from "../problems.ts";
 import { stateOf } from "./request-state.ts";
 import { sendProblem } from "./send-problem.ts";
 
 /** Where the server reports its own failures; request headers and bodies never go there. */
 export interface ServerLogger {
   error(message: string, error?: unknown): void;
+}
+
+/** A chain module field such as `payments[0].payee` as a JSON Pointer under the request's inputs. */
+function chainFieldPointer(location: string, field: string): string {
+  return `${location}/${field
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .join("/")}`;
 }
 
 /**
@@ -17,8 +26,17 @@ export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
     if (res.headersSent) return next(error);
     if (error instanceof ProblemError) return sendProblem(req, res, error);
     const { requestId, route } = stateOf(res);
+    if (error instanceof ChainInputError) {
+      // Domain code checks its inputs first; whatever the chain module still refuses is bad input too.
+      const location = route?.body ? "/body" : "/query";
+      return sendProblem(
+        req,
+        res,
+        validationFailed([{ path: chainFieldPointer(location, error.field), message: error.message }]),
+      );
+    }
     logger.error(
-      `request ${requestId} (${req.method} ${route?.pathTemplate ?? req.path}) failed: ${(error as Error)?.message ?? String(error)}`,
+      `request ${requestId} (${req.method} ${route?.key ?? req.path}) failed: ${(error as Error)?.message ?? String(error)}`,
       error,
     );
     sendProblem(

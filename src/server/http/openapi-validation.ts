@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
-import type { ApiSpec } from "../api-spec.ts";
+import type { SpecDocument } from "../../spec/spec-document.ts";
 import { ProblemError, validationFailed } from "../problems.ts";
 import { stateOf } from "./request-state.ts";
 import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
@@ -11,7 +11,7 @@ import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./val
  * it. The spec is cloned by the validator, never mutated here.
  */
 export function validateAgainstSpec(
-  spec: ApiSpec,
+  spec: SpecDocument,
   options: { validateResponses: boolean },
 ): RequestHandler[] {
   return OpenApiValidator.middleware({
@@ -42,7 +42,7 @@ function isValidatorError(error: unknown): error is ValidatorError & Error {
  * come: parseJsonBody answers those first, and multipart is off. A response that breaks the spec
  * stays a 500 (the error handler logs it), as it is the server's fault.
  */
-export function translateValidatorErrors(spec: ApiSpec): ErrorRequestHandler {
+export function translateValidatorErrors(spec: SpecDocument): ErrorRequestHandler {
   const wording = readIssueWording(spec);
   return (error, req, res, next) => {
     if (error instanceof ProblemError || !isValidatorError(error) || error.status !== 400) return next(error);

@@ -50,10 +50,10 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 export function parseJsonBody(): RequestHandler {
   return (req, res, next) => {
     const route = stateOf(res).route;
-    if (!route?.hasBody) return next();
+    if (!route?.body) return next();
     const contentType = req.get("content-type");
     if (contentType === undefined && !hasBody(req.headers)) {
-      if (route.bodyOptional) return next();
+      if (!route.body.required) return next();
       return next(
         validationFailed([
           { path: "/body", message: "is required: send a JSON body with Content-Type application/json" },

@@ -1,11 +1,11 @@
 import type { Response } from "express";
+import type { SpecOperation } from "../../spec/operations.ts";
 import type { Principal } from "../domain/principal.ts";
-import type { OperationRoute } from "./route-table.ts";
 
 /** What the middleware learns about a request, kept in `res.locals` for the later steps. */
 export interface RequestState {
   requestId: string;
-  route?: OperationRoute;
+  route?: SpecOperation;
   /** The path parameters of the matched operation, decoded. */
   pathParams?: Record<string, string>;
   principal?: Principal;

@@ -1,7 +1,7 @@
 import type { Request } from "express";
-import type { ApiSpec } from "../api-spec.ts";
+import { readPathOperations } from "../../spec/operations.ts";
+import { resolveObject, type SpecDocument } from "../../spec/spec-document.ts";
 import type { ValidationIssue } from "../problems.ts";
-import { resolveRef } from "./route-table.ts";
 
 export interface ValidatorIssue {
   path: string;
@@ -19,7 +19,7 @@ function titleToWords(title: string): string {
 }
 
 /** Plain-words names for the patterns of the spec's named primitives: `a decimal amount such as 12.50`. */
-export function collectPatternHints(spec: ApiSpec): Map<string, string> {
+export function collectPatternHints(spec: SpecDocument): Map<string, string> {
   const hints = new Map<string, string>();
   const schemas = ((spec.components as Record<string, unknown> | undefined)?.schemas ?? {}) as Record<
     string,
@@ -39,8 +39,8 @@ export function collectPatternHints(spec: ApiSpec): Map<string, string> {
 }
 
 /** The one field a `oneOf` branch such as `{ title, required: [field] }` asks for, if that is all it does. */
-function soleRequiredField(spec: ApiSpec, branch: unknown): string | undefined {
-  const { required, ...rest } = resolveRef(spec, branch);
+function soleRequiredField(spec: SpecDocument, branch: unknown): string | undefined {
+  const { required, ...rest } = resolveObject(spec, branch);
   const onlyRequires = Object.keys(rest).every((key) => key === "title" || key === "description");
   return onlyRequires && Array.isArray(required) && required.length === 1 ? String(required[0]) : undefined;
 }
@@ -49,22 +49,13 @@ function soleRequiredField(spec: ApiSpec, branch: unknown): string | undefined {
  * The operations whose JSON body takes exactly one of two fields, stated in the spec as
  * `oneOf: [{ required: [a] }, { required: [b] }]`: operationId -> [a, b].
  */
-export function collectExclusiveBodyFields(spec: ApiSpec): Map<string, [string, string]> {
+export function collectExclusiveBodyFields(spec: SpecDocument): Map<string, [string, string]> {
   const pairs = new Map<string, [string, string]>();
-  for (const rawItem of Object.values(spec.paths)) {
-    for (const operation of Object.values(resolveRef(spec, rawItem))) {
-      const requestBody = (operation as Record<string, unknown> | null)?.requestBody;
-      if (requestBody === undefined) continue;
-      const content = resolveRef(spec, requestBody).content as
-        | Record<string, { schema?: unknown }>
-        | undefined;
-      const oneOf = resolveRef(spec, content?.["application/json"]?.schema)?.oneOf;
-      if (!Array.isArray(oneOf) || oneOf.length !== 2) continue;
-      const [first, second] = oneOf.map((branch) => soleRequiredField(spec, branch));
-      if (first !== undefined && second !== undefined) {
-        pairs.set(String((operation as Record<string, unknown>).operationId), [first, second]);
-      }
-    }
+  for (const operation of readPathOperations(spec)) {
+    const oneOf = resolveObject(spec, operation.body?.schema).oneOf;
+    if (!Array.isArray(oneOf) || oneOf.length !== 2) continue;
+    const [first, second] = oneOf.map((branch) => soleRequiredField(spec, branch));
+    if (first !== undefined && second !== undefined) pairs.set(operation.operationId, [first, second]);
   }
   return pairs;
 }
@@ -112,7 +103,7 @@ export interface IssueWording {
   exclusiveBodyFields: Map<string, [string, string]>;
 }
 
-export function readIssueWording(spec: ApiSpec): IssueWording {
+export function readIssueWording(spec: SpecDocument): IssueWording {
   return { patternHints: collectPatternHints(spec), exclusiveBodyFields: collectExclusiveBodyFields(spec) };
 }
 

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { describeNetworkError } from "../../net/describe-network-error.ts";
 import { guardedLookup, hostOf, refuseLiteralHost } from "./target-guard.ts";
 
 /** The most of a receiver's answer ever read: enough for a short error text, never a huge body. */
@@ -28,19 +29,8 @@ export interface WebhookPostResult {
 }
 
 function describeError(error: NodeJS.ErrnoException): string {
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset by the receiver",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "host lookup failed",
-    EHOSTUNREACH: "host unreachable",
-    ENETUNREACH: "network unreachable",
-    EPIPE: "connection closed by the receiver",
-  };
-  const words = error.code ? known[error.code] : undefined;
   if (error.code === "EBLOCKEDTARGET") return `target refused: ${error.message}`;
-  if (words) return `${words} (${error.code})`;
-  return error.code ? `${error.message} (${error.code})` : error.message;
+  return describeNetworkError(error);
 }
 
 /**

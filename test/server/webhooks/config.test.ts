@@ -22,7 +22,11 @@ describe("webhook settings in the configuration file", () => {
       ],
       { webhookRetryDelaysMs: [10, 20], webhookTimeoutMs: 1000, blockPrivateWebhookTargets: false },
     );
-    expect(parseConfig(config)).toEqual(config);
+    expect(parseConfig(config)).toEqual({
+      ...config,
+      securePaymentLifetimeSeconds: 604_800,
+      clientIdRateLimitPerMinute: 300,
+    });
   });
 
   it("names every bad webhook field, never echoing a secret", () => {

@@ -175,7 +175,7 @@ describe("retries", () => {
     expect(toHook.state).toBe("delivered");
     expect(toHook.attempts[0]).toMatchObject({
       statusCode: null,
-      error: "connection reset by the receiver (ECONNRESET)",
+      error: "connection reset by the peer (ECONNRESET)",
     });
     expect(toHook.attempts[1]).toMatchObject({ statusCode: 200, succeeded: true });
     expect(toHook.attempts[1].responseExcerpt).toBe("x".repeat(512));

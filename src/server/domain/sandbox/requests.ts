@@ -1,62 +1,17 @@
-import type { TokenRecord } from "../../chain/index.ts";
-import { invalidState, notFound, validationFailed } from "../problems.ts";
-import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits, readAmount } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
-import { newTxHash } from "./ids.ts";
-import type { Principal } from "./principal.ts";
-import { paymentTokenOf, remainingAmount } from "./requests.ts";
-import { completeIfAllPaid, effectiveStatus } from "./secure-payments.ts";
-import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
-import type { Schemas } from "./wire-types.ts";
-
-/**
- * Records one payment on a request inside the caller's transaction: the request's new state, the
- * `request.payment_recorded` and webhook events in the outbox, and the completion of its link
- * once all of the link's requests are paid.
- */
-export async function applyPayment(
-  tx: StoreOperations,
-  request: RequestRecord,
-  payment: RequestPaymentRecord,
-  now: Date,
-): Promise<RequestRecord> {
-  const token = paymentTokenOf(request);
-  const amountPaid = BigInt(request.amountPaid) + BigInt(payment.amount);
-  const status: RequestRecord["status"] =
-    payment.outcome === "failed" ? "failed" : payment.outcome === "paid" ? "paid" : "partially_paid";
-  const updated: RequestRecord = {
-    ...request,
-    status,
-    amountPaid: amountPaid.toString(),
-    payments: [...request.payments, payment],
-    updatedAt: now.toISOString(),
-  };
-  await tx.putRequest(updated);
-  await tx.appendEvent({
-    type: "request.payment_recorded",
-    occurredAt: now.toISOString(),
-    data: {
-      requestId: request.requestId,
-      paymentReference: request.paymentReference,
-      outcome: payment.outcome,
-      amount: formatBaseUnits(payment.amount, token.decimals),
-      totalAmountPaid: formatBaseUnits(amountPaid, token.decimals),
-      expectedAmount: formatBaseUnits(request.expectedAmount, token.decimals),
-      txHash: payment.txHash,
-      network: request.network,
-      currency: request.invoiceCurrency,
-      paymentCurrency: request.paymentCurrency,
-      subStatus: payment.subStatus,
-    },
-  });
-  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid);
-  if (updated.securePaymentToken && status === "paid") {
-    await completeIfAllPaid(tx, updated.securePaymentToken, now);
-  }
-  return updated;
-}
+import type { TokenRecord } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState, validationFailed } from "../../problems.ts";
+import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { formatBaseUnits, readAmount } from "../amounts.ts";
+import type { DomainContext } from "../context.ts";
+import { newTxHash } from "../ids.ts";
+import { requireOwnRecord } from "../own-records.ts";
+import type { Principal } from "../principal.ts";
+import { recordPayment } from "../record-payment.ts";
+import { paymentTokenOf, remainingAmount } from "../requests.ts";
+import { effectiveStatus } from "../secure-payments.ts";
+import type { Schemas } from "../wire-types.ts";
 
 export async function toSandboxRequest(
   tx: StoreOperations,
@@ -97,22 +52,17 @@ export async function toSandboxRequest(
 }
 
 /** One of the caller's requests; another account's reads as unknown. */
-async function loadOwnRequest(
-  tx: Pick<StoreOperations, "getRequest">,
+function loadOwnRequest(
+  tx: StoreOperations,
   principal: Principal,
   requestId: string,
 ): Promise<RequestRecord> {
-  const request = await tx.getRequest(requestId);
-  if (!request || request.accountId !== principal.accountId) {
-    throw notFound(`No request has the id ${requestId}.`);
-  }
-  return request;
+  return requireOwnRecord(tx.getRequest(requestId), principal, `No request has the id ${requestId}.`);
 }
 
-export async function readSandboxRequest(
+export async function getSandboxRequest(
   ctx: DomainContext,
-  principal: Principal,
-  requestId: string,
+  { principal, path: { requestId } }: OperationInput<"getSandboxRequest">,
 ): Promise<Schemas["SandboxRequest"]> {
   const request = await loadOwnRequest(ctx.store, principal, requestId);
   return toSandboxRequest(ctx.store, request, ctx.clock.now());
@@ -169,9 +119,7 @@ function paidAmount(
  */
 export async function recordSandboxPayment(
   ctx: DomainContext,
-  principal: Principal,
-  requestId: string,
-  body: Schemas["SandboxPaymentRecord"],
+  { principal, path: { requestId }, body }: OperationInput<"recordSandboxPayment">,
 ): Promise<Schemas["SandboxRequest"]> {
   return ctx.store.withTransaction(async (tx) => {
     const request = await loadOwnRequest(tx, principal, requestId);
@@ -191,7 +139,7 @@ export async function recordSandboxPayment(
       subStatus: body.outcome === "failed" ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
     };
-    const updated = await applyPayment(tx, request, payment, now);
+    const updated = await recordPayment(tx, request, payment, now);
     return toSandboxRequest(tx, updated, now);
   });
 }

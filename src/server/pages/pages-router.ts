@@ -1,10 +1,14 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
-import { bundledSpecFile, docsFile } from "../api-spec.ts";
+import { bundledSpecFile } from "../../spec/spec-document.ts";
 import { allowsOrigin } from "../domain/client-ids.ts";
 import type { DomainContext } from "../domain/context.ts";
+
+/** The published reference, one self-contained HTML file written by `npm run build`. */
+const docsFile = fileURLToPath(new URL("../../../docs/index.html", import.meta.url));
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>

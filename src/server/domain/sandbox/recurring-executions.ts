@@ -1,16 +1,19 @@
-import type { TokenRecord } from "../../chain/index.ts";
-import { invalidState, validationFailed } from "../problems.ts";
-import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
-import { requireCurrency } from "./currencies.ts";
-import { newTxHash } from "./ids.ts";
-import type { Principal } from "./principal.ts";
-import { loadOwnRecurringPayment, toSandboxRecurringPayment } from "./recurring-payments.ts";
-import { createRequestRecord, remainingAmount, storeNewRequest } from "./requests.ts";
-import { applyPayment, toSandboxRequest } from "./sandbox-payments.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { TokenRecord } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState, validationFailed } from "../../problems.ts";
+import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { formatBaseUnits } from "../amounts.ts";
+import type { DomainContext } from "../context.ts";
+import { requireCurrency } from "../currencies.ts";
+import { newTxHash } from "../ids.ts";
+import { recordPayment } from "../record-payment.ts";
+import { loadOwnRecurringPayment } from "../recurring-payments.ts";
+import { createRequestRecord, remainingAmount, storeNewRequest } from "../requests.ts";
+import { appendStatusChange } from "../status-changes.ts";
+import type { Schemas } from "../wire-types.ts";
+import { toSandboxRecurringPayment } from "./recurring-payments.ts";
+import { toSandboxRequest } from "./requests.ts";
 
 /**
  * The request the next payment pays: the one a failed execution of this period left behind, or a
@@ -60,9 +63,7 @@ function refusal(record: RecurringPaymentRecord): Error | undefined {
  */
 export async function executeSandboxRecurringPayment(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
-  body: Schemas["SandboxRecurringPaymentExecute"],
+  { principal, path: { id }, body }: OperationInput<"executeSandboxRecurringPayment">,
 ): Promise<Schemas["SandboxRecurringPaymentExecution"]> {
   const failed = body.outcome === "failure";
   if (!failed && body.subStatus !== undefined) {
@@ -82,7 +83,7 @@ export async function executeSandboxRecurringPayment(
       subStatus: failed ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
     };
-    const paid = await applyPayment(tx, request, payment, now);
+    const paid = await recordPayment(tx, request, payment, now);
     const processedPayments = record.processedPayments + (failed ? 0 : 1);
     const status: RecurringPaymentRecord["status"] = failed
       ? "paused"
@@ -99,11 +100,7 @@ export async function executeSandboxRecurringPayment(
     };
     await tx.putRecurringPayment(updated);
     if (status !== record.status) {
-      await tx.appendEvent({
-        type: "recurring_payment.status_changed",
-        occurredAt: now.toISOString(),
-        data: { id, from: record.status, to: status },
-      });
+      await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);
     }
     return {
       outcome: body.outcome,

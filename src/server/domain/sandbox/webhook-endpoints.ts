@@ -1,17 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { webhookEventNames } from "../../client/webhook-event.ts";
-import { notFound, validationFailed } from "../problems.ts";
-import type { WebhookEndpointRecord, WebhookEventName } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import { createDeliveryRecord } from "../webhook-delivery/fan-out.ts";
-import { hostOf, refuseHost } from "../webhook-delivery/target-guard.ts";
-import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
-import type { DomainContext } from "./context.ts";
-import { newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
+import { webhookEventNames } from "../../../client/webhook-event.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { validationFailed } from "../../problems.ts";
+import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
+import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
+import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
+import type { DomainContext } from "../context.ts";
+import { newUlid } from "../ids.ts";
+import { requireOwnRecord } from "../own-records.ts";
+import type { Principal } from "../principal.ts";
+import { buildTestPayload } from "../webhook-payloads.ts";
+import type { Schemas } from "../wire-types.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
-import { buildTestPayload } from "./webhook-payloads.ts";
-import type { Schemas } from "./wire-types.ts";
 
 /** A fresh signing secret: 24 bytes from the CSPRNG. */
 export function newWebhookSecret(): string {
@@ -36,17 +38,8 @@ function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpo
   return { ...toWireEndpoint(record), secret: record.secret };
 }
 
-async function loadOwn(
-  store: StoreOperations,
-  principal: Principal,
-  id: string,
-): Promise<WebhookEndpointRecord> {
-  const record = await store.getWebhookEndpoint(id);
-  // Another account's endpoint is as unknown to the caller as a missing one.
-  if (!record || record.accountId !== principal.accountId) {
-    throw notFound(`No webhook endpoint has the id ${id}.`);
-  }
-  return record;
+function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookEndpointRecord> {
+  return requireOwnRecord(store.getWebhookEndpoint(id), principal, `No webhook endpoint has the id ${id}.`);
 }
 
 /** Checks an endpoint URL: its form, then, when the flag is on, the addresses its host resolves to. */
@@ -59,10 +52,9 @@ async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> 
     throw validationFailed([{ path: "/body/url", message: `must reach a public address: ${refused}` }]);
 }
 
-export async function createWebhookEndpoint(
+export async function createSandboxWebhookEndpoint(
   ctx: DomainContext,
-  principal: Principal,
-  body: Schemas["SandboxWebhookEndpointCreate"],
+  { principal, body }: OperationInput<"createSandboxWebhookEndpoint">,
 ): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
   await checkEndpointUrl(ctx, body.url);
   const now = ctx.clock.now().toISOString();
@@ -80,24 +72,26 @@ export async function createWebhookEndpoint(
   return withSecret(record);
 }
 
-export async function listWebhookEndpoints(
+export async function listSandboxWebhookEndpoints(
   ctx: DomainContext,
-  principal: Principal,
+  { principal }: OperationInput<"listSandboxWebhookEndpoints">,
 ): Promise<Schemas["SandboxWebhookEndpointList"]> {
   const endpoints = await ctx.store.listWebhookEndpoints(principal.accountId);
   return { endpoints: endpoints.map(toWireEndpoint) };
 }
 
-export async function readWebhookEndpoint(
+export async function getSandboxWebhookEndpoint(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
+  { principal, path: { endpointId: id } }: OperationInput<"getSandboxWebhookEndpoint">,
 ): Promise<Schemas["SandboxWebhookEndpoint"]> {
   return toWireEndpoint(await loadOwn(ctx.store, principal, id));
 }
 
 /** Deletes an endpoint; its pending deliveries end as dead, and its log stays readable. */
-export async function deleteWebhookEndpoint(ctx: DomainContext, principal: Principal, id: string) {
+export async function deleteSandboxWebhookEndpoint(
+  ctx: DomainContext,
+  { principal, path: { endpointId: id } }: OperationInput<"deleteSandboxWebhookEndpoint">,
+): Promise<undefined> {
   await ctx.store.withTransaction(async (tx) => {
     await loadOwn(tx, principal, id);
     await tx.deleteWebhookEndpoint(id);
@@ -112,13 +106,13 @@ export async function deleteWebhookEndpoint(ctx: DomainContext, principal: Princ
       });
     }
   });
+  return undefined;
 }
 
 /** Replaces the signing secret; attempts from now on, retries included, are signed with the new one. */
-export async function rotateWebhookEndpointSecret(
+export async function rotateSandboxWebhookEndpointSecret(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
+  { principal, path: { endpointId: id } }: OperationInput<"rotateSandboxWebhookEndpointSecret">,
 ): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
   return ctx.store.withTransaction(async (tx) => {
     const record = await loadOwn(tx, principal, id);
@@ -129,11 +123,9 @@ export async function rotateWebhookEndpointSecret(
 }
 
 /** Sends a test event with placeholder values and `x-request-network-test: true`, whatever the endpoint's events. */
-export async function sendWebhookTest(
+export async function sendSandboxWebhookTest(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
-  body: Schemas["SandboxWebhookTest"] | undefined,
+  { principal, path: { endpointId: id }, body }: OperationInput<"sendSandboxWebhookTest">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
   const event: WebhookEventName = body?.event ?? "payment.confirmed";
   const now = ctx.clock.now();

@@ -1,9 +1,11 @@
-import { invalidState, notFound } from "../problems.ts";
-import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import type { DomainContext } from "../context.ts";
+import { requireOwnRecord } from "../own-records.ts";
+import type { Principal } from "../principal.ts";
+import type { Schemas } from "../wire-types.ts";
 
 /** A delivery as the sandbox API shows it: the payload parsed back from the exact text sent. */
 export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxWebhookDelivery"] {
@@ -25,30 +27,14 @@ export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxW
   };
 }
 
-async function loadOwn(
-  store: StoreOperations,
-  principal: Principal,
-  id: string,
-): Promise<WebhookDeliveryRecord> {
-  const record = await store.getWebhookDelivery(id);
-  if (!record || record.accountId !== principal.accountId) {
-    throw notFound(`No webhook delivery has the id ${id}.`);
-  }
-  return record;
-}
-
-export interface DeliveryQuery {
-  endpointId?: string | undefined;
-  eventId?: string | undefined;
-  requestId?: string | undefined;
-  state?: WebhookDeliveryRecord["state"] | undefined;
+function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
+  return requireOwnRecord(store.getWebhookDelivery(id), principal, `No webhook delivery has the id ${id}.`);
 }
 
 /** The delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
-export async function listWebhookDeliveries(
+export async function listSandboxWebhookDeliveries(
   ctx: DomainContext,
-  principal: Principal,
-  query: DeliveryQuery,
+  { principal, query }: OperationInput<"listSandboxWebhookDeliveries">,
 ): Promise<Schemas["SandboxWebhookDeliveryList"]> {
   const filter: WebhookDeliveryFilter = { accountId: principal.accountId };
   if (query.endpointId !== undefined) filter.endpointId = query.endpointId;
@@ -59,10 +45,9 @@ export async function listWebhookDeliveries(
   return { deliveries: deliveries.map(toWireDelivery) };
 }
 
-export async function readWebhookDelivery(
+export async function getSandboxWebhookDelivery(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
+  { principal, path: { deliveryId: id } }: OperationInput<"getSandboxWebhookDelivery">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
   return toWireDelivery(await loadOwn(ctx.store, principal, id));
 }
@@ -71,10 +56,9 @@ export async function readWebhookDelivery(
  * Sends a delivered or dead delivery again: the same delivery id and body, a new round of
  * attempts (retry count from 0, retries on the usual schedule), recorded after the earlier ones.
  */
-export async function redeliverWebhook(
+export async function redeliverSandboxWebhook(
   ctx: DomainContext,
-  principal: Principal,
-  id: string,
+  { principal, path: { deliveryId: id } }: OperationInput<"redeliverSandboxWebhook">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
   const updated = await ctx.store.withTransaction(async (tx) => {
     const record = await loadOwn(tx, principal, id);

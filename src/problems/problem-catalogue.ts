@@ -1,0 +1,164 @@
+/** Who answers a problem type: the reference server, a webhook receiver, or `payreq webhooks listen`. */
+export type ProblemSource = "server" | "receiver" | "listener";
+
+/**
+ * Every problem type payreq answers, one entry per `type`, so that the server, the webhook
+ * receiver and the CLI listener spell each alike. `by` says who answers it; the server's are
+ * listed in openapi/description.md, the receiver's in docs/webhooks.md, the listener's in
+ * docs/cli.md. The module imports nothing from Node, so that receivers can run anywhere.
+ */
+export const problemCatalogue = {
+  validationFailed: {
+    type: "/problems/validation-failed",
+    title: "Validation failed",
+    status: 400,
+    by: ["server", "receiver"],
+  },
+  malformedJson: {
+    type: "/problems/malformed-json",
+    title: "Malformed JSON",
+    status: 400,
+    by: ["server", "receiver", "listener"],
+  },
+  invalidState: { type: "/problems/invalid-state", title: "Invalid state", status: 400, by: ["server"] },
+  unauthorized: { type: "/problems/unauthorized", title: "Unauthorized", status: 401, by: ["server"] },
+  invalidSignature: {
+    type: "/problems/invalid-signature",
+    title: "Invalid signature",
+    status: 401,
+    by: ["receiver", "listener"],
+  },
+  originNotAllowed: {
+    type: "/problems/origin-not-allowed",
+    title: "Origin not allowed",
+    status: 403,
+    by: ["server"],
+  },
+  securePaymentNotPayable: {
+    type: "/problems/secure-payment-not-payable",
+    title: "Secure payment not payable",
+    status: 403,
+    by: ["server"],
+  },
+  notFound: { type: "/problems/not-found", title: "Not found", status: 404, by: ["server"] },
+  methodNotAllowed: {
+    type: "/problems/method-not-allowed",
+    title: "Method not allowed",
+    status: 405,
+    by: ["server"],
+  },
+  securePaymentCompleted: {
+    type: "/problems/secure-payment-completed",
+    title: "Secure payment completed",
+    status: 409,
+    by: ["server"],
+  },
+  deliveryInProgress: {
+    type: "/problems/delivery-in-progress",
+    title: "Delivery in progress",
+    status: 409,
+    by: ["receiver"],
+  },
+  payloadTooLarge: {
+    type: "/problems/payload-too-large",
+    title: "Payload too large",
+    status: 413,
+    by: ["server", "receiver", "listener"],
+  },
+  unsupportedMediaType: {
+    type: "/problems/unsupported-media-type",
+    title: "Unsupported media type",
+    status: 415,
+    by: ["server", "receiver", "listener"],
+  },
+  rateLimited: { type: "/problems/rate-limited", title: "Too many requests", status: 429, by: ["server"] },
+  internalError: {
+    type: "/problems/internal-error",
+    title: "Internal error",
+    status: 500,
+    by: ["server", "receiver"],
+  },
+  receiverMisconfigured: {
+    type: "/problems/receiver-misconfigured",
+    title: "Webhook receiver misconfigured",
+    status: 500,
+    by: ["receiver"],
+  },
+  // The CLI listener's answers when the endpoint it forwards to fails or does not answer in time.
+  forwardFailed: { type: "/problems/forward-failed", title: "Bad Gateway", status: 502, by: ["listener"] },
+  forwardTimeout: {
+    type: "/problems/forward-timeout",
+    title: "Gateway Timeout",
+    status: 504,
+    by: ["listener"],
+  },
+} as const satisfies Record<
+  string,
+  { type: string; title: string; status: number; by: readonly ProblemSource[] }
+>;
+
+export type ProblemKind = keyof typeof problemCatalogue;
+
+/** The reason phrase of each status of the catalogue, as node:http's STATUS_CODES spells it. */
+export const reasonPhrases: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  504: "Gateway Timeout",
+};
+
+export interface ProblemIssue {
+  /** `/body/...`, `/query/...`, `/path/...` or `/headers/...`: a JSON Pointer to the offending value. */
+  path: string;
+  message: string;
+}
+
+/** An RFC 9457 Problem Details body with the members the service's clients already read. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  statusCode: number;
+  error: string;
+  message: string;
+  requestId?: string;
+  /** Why a webhook signature was rejected, on a receiver's `401`. */
+  reason?: string;
+  errors?: ProblemIssue[];
+}
+
+export interface ProblemContext {
+  instance?: string | undefined;
+  requestId?: string | undefined;
+  issues?: ProblemIssue[] | undefined;
+  reason?: string | undefined;
+}
+
+/** The one function that builds every error body: server, webhook receiver and CLI listener. */
+export function buildProblem(kind: ProblemKind, detail: string, context: ProblemContext = {}): ProblemBody {
+  const { type, title, status } = problemCatalogue[kind];
+  const body: ProblemBody = {
+    type,
+    title,
+    status,
+    detail,
+    ...(context.instance === undefined ? {} : { instance: context.instance }),
+    statusCode: status,
+    error: reasonPhrases[status] ?? title,
+    message: detail,
+    ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
+    ...(context.reason === undefined ? {} : { reason: context.reason }),
+  };
+  if (context.issues && context.issues.length > 0) body.errors = context.issues;
+  return body;
+}

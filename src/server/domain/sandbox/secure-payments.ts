@@ -1,0 +1,47 @@
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { SecurePaymentRecord } from "../../store/records.ts";
+import type { DomainContext } from "../context.ts";
+import { requireOwnRecord } from "../own-records.ts";
+import { effectiveStatus } from "../secure-payments.ts";
+import { appendStatusChange } from "../status-changes.ts";
+import type { Schemas } from "../wire-types.ts";
+
+export function toSandboxSecurePayment(
+  record: SecurePaymentRecord,
+  now: Date,
+): Schemas["SandboxSecurePayment"] {
+  return {
+    token: record.token,
+    status: effectiveStatus(record, now),
+    requestIds: record.requestIds,
+    network: record.network,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+  };
+}
+
+/** Sandbox: ends a pending (and unexpired) secure payment as invalidated or compliance_failed. */
+export async function updateSandboxSecurePayment(
+  ctx: DomainContext,
+  { principal, path: { token }, body: { status } }: OperationInput<"updateSandboxSecurePayment">,
+): Promise<Schemas["SandboxSecurePayment"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const record = await requireOwnRecord(
+      tx.getSecurePayment(token),
+      principal,
+      `No secure payment has the token ${token}.`,
+    );
+    const now = ctx.clock.now();
+    const current = effectiveStatus(record, now);
+    if (current !== "pending") {
+      throw invalidState(
+        `Secure payment ${token} is ${current}; only a pending secure payment can become ${status}.`,
+      );
+    }
+    const updated: SecurePaymentRecord = { ...record, status, updatedAt: now.toISOString() };
+    await tx.putSecurePayment(updated);
+    await appendStatusChange(tx, { of: "secure_payment", token, from: record.status, to: status }, now);
+    return toSandboxSecurePayment(updated, now);
+  });
+}

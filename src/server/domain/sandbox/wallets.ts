@@ -1,0 +1,90 @@
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { notFound, type ValidationIssue, validationFailed } from "../../problems.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { formatBaseUnits, readAmount } from "../amounts.ts";
+import type { DomainContext } from "../context.ts";
+import { findCurrency, requireCurrency } from "../currencies.ts";
+import { checksummed } from "../wallet-book.ts";
+import type { Schemas } from "../wire-types.ts";
+
+function toWire(
+  address: string,
+  wallet: Awaited<ReturnType<StoreOperations["getWallet"]>>,
+): Schemas["SandboxWallet"] {
+  const decimalsOf = (currency: string) => requireCurrency(currency, `wallet ${address}`).decimals;
+  return {
+    address: checksummed(address),
+    balances: wallet.balances.map((b) => ({
+      currency: b.currency,
+      amount: formatBaseUnits(b.amount, decimalsOf(b.currency)),
+    })),
+    allowances: wallet.allowances.map((a) => ({
+      currency: a.currency,
+      spender: a.spender,
+      amount: formatBaseUnits(a.amount, decimalsOf(a.currency)),
+    })),
+  };
+}
+
+/** Reads a wallet of the book; 404 when nothing was ever set for it. */
+export async function getSandboxWallet(
+  ctx: DomainContext,
+  { path: { address } }: OperationInput<"getSandboxWallet">,
+): Promise<Schemas["SandboxWallet"]> {
+  const wallet = await ctx.store.getWallet(address);
+  if (wallet.balances.length === 0 && wallet.allowances.length === 0) {
+    throw notFound(`Nothing was ever set for wallet ${address}; every amount of it is zero.`);
+  }
+  return toWire(address, wallet);
+}
+
+function toBaseUnits(amount: string, decimals: number, path: string, issues: ValidationIssue[]): bigint {
+  const reading = readAmount(amount, decimals, "this currency");
+  if (reading.ok) return reading.units;
+  issues.push({ path, message: reading.message });
+  return 0n;
+}
+
+/** Sets the listed balances and allowances of a wallet; every entry is checked before any is kept. */
+export async function setSandboxWallet(
+  ctx: DomainContext,
+  { body: update }: OperationInput<"setSandboxWallet">,
+): Promise<Schemas["SandboxWallet"]> {
+  const address = checksummed(update.address);
+  const issues: ValidationIssue[] = [];
+  const balances = (update.balances ?? []).map((entry, index) => {
+    const at = `/body/balances/${index}`;
+    const token = findCurrency(entry.currency);
+    if (!token) {
+      issues.push({
+        path: `${at}/currency`,
+        message: `is not a currency the sandbox knows, got "${entry.currency}"`,
+      });
+      return undefined;
+    }
+    const amount = toBaseUnits(entry.amount, token.decimals, `${at}/amount`, issues);
+    return { address, currency: token.id, amount: amount.toString() };
+  });
+  const allowances = (update.allowances ?? []).map((entry, index) => {
+    const at = `/body/allowances/${index}`;
+    const token = findCurrency(entry.currency);
+    if (token?.type !== "ERC20") {
+      issues.push({
+        path: `${at}/currency`,
+        message: token
+          ? `is a native currency, which has no allowance; got "${entry.currency}"`
+          : `is not a currency the sandbox knows, got "${entry.currency}"`,
+      });
+      return undefined;
+    }
+    const amount = toBaseUnits(entry.amount, token.decimals, `${at}/amount`, issues);
+    return { address, currency: token.id, spender: checksummed(entry.spender), amount: amount.toString() };
+  });
+  if (issues.length > 0) throw validationFailed(issues);
+
+  return ctx.store.withTransaction(async (tx) => {
+    for (const balance of balances) if (balance) await tx.putBalance(balance);
+    for (const allowance of allowances) if (allowance) await tx.putAllowance(allowance);
+    return toWire(address, await tx.getWallet(address));
+  });
+}

@@ -1,0 +1,73 @@
+import { createBatchPayout } from "../domain/batch-payouts.ts";
+import { getClientId } from "../domain/client-ids.ts";
+import { listConversionRoutes } from "../domain/conversion.ts";
+import { listCurrencies } from "../domain/currencies.ts";
+import { getPayCalldata } from "../domain/pay-calldata.ts";
+import { createPaymentDetails, registerPayer } from "../domain/payers.ts";
+import { listPaymentRoutes } from "../domain/payment-routes.ts";
+import { updateRecurringPayment } from "../domain/recurring-payments.ts";
+import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
+import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
+import {
+  createSandboxRecurringPayment,
+  getSandboxRecurringPayment,
+} from "../domain/sandbox/recurring-payments.ts";
+import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
+import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
+import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
+import {
+  getSandboxWebhookDelivery,
+  listSandboxWebhookDeliveries,
+  redeliverSandboxWebhook,
+} from "../domain/sandbox/webhook-deliveries.ts";
+import {
+  createSandboxWebhookEndpoint,
+  deleteSandboxWebhookEndpoint,
+  getSandboxWebhookEndpoint,
+  listSandboxWebhookEndpoints,
+  rotateSandboxWebhookEndpointSecret,
+  sendSandboxWebhookTest,
+} from "../domain/sandbox/webhook-endpoints.ts";
+import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
+import type { OperationHandlers } from "./operation-types.ts";
+
+/**
+ * The server's operations by operationId: each entry is the domain function of the same name.
+ * The dispatch step answers with the operation's documented success status.
+ */
+export const operationHandlers: OperationHandlers = {
+  // Currencies and routes
+  listCurrencies,
+  listConversionRoutes,
+  listPaymentRoutes,
+  // Requests and payments
+  getPayCalldata,
+  createSecurePayment,
+  checkSecurePaymentToken,
+  createBatchPayout,
+  updateRecurringPayment,
+  // Payers and client IDs
+  registerPayer,
+  createPaymentDetails,
+  getClientId,
+  // Sandbox controls
+  getSandboxClock,
+  setSandboxClock,
+  setSandboxWallet,
+  getSandboxWallet,
+  getSandboxRequest,
+  recordSandboxPayment,
+  updateSandboxSecurePayment,
+  createSandboxRecurringPayment,
+  getSandboxRecurringPayment,
+  executeSandboxRecurringPayment,
+  createSandboxWebhookEndpoint,
+  listSandboxWebhookEndpoints,
+  getSandboxWebhookEndpoint,
+  deleteSandboxWebhookEndpoint,
+  rotateSandboxWebhookEndpointSecret,
+  sendSandboxWebhookTest,
+  listSandboxWebhookDeliveries,
+  getSandboxWebhookDelivery,
+  redeliverSandboxWebhook,
+};

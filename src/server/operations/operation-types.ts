@@ -1,0 +1,57 @@
+import type { operations, paths } from "../../../generated/schema.d.ts";
+import type { DomainContext } from "../domain/context.ts";
+import type { Principal } from "../domain/principal.ts";
+
+type Method = "get" | "put" | "post" | "delete" | "patch";
+
+/** The operation objects the spec's `paths` hold (webhooks are not among them). */
+type PathOperationObject = {
+  [P in keyof paths]: { [M in Method]: NonNullable<paths[P][M]> }[Method];
+}[keyof paths];
+
+/** The operationId of every operation under `paths`: the keys of the operation table. */
+export type PathOperationId = {
+  [K in keyof operations]: operations[K] extends PathOperationObject ? K : never;
+}[keyof operations];
+
+type NeverToEmpty<T> = [T] extends [never] ? Record<string, never> : T;
+type ParametersOf<K extends PathOperationId> = operations[K]["parameters"];
+
+export type PathParamsOf<K extends PathOperationId> = NeverToEmpty<NonNullable<ParametersOf<K>["path"]>>;
+export type QueryOf<K extends PathOperationId> = NeverToEmpty<NonNullable<ParametersOf<K>["query"]>>;
+
+/** The JSON body an operation takes; `undefined` for operations without one. */
+export type BodyOf<K extends PathOperationId> = operations[K] extends {
+  requestBody?: { content: { "application/json": infer Body } };
+}
+  ? [Body] extends [never]
+    ? undefined
+    : Body
+  : undefined;
+
+type Responses<K extends PathOperationId> = operations[K]["responses"];
+type SuccessStatus<K extends PathOperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204>;
+
+/** The body of an operation's documented success answer; `undefined` for a `204`. */
+export type SuccessBodyOf<K extends PathOperationId> = Responses<K>[SuccessStatus<K>] extends {
+  content: { "application/json": infer Body };
+}
+  ? Body
+  : undefined;
+
+/** What a handler receives: the caller and the request's inputs, already validated against the spec. */
+export interface OperationInput<K extends PathOperationId> {
+  principal: Principal;
+  path: PathParamsOf<K>;
+  query: QueryOf<K>;
+  body: BodyOf<K>;
+}
+
+/** Answers one operation: returns the body of its documented success answer. */
+export type OperationHandler<K extends PathOperationId> = (
+  ctx: DomainContext,
+  input: OperationInput<K>,
+) => SuccessBodyOf<K> | Promise<SuccessBodyOf<K>>;
+
+/** One handler per operation of the spec: a missing one fails the type check. */
+export type OperationHandlers = { [K in PathOperationId]: OperationHandler<K> };

@@ -1,0 +1,18 @@
+import { loadBundledSpec, resolveObject, type SpecDocument } from "./spec-document.ts";
+
+/** A named schema of `components/schemas`; throws when the spec has none of that name. */
+export function namedSchema(name: string, document: SpecDocument = loadBundledSpec()) {
+  const schemas = resolveObject(document, resolveObject(document, document.components).schemas);
+  if (!Object.hasOwn(schemas, name)) throw new Error(`the spec has no schema named ${name}`);
+  return resolveObject(document, schemas[name]);
+}
+
+/** The values of a named enum schema, such as `SecurePaymentStatus`, in spec order. */
+export function schemaEnum<T extends string = string>(
+  name: string,
+  document: SpecDocument = loadBundledSpec(),
+): readonly T[] {
+  const values = namedSchema(name, document).enum;
+  if (!Array.isArray(values)) throw new Error(`schema ${name} is not an enum`);
+  return values as T[];
+}
