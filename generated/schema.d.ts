@@ -3661,6 +3661,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -4038,6 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWebhookEndpointList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

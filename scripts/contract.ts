@@ -9,7 +9,7 @@ import {
   formatSummary,
   planContractChecks,
   summariseResults,
-} from "../test/contract/index.ts";
+} from "../src/contract/index.ts";
 
 const usage = `Usage: npm run contract -- --base-url URL (--api-key KEY | --client-id ID --origin ORIGIN) [options]
 

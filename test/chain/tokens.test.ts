@@ -9,8 +9,8 @@ import {
   type TokenRecord,
   tokenTable,
 } from "../../src/chain/index.ts";
-import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
-import { isObject, loadBundledSpec } from "../support/spec-document.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { isObject, loadBundledSpec } from "../../src/spec/spec-document.ts";
 
 const spec = loadBundledSpec();
 

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { findPrism } from "../../src/cli/mock/find-prism.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
+import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort } from "../support/prism.ts";
-import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
 import { type RunningPayreq, startPayreq } from "./payreq-process.ts";
 
 const started: RunningPayreq[] = [];

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/spec-document.ts";
+import { repoRoot } from "../../scripts/run-tool.ts";
 
 // Packs the library as npm would publish it, installs the tarball into a fresh TypeScript project
 // and compiles and runs code against it there. The package is built in a staging copy, so the

@@ -1,6 +1,6 @@
 import type { FetchLike } from "../../src/index.ts";
 
-export { specExample } from "../support/spec-document.ts";
+export { specExample } from "../../src/spec/spec-document.ts";
 
 /** One scripted answer: a response, an error to throw (a network failure), or a function of the request. */
 export type StubAnswer = Response | Error | ((request: Request) => Response | Promise<Response>);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContractTarget } from "../../src/contract/target.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { type RunningPrism, startPrism } from "../support/prism.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
 import { describeContractSuite } from "./describe-contract-suite.ts";
-import { listOperationsUnderTest } from "./operations.ts";
-import type { ContractTarget } from "./target.ts";
 
 // The contract suite against the Prism mock, one test per check. Prism is stateless: the checks it
 // cannot pass are listed as skipped with the reason in their name; those it falls short on only in
@@ -28,7 +28,7 @@ const checks = describeContractSuite(target, { stateful: false });
 
 describe("the plan for the mock", () => {
   it("covers every operation of the spec's paths, each with a valid call and a credential check", () => {
-    const operationIds = listOperationsUnderTest(loadBundledSpec()).map((operation) => operation.operationId);
+    const operationIds = readPathOperations(loadBundledSpec()).map((operation) => operation.operationId);
     expect(operationIds.length).toBeGreaterThanOrEqual(11);
     expect([...new Set(checks.map((check) => check.operationId))]).toEqual(operationIds);
     for (const operationId of operationIds) {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContractTarget } from "../../src/contract/target.ts";
 import {
   createDefaultConfig,
   createServer,
   type RunningServer,
   sampleCredentials,
 } from "../../src/server/index.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { describeContractSuite } from "./describe-contract-suite.ts";
-import { listOperationsUnderTest } from "./operations.ts";
-import type { ContractTarget } from "./target.ts";
 
 // The contract suite against the reference server, stateful checks included: every check is sent
 // and must pass, with the sandbox's sample API key and its client ID from an allowed origin.
@@ -40,7 +40,7 @@ const checks = describeContractSuite(target, { stateful: true });
 
 describe("the plan for the reference server", () => {
   it("sends every check, stateful ones included, for every operation of the spec", () => {
-    const operationIds = listOperationsUnderTest(loadBundledSpec()).map((operation) => operation.operationId);
+    const operationIds = readPathOperations(loadBundledSpec()).map((operation) => operation.operationId);
     expect([...new Set(checks.map((check) => check.operationId))]).toEqual(operationIds);
     expect(checks.filter((check) => check.notRunReason !== undefined)).toEqual([]);
     const names = checks.map((check) => check.check);

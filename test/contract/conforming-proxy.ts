@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSchemaValidator } from "../support/schema-validator.ts";
-import type { SpecDocument } from "../support/spec-document.ts";
-import { listOperationsUnderTest, type OperationUnderTest } from "./operations.ts";
+import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
+import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
+import type { SpecDocument } from "../../src/spec/spec-document.ts";
 
 /**
  * A stand-in for a stateful server, to exercise the suite's stateful checks: the Prism mock behind a
@@ -39,15 +39,15 @@ function sendProblem(response: ServerResponse, status: number, title: string, de
 }
 
 interface Route {
-  operation: OperationUnderTest;
+  operation: SpecOperation;
   pattern: RegExp;
   names: string[];
 }
 
 function compileRoutes(spec: SpecDocument): Route[] {
-  return listOperationsUnderTest(spec).map((operation) => {
+  return readPathOperations(spec).map((operation) => {
     const names: string[] = [];
-    const source = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const source = operation.key.replace(/\{([^}]+)\}/g, (_match, name: string) => {
       names.push(name);
       return "([^/]+)";
     });

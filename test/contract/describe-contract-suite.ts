@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SpecDocument } from "../support/spec-document.ts";
-import { planContractChecks } from "./run-suite.ts";
-import type { ContractSuiteOptions, ContractTarget, PlannedCheck } from "./target.ts";
+import { planContractChecks } from "../../src/contract/run-suite.ts";
+import type { ContractSuiteOptions, ContractTarget, PlannedCheck } from "../../src/contract/target.ts";
+import type { SpecDocument } from "../../src/spec/spec-document.ts";
 
 /**
  * Registers the contract suite with vitest: one `describe` per operation and one test per check.

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
-import { listInvalidInputs, oversizedBodyBytes } from "./invalid-inputs.ts";
-import { rejectionStatuses, validCallStatuses } from "./operation-checks.ts";
-import { listOperationsUnderTest, type OperationUnderTest } from "./operations.ts";
-import { deriveUnknownId } from "./unknown-id.ts";
-import { listValidCalls } from "./valid-inputs.ts";
+import { listInvalidInputs, oversizedBodyBytes } from "../../src/contract/invalid-inputs.ts";
+import { rejectionStatuses, validCallStatuses } from "../../src/contract/operation-checks.ts";
+import { deriveUnknownId } from "../../src/contract/unknown-id.ts";
+import { listValidCalls } from "../../src/contract/valid-inputs.ts";
+import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
-const operations = listOperationsUnderTest(spec);
+const operations = readPathOperations(spec);
 
-function operation(operationId: string): OperationUnderTest {
+function operation(operationId: string): SpecOperation {
   const found = operations.find((entry) => entry.operationId === operationId);
   if (!found) throw new Error(`${operationId} is not in the spec`);
   return found;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planContractChecks, runContractSuite, summariseResults } from "../../src/contract/run-suite.ts";
+import type { CheckResult } from "../../src/contract/target.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 import { type ConformingProxy, startConformingProxy } from "./conforming-proxy.ts";
-import { planContractChecks, runContractSuite, summariseResults } from "./run-suite.ts";
-import type { CheckResult } from "./target.ts";
 
 // The suite must pass a conforming server with its stateful checks on, and fail a broken one.
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
+import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { type RunningPrism, startPrism } from "../support/prism.ts";
-import { createSchemaValidator } from "../support/schema-validator.ts";
-import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
 
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
+import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort } from "../support/prism.ts";
 import { runToEnd } from "../support/run-to-end.ts";
-import { createSchemaValidator } from "../support/schema-validator.ts";
-import { getAtPointer, loadBundledSpec } from "../support/spec-document.ts";
 import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");

@@ -230,6 +230,30 @@ describe("POST /v2/payouts/batch", () => {
     ).toBe(payee);
   });
 
+  it("refuses the zero address as payee, payer or fee address with a 400 naming the field", async () => {
+    const zero = "0x0000000000000000000000000000000000000000";
+    const zeroPayee = await batch({ requests: [usdcOnBase("10", zero)] });
+    expect(problemErrors(zeroPayee, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/requests/0/payee", message: "must not be the zero address: payments to it are burnt" },
+    ]);
+    const zeroPayer = await batch({ requests: [usdcOnBase("10")], payer: zero });
+    expect(problemErrors(zeroPayer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/payer",
+        message: "must not be the zero address: name the wallet that signs the batch",
+      },
+    ]);
+    const zeroFee = await batch({ requests: [usdcOnBase("10")], feePercentage: "1", feeAddress: zero });
+    expect(problemErrors(zeroFee, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/feeAddress",
+        message:
+          "must not be the zero address when feePercentage is above 0 (1): the fee would be burnt or the payment would revert",
+      },
+    ]);
+    expect(server.loggedErrors).toEqual([]);
+  });
+
   it("accepts client IDs", async () => {
     const answer = await server.call("POST", "/v2/payouts/batch", {
       auth: "clientId",

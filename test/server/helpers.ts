@@ -1,3 +1,5 @@
+import { judgeAnswer } from "../../src/contract/answer-verdict.ts";
+import { buildRouteTable } from "../../src/server/http/route-table.ts";
 import {
   ConfigError,
   type CreateServerOptions,
@@ -8,8 +10,9 @@ import {
   type RunningServer,
   sampleCredentials,
 } from "../../src/server/index.ts";
-import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 
 export const apiKey = sampleCredentials.apiKey;
 export const clientId = sampleCredentials.clientId;
@@ -58,6 +61,9 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     ...options,
   });
   const running = await server.listen({ port: 0, host: "127.0.0.1" });
+  // Every answer, error answers included, must be one the spec documents for its operation; only a
+  // server whose response validation is switched off may answer otherwise.
+  const checkAnswers = options.validateResponses !== false && options.spec === undefined;
   const call = async (method: string, path: string, callOptions: CallOptions = {}) => {
     const headers: Record<string, string> = {};
     const auth = callOptions.auth ?? "apiKey";
@@ -84,14 +90,31 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     } catch {
       // not JSON: keep the text
     }
+    const answer = { status: response.status, headers: response.headers, body: parsed, text };
+    if (checkAnswers) {
+      const issues = answerIssues(method, path, answer);
+      if (issues.length > 0)
+        throw new Error(`${method} ${path} answered outside the spec: ${issues.join("; ")}`);
+    }
     // biome-ignore lint/suspicious/noExplicitAny: see TestServer.call
-    return { status: response.status, headers: response.headers, body: parsed as any, text };
+    return answer as Answer<any>;
   };
   return { server, running, url: running.url, clock, loggedErrors, call, close: () => running.close() };
 }
 
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
+const routes = buildRouteTable(readPathOperations(spec));
+
+/** How an answer departs from the spec: an undocumented status, header, content type or body. */
+function answerIssues(method: string, path: string, answer: Answer): string[] {
+  const match = routes.match(method, new URL(path, "http://server.test").pathname);
+  if (match.kind === "operation") return judgeAnswer(validator, match.route, answer, [answer.status]);
+  // Outside the API (pages, unknown paths): only error answers have a documented shape.
+  if (answer.status < 400) return [];
+  const problems = describeErrors(validator.errorsFor({ $ref: "#/components/schemas/Problem" }, answer.body));
+  return problems === "" ? [] : [`not a Problem: ${problems}`];
+}
 
 /** Asserts a body is a Problem of the spec with this type and status; returns the problem's errors. */
 export function problemErrors(

@@ -124,6 +124,12 @@ describe("errors as Problem Details", () => {
     ]);
   });
 
+  it("keeps `instance` a valid URI reference when the path holds a malformed escape", async () => {
+    const answer = await server.call("GET", "/v2/request/%E0%A4%A/pay");
+    problemErrors(answer, "/problems/not-found", 404);
+    expect(answer.body.instance).toBe("/v2/request/%E0%A4%25A/pay");
+  });
+
   it("refuses bodies nested deeper than 64 levels, which would exhaust the stack", async () => {
     const deep = (levels: number) => `{"requests":${"[".repeat(levels)}${"]".repeat(levels)}}`;
     const answer = await server.call("POST", "/v2/secure-payments", {

@@ -210,6 +210,32 @@ describe("GET /v2/request/{requestId}/pay, ERC-20", () => {
     ]);
   });
 
+  it("refuses a fee above 0 to the zero address, which would burn it or revert, as the batch does", async () => {
+    const { requestId } = await newRequest();
+    const answer = await server.call(
+      "GET",
+      `/v2/request/${requestId}/pay?feePercentage=1&feeAddress=${zeroAddress}`,
+    );
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/query/feeAddress",
+        message:
+          "must not be the zero address when feePercentage is above 0 (1): the fee would be burnt or the payment would revert",
+      },
+    ]);
+  });
+
+  it("reads a 0 % fee to the zero address as no fee", async () => {
+    const { requestId } = await newRequest();
+    const withZero = await server.call(
+      "GET",
+      `/v2/request/${requestId}/pay?feePercentage=0&feeAddress=${zeroAddress}`,
+    );
+    const without = await server.call("GET", `/v2/request/${requestId}/pay`);
+    expect(withZero.status).toBe(200);
+    expect(withZero.body).toEqual(without.body);
+  });
+
   it("answers 404 for an unknown request", async () => {
     const answer = await server.call("GET", `/v2/request/01${"0".repeat(64)}/pay`);
     problemErrors(answer, "/problems/not-found", 404);

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { type ProblemSource, reasonPhrases } from "../../src/problems/problem-catalogue.ts";
 import { buildProblem, problemCatalogue } from "../../src/server/index.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { repoRoot } from "../support/spec-document.ts";
 import { schemaErrors } from "./helpers.ts";
 
 /** The API description's table rows: `| \`/problems/x\` | 400 | ...`, type -> status. */

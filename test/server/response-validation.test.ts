@@ -5,7 +5,7 @@ import {
   createServer,
   type Store,
 } from "../../src/server/index.ts";
-import { loadBundledSpec } from "../support/spec-document.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { createSecurePayment, problemErrors, startTestServer } from "./helpers.ts";
 
 /** A store whose secure payments come back on a network name the spec does not allow. */

@@ -52,6 +52,17 @@ describe("sandbox clock", () => {
     }
   });
 
+  it("answers an unknown query parameter with the 400 both clock operations document", async () => {
+    for (const method of ["GET", "POST"]) {
+      const answer = await server.call(method, "/sandbox/clock?foo=1", {
+        ...(method === "POST" ? { body: { advanceSeconds: 1 } } : {}),
+      });
+      expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+        { path: "/query/foo", message: `Unknown query parameter 'foo', got "1"` },
+      ]);
+    }
+  });
+
   it("takes exactly one of advanceSeconds and now", async () => {
     const both = await server.call("POST", "/sandbox/clock", {
       body: { advanceSeconds: 1, now: "2026-01-01T00:00:00Z" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
-import { isObject, type JsonObject, loadBundledSpec, resolveNode } from "../support/spec-document.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { isObject, type JsonObject, loadBundledSpec, resolveNode } from "../../src/spec/spec-document.ts";
 import {
   limits,
   type OperationCheck,

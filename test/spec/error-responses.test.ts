@@ -1,39 +1,33 @@
 import { describe, expect, it } from "vitest";
-import {
-  isObject,
-  type JsonObject,
-  listOperations,
-  loadBundledSpec,
-  resolveNode,
-} from "../support/spec-document.ts";
+import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
+import { isObject, type JsonObject, loadBundledSpec, resolveNode } from "../../src/spec/spec-document.ts";
 
 const spec = loadBundledSpec();
 const resolve = (node: unknown) => resolveNode(spec, node) as JsonObject;
-const pathOperations = listOperations(spec).filter((entry) => entry.kind === "path");
+const pathOperations = readPathOperations(spec);
 
-/** The error statuses an operation can answer, from its shape (openapi/README.md, "Errors"). */
-function expectedErrorStatuses(path: string, operation: JsonObject): string[] {
-  const security = (operation.security ?? spec.security) as JsonObject[];
-  const acceptsClientId = security.some((requirement) => "ClientIdAuth" in requirement);
-  const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
-  const hasBody = operation.requestBody !== undefined;
+/**
+ * The error statuses an operation can answer, from its shape (openapi/README.md, "Errors"). Every
+ * operation can answer 400: unknown query parameters are refused even where none are documented.
+ */
+function expectedErrorStatuses(operation: SpecOperation): string[] {
   return [
-    ...(parameters.length > 0 || hasBody ? ["400"] : []),
+    "400",
     "401",
-    ...(acceptsClientId ? ["403"] : []),
-    ...(path.includes("{") ? ["404"] : []),
-    ...(hasBody ? ["413", "415"] : []),
+    ...(operation.acceptsClientId ? ["403"] : []),
+    ...(operation.pathParams.length > 0 ? ["404"] : []),
+    ...(operation.body ? ["413", "415"] : []),
     "429",
     "500",
   ];
 }
 
-describe.each(pathOperations)("$method $key", ({ key, operation }) => {
-  const responses = operation.responses as JsonObject;
+describe.each(pathOperations)("$operationId ($method $key)", (entry) => {
+  const responses = entry.operation.responses as JsonObject;
 
   it("documents every error status it can answer", () => {
     const documented = Object.keys(responses).filter((status) => Number(status) >= 400);
-    for (const status of expectedErrorStatuses(key, operation)) expect(documented).toContain(status);
+    for (const status of expectedErrorStatuses(entry)) expect(documented).toContain(status);
   });
 
   it("answers every error as Problem Details, with examples", () => {

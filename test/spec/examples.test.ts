@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { checkExamples } from "../support/example-violations.ts";
+import { readOperations } from "../../src/spec/operations.ts";
 import {
   isObject,
   type JsonObject,
-  listOperations,
   loadBundledSpec,
   resolveNode,
   type SpecDocument,
-} from "../support/spec-document.ts";
+} from "../../src/spec/spec-document.ts";
+import { checkExamples } from "../support/example-violations.ts";
 
 const spec = loadBundledSpec();
 
 /** Every JSON request body and JSON answer of the document's operations and webhooks. */
 function mediaTypes(document: SpecDocument): { location: string; mediaType: JsonObject }[] {
   const found: { location: string; mediaType: JsonObject }[] = [];
-  for (const { key, method, operation } of listOperations(document)) {
+  for (const { key, method, operation } of readOperations(document)) {
     const bodies: [string, unknown][] = [["request body", operation.requestBody]];
     for (const [status, response] of Object.entries((operation.responses ?? {}) as JsonObject)) {
       bodies.push([status, response]);
@@ -24,7 +24,7 @@ function mediaTypes(document: SpecDocument): { location: string; mediaType: Json
       if (!isObject(body) || !isObject(body.content)) continue;
       for (const [type, mediaType] of Object.entries(body.content)) {
         if (type.endsWith("json") && isObject(mediaType)) {
-          found.push({ location: `${method.toUpperCase()} ${key} ${label} ${type}`, mediaType });
+          found.push({ location: `${method} ${key} ${label} ${type}`, mediaType });
         }
       }
     }

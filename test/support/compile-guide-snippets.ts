@@ -1,8 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runTool, type ToolResult } from "../../scripts/run-tool.ts";
-import { repoRoot } from "./spec-document.ts";
+import { repoRoot, runTool, type ToolResult } from "../../scripts/run-tool.ts";
 
 /** The ```ts blocks of a Markdown guide (a path from the repository root), in order. */
 export function guideSnippets(guidePath: string): string[] {

@@ -1,5 +1,10 @@
-import { createSchemaValidator, describeErrors } from "./schema-validator.ts";
-import { escapePointerToken, isObject, resolveNode, type SpecDocument } from "./spec-document.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import {
+  escapePointerToken,
+  isObject,
+  resolveNode,
+  type SpecDocument,
+} from "../../src/spec/spec-document.ts";
 
 export interface ExampleViolation {
   location: string;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../support/spec-document.ts";
+import { repoRoot } from "../../scripts/run-tool.ts";
 
 // The package root serves the browser client too. A value import of a Node built-in or of a
 // server package in src/webhooks would reach every browser bundle of `payreq` and break it, so

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-snippets.ts";
-import { repoRoot } from "../support/spec-document.ts";
 
 const guidePath = "docs/webhooks.md";
 

@@ -1,4 +1,4 @@
-import { isObject, loadBundledSpec, specExample } from "../support/spec-document.ts";
+import { isObject, loadBundledSpec, specExample } from "../../src/spec/spec-document.ts";
 
 export const spec = loadBundledSpec();
 

@@ -7,8 +7,8 @@ import {
   signWebhook,
   verifyWebhookSignature,
 } from "../../src/index.ts";
-import { createSchemaValidator, describeErrors } from "../support/schema-validator.ts";
-import { resolveNode } from "../support/spec-document.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { resolveNode } from "../../src/spec/spec-document.ts";
 import { payloadExample, secret, spec } from "./fixtures.ts";
 
 const validator = createSchemaValidator(spec);

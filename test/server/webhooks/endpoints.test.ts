@@ -74,6 +74,14 @@ describe("webhook endpoints", () => {
     expect((await server.call("GET", `/sandbox/webhooks/endpoints/${id}`)).body).toEqual(masked);
   });
 
+  it("answers an unknown query parameter on the list with the 400 it documents", async () => {
+    server = await startWebhookServer();
+    const answer = await server.call("GET", "/sandbox/webhooks/endpoints?foo=1");
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      { path: "/query/foo", message: `Unknown query parameter 'foo', got "1"` },
+    ]);
+  });
+
   it("refuses malformed URLs and unknown events, naming the field", async () => {
     server = await startWebhookServer();
     const withCredentials = await server.call("POST", "/sandbox/webhooks/endpoints", {

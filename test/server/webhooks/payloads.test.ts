@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSchemaValidator, describeErrors } from "../../support/schema-validator.ts";
-import { isObject, loadBundledSpec, resolveNode } from "../../support/spec-document.ts";
+import { createSchemaValidator, describeErrors } from "../../../src/spec/schema-validator.ts";
+import { isObject, loadBundledSpec, resolveNode } from "../../../src/spec/spec-document.ts";
 import type { TestServer } from "../helpers.ts";
 import { payee, payer } from "../helpers.ts";
 import { createRequest, recordPayment, registerEndpoint, startWebhookServer } from "./harness.ts";

@@ -1,7 +1,7 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
-import type { SchemaValidator } from "../support/schema-validator.ts";
-import { isObject, type SpecDocument } from "../support/spec-document.ts";
-import type { OperationParameter, OperationUnderTest } from "./operations.ts";
+import type { OperationParameter, SpecOperation } from "../spec/operations.ts";
+import type { SchemaValidator } from "../spec/schema-validator.ts";
+import { isObject, type SpecDocument } from "../spec/spec-document.ts";
 import { listBreakages, resolveSchema, schemaBranches } from "./schema-breakage.ts";
 import { type ContractRequest, jsonBody, type ValidCall } from "./valid-inputs.ts";
 
@@ -168,7 +168,7 @@ function withParameter(request: ContractRequest, parameter: OperationParameter, 
 function listParameterInputs(
   spec: SpecDocument,
   validator: SchemaValidator,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   request: ContractRequest,
 ): InvalidInput[] {
   const inputs: InvalidInput[] = [];
@@ -206,7 +206,7 @@ function listParameterInputs(
 function listBodyInputs(
   spec: SpecDocument,
   validator: SchemaValidator,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   valid: ValidCall,
 ): InvalidInput[] {
   const body = operation.body;
@@ -257,7 +257,7 @@ function listBodyInputs(
 export function listInvalidInputs(
   spec: SpecDocument,
   validator: SchemaValidator,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   valid: ValidCall,
 ): InvalidInput[] {
   return [

@@ -1,8 +1,8 @@
-import { createSchemaValidator } from "../support/schema-validator.ts";
-import { loadBundledSpec, type SpecDocument } from "../support/spec-document.ts";
+import { readPathOperations } from "../spec/operations.ts";
+import { createSchemaValidator } from "../spec/schema-validator.ts";
+import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import type { SuiteContext } from "./check-kit.ts";
 import { planOperationChecks } from "./operation-checks.ts";
-import { listOperationsUnderTest } from "./operations.ts";
 import { planStatefulScenarios } from "./stateful-scenarios.ts";
 import type { CheckResult, ContractSuiteOptions, ContractTarget, PlannedCheck } from "./target.ts";
 
@@ -16,7 +16,7 @@ export function planContractChecks(
   spec: SpecDocument = loadBundledSpec(),
 ): PlannedCheck[] {
   const context: SuiteContext = { spec, validator: createSchemaValidator(spec), target, options };
-  const operations = listOperationsUnderTest(spec);
+  const operations = readPathOperations(spec);
   const checks = [
     ...operations.flatMap((operation) => planOperationChecks(context, operation)),
     ...planStatefulScenarios(context, operations),

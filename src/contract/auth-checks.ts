@@ -1,5 +1,5 @@
+import type { SpecOperation } from "../spec/operations.ts";
 import { type CheckDefinition, defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
-import type { OperationUnderTest } from "./operations.ts";
 import {
   type ClientIdCredentials,
   credentialHeaders,
@@ -21,13 +21,13 @@ const needsClientId =
   "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin";
 
 /** Which credentials of the target an operation accepts. */
-export function acceptedCredentials(context: SuiteContext, operation: OperationUnderTest) {
+export function acceptedCredentials(context: SuiteContext, operation: SpecOperation) {
   return listCredentials(context.target).filter((credentials) =>
     isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId,
   );
 }
 
-export function missingCredentialReason(operation: OperationUnderTest): string {
+export function missingCredentialReason(operation: SpecOperation): string {
   return operation.acceptsApiKey
     ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
     : "needs a client ID (--client-id and --origin): this operation does not accept API keys";
@@ -39,7 +39,7 @@ export function missingCredentialReason(operation: OperationUnderTest): string {
  */
 export function planAuthChecks(
   context: SuiteContext,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   request: ContractRequest,
 ): PlannedCheck[] {
   const stateless = !context.options.stateful;

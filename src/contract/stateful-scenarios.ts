@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
-import { isObject } from "../support/spec-document.ts";
+import type { SpecOperation } from "../spec/operations.ts";
+import { isObject } from "../spec/spec-document.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
-import type { OperationUnderTest } from "./operations.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
@@ -11,8 +11,8 @@ const prismIsStateless = "Prism is stateless: it does not keep the secure paymen
 
 async function createThenCheckToken(
   context: SuiteContext,
-  create: OperationUnderTest,
-  check: OperationUnderTest,
+  create: SpecOperation,
+  check: SpecOperation,
 ): Promise<Verdict> {
   const [call] = listValidCalls(create);
   const [credentials] = acceptedCredentials(context, create);
@@ -49,10 +49,7 @@ async function createThenCheckToken(
 }
 
 /** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
-export function planStatefulScenarios(
-  context: SuiteContext,
-  operations: OperationUnderTest[],
-): PlannedCheck[] {
+export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const create = byId.get("createSecurePayment");
   const check = byId.get("checkSecurePaymentToken");

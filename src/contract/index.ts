@@ -1,5 +1,4 @@
 // The contract suite's public entry points: plan or run it against any base URL, report the results.
-export { describeContractSuite } from "./describe-contract-suite.ts";
 export { formatResultLine, formatSummary } from "./report.ts";
 export { planContractChecks, type ResultSummary, runContractSuite, summariseResults } from "./run-suite.ts";
 export type {

@@ -1,5 +1,5 @@
-import { isObject } from "../support/spec-document.ts";
-import type { NamedExample } from "./operations.ts";
+import type { NamedExample } from "../spec/operations.ts";
+import { isObject } from "../spec/spec-document.ts";
 
 /** An invalid body that no schema keyword describes, built from the operation's own named examples. */
 export interface ExtraInvalidBody {

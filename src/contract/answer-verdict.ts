@@ -1,7 +1,7 @@
-import { describeErrors, type SchemaValidator } from "../support/schema-validator.ts";
-import { isObject } from "../support/spec-document.ts";
+import { isDocumented, responseFor, type SpecOperation } from "../spec/operations.ts";
+import { describeErrors, type SchemaValidator } from "../spec/schema-validator.ts";
+import { isObject } from "../spec/spec-document.ts";
 import type { Exchange } from "./http-exchange.ts";
-import { isDocumented, type OperationUnderTest, responseFor } from "./operations.ts";
 
 const problemMediaType = "application/problem+json";
 /** Every answer lists this header (openapi/README.md, "Headers"). */
@@ -20,11 +20,7 @@ function isJsonMediaType(mediaType: string): boolean {
   return mediaType === "application/json" || mediaType.endsWith("+json");
 }
 
-function headerIssues(
-  validator: SchemaValidator,
-  operation: OperationUnderTest,
-  exchange: Exchange,
-): string[] {
+function headerIssues(validator: SchemaValidator, operation: SpecOperation, exchange: Exchange): string[] {
   const issues: string[] = [];
   const documented = responseFor(operation, exchange.status)?.headers ?? {};
   for (const [name, header] of Object.entries(documented)) {
@@ -41,7 +37,7 @@ function headerIssues(
   return issues;
 }
 
-function bodyIssues(validator: SchemaValidator, operation: OperationUnderTest, exchange: Exchange): string[] {
+function bodyIssues(validator: SchemaValidator, operation: SpecOperation, exchange: Exchange): string[] {
   const content = responseFor(operation, exchange.status)?.content ?? {};
   const mediaType = mediaTypeEssence(exchange.headers.get("content-type"));
   if (Object.keys(content).length === 0) return [];
@@ -81,7 +77,7 @@ function bodyIssues(validator: SchemaValidator, operation: OperationUnderTest, e
  */
 export function judgeAnswer(
   validator: SchemaValidator,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   exchange: Exchange,
   expectedStatuses: number[],
 ): string[] {

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { SchemaValidator } from "../support/schema-validator.ts";
+import type { SchemaValidator } from "../spec/schema-validator.ts";
 
 const alphabets = ["0123456789", "abcdef", "ABCDEF"];
 

@@ -1,8 +1,8 @@
+import { documentedClientErrors, type SpecOperation } from "../spec/operations.ts";
 import { acceptedCredentials, missingCredentialReason, planAuthChecks } from "./auth-checks.ts";
 import { defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
 import { extraInvalidBodies } from "./fixtures.ts";
 import { type ExpectedRejection, type InvalidInput, listInvalidInputs } from "./invalid-inputs.ts";
-import { documentedClientErrors, type OperationUnderTest } from "./operations.ts";
 import { credentialHeaders, describeCredentials, type PlannedCheck } from "./target.ts";
 import { deriveUnknownId } from "./unknown-id.ts";
 import { jsonBody, listValidCalls, type ValidCall } from "./valid-inputs.ts";
@@ -25,7 +25,7 @@ const prismCannotTellUnknownIds =
  * The statuses a conforming server may answer an invalid input with: those the spec names for that kind
  * of input where the operation documents them, else any documented 4xx that means "invalid".
  */
-export function rejectionStatuses(operation: OperationUnderTest, expect: ExpectedRejection): number[] {
+export function rejectionStatuses(operation: SpecOperation, expect: ExpectedRejection): number[] {
   const documented = documentedClientErrors(operation);
   const named = namedRejections[expect].filter((status) => documented.includes(status));
   return named.length > 0 ? named : documented.filter((status) => !notValidationStatuses.has(status));
@@ -36,7 +36,7 @@ export function rejectionStatuses(operation: OperationUnderTest, expect: Expecte
  * documented answer except server errors and those that would mean the call itself was wrong (a
  * well-formed id may be unknown there, so 404 is fine).
  */
-export function validCallStatuses(operation: OperationUnderTest, stateful: boolean): number[] {
+export function validCallStatuses(operation: SpecOperation, stateful: boolean): number[] {
   const documented = Object.keys(operation.responses)
     .map(Number)
     .filter((status) => Number.isInteger(status));
@@ -44,11 +44,7 @@ export function validCallStatuses(operation: OperationUnderTest, stateful: boole
   return documented.filter((status) => status < 500 && !notValidationStatuses.has(status));
 }
 
-function planValidCalls(
-  context: SuiteContext,
-  operation: OperationUnderTest,
-  calls: ValidCall[],
-): PlannedCheck[] {
+function planValidCalls(context: SuiteContext, operation: SpecOperation, calls: ValidCall[]): PlannedCheck[] {
   const accepted = acceptedCredentials(context, operation);
   const statuses = validCallStatuses(operation, context.options.stateful);
   const checks: PlannedCheck[] = [];
@@ -71,7 +67,7 @@ function planValidCalls(
 
 function planUnknownIdChecks(
   context: SuiteContext,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   call: ValidCall,
 ): PlannedCheck[] {
   if (!documentedClientErrors(operation).includes(404)) return [];
@@ -110,7 +106,7 @@ function planUnknownIdChecks(
     );
 }
 
-function extraInputs(operation: OperationUnderTest, call: ValidCall): InvalidInput[] {
+function extraInputs(operation: SpecOperation, call: ValidCall): InvalidInput[] {
   const body = operation.body;
   if (!body) return [];
   return (extraInvalidBodies[operation.operationId] ?? []).map((extra) => ({
@@ -123,7 +119,7 @@ function extraInputs(operation: OperationUnderTest, call: ValidCall): InvalidInp
 
 function planInvalidInputChecks(
   context: SuiteContext,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   call: ValidCall,
 ): PlannedCheck[] {
   const [credentials] = acceptedCredentials(context, operation);
@@ -155,7 +151,7 @@ function planInvalidInputChecks(
 }
 
 /** Every check of one operation: valid calls, credentials, unknown ids and invalid inputs. */
-export function planOperationChecks(context: SuiteContext, operation: OperationUnderTest): PlannedCheck[] {
+export function planOperationChecks(context: SuiteContext, operation: SpecOperation): PlannedCheck[] {
   const calls = listValidCalls(operation);
   const [first] = calls;
   if (!first) return [];

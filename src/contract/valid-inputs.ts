@@ -1,4 +1,4 @@
-import type { OperationUnderTest } from "./operations.ts";
+import type { SpecOperation } from "../spec/operations.ts";
 
 export interface RequestBody {
   contentType: string;
@@ -25,7 +25,7 @@ export function jsonBody(value: unknown, contentType = "application/json"): Requ
   return { contentType, text: JSON.stringify(value) };
 }
 
-function exampleText(operation: OperationUnderTest, name: string, example: unknown): string {
+function exampleText(operation: SpecOperation, name: string, example: unknown): string {
   if (example === undefined) {
     throw new Error(
       `${operation.operationId}: required parameter "${name}" has no example to build a valid call from`,
@@ -38,7 +38,7 @@ function exampleText(operation: OperationUnderTest, name: string, example: unkno
  * One valid call per named request-body example (or one call when there is no body): path parameters
  * and required query and header parameters take their documented `example`.
  */
-export function listValidCalls(operation: OperationUnderTest): ValidCall[] {
+export function listValidCalls(operation: SpecOperation): ValidCall[] {
   const base: ContractRequest = { path: {}, query: {}, headers: {} };
   for (const parameter of operation.parameters) {
     if (parameter.in !== "path" && !parameter.required) continue;

@@ -1,8 +1,8 @@
-import type { SchemaValidator } from "../support/schema-validator.ts";
-import type { SpecDocument } from "../support/spec-document.ts";
+import type { SpecOperation } from "../spec/operations.ts";
+import type { SchemaValidator } from "../spec/schema-validator.ts";
+import type { SpecDocument } from "../spec/spec-document.ts";
 import { describeAnswer, judgeAnswer } from "./answer-verdict.ts";
 import { type Exchange, NoAnswerError, sendRequest } from "./http-exchange.ts";
-import type { OperationUnderTest } from "./operations.ts";
 import {
   type CheckResult,
   type ContractSuiteOptions,
@@ -46,7 +46,7 @@ export function redactSecrets(target: ContractTarget, text: string): string {
 
 export async function exchange(
   context: SuiteContext,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   request: ContractRequest,
   headers: Record<string, string>,
 ): Promise<Exchange> {
@@ -57,7 +57,7 @@ export async function exchange(
 /** Sends a request and judges the answer against the expected statuses and the spec. */
 export async function sendAndJudge(
   context: SuiteContext,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   request: ContractRequest,
   headers: Record<string, string>,
   expectedStatuses: number[],

@@ -1,5 +1,5 @@
-import { describeFetchFailure } from "../../src/cli/describe-fetch-failure.ts";
-import type { OperationUnderTest } from "./operations.ts";
+import { describeFetchFailure } from "../cli/describe-fetch-failure.ts";
+import type { SpecOperation } from "../spec/operations.ts";
 import type { ContractRequest } from "./valid-inputs.ts";
 
 /** What the server answered. */
@@ -14,8 +14,8 @@ export class NoAnswerError extends Error {
   override name = "NoAnswerError";
 }
 
-function buildUrl(baseUrl: string, operation: OperationUnderTest, request: ContractRequest): URL {
-  const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+function buildUrl(baseUrl: string, operation: SpecOperation, request: ContractRequest): URL {
+  const path = operation.key.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = request.path[name];
     if (value === undefined) throw new Error(`${operation.operationId}: no value for path parameter ${name}`);
     return encodeURIComponent(value);
@@ -28,7 +28,7 @@ function buildUrl(baseUrl: string, operation: OperationUnderTest, request: Contr
 /** Sends one request and reads the whole answer. */
 export async function sendRequest(
   baseUrl: string,
-  operation: OperationUnderTest,
+  operation: SpecOperation,
   request: ContractRequest,
   headers: Record<string, string>,
   timeoutMs: number,

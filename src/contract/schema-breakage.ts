@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, resolveNode, type SpecDocument } from "../support/spec-document.ts";
+import { isObject, type JsonObject, resolveNode, type SpecDocument } from "../spec/spec-document.ts";
 
 /** A value that breaks one constraint of a schema, named after the keyword it breaks. */
 export interface Breakage {
