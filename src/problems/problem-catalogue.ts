@@ -1,3 +1,5 @@
+import type { components } from "../../generated/schema.d.ts";
+
 /** Who answers a problem type: the reference server, a webhook receiver, or `payreq webhooks listen`. */
 export type ProblemSource = "server" | "receiver" | "listener";
 
@@ -115,27 +117,14 @@ export const reasonPhrases: Readonly<Record<number, string>> = {
   504: "Gateway Timeout",
 };
 
-export interface ProblemIssue {
-  /** `/body/...`, `/query/...`, `/path/...` or `/headers/...`: a JSON Pointer to the offending value. */
-  path: string;
-  message: string;
-}
+/** A validation issue: a JSON Pointer (`/body/...`, `/query/...`, `/path/...`, `/headers/...`) and what is wrong. */
+export type ProblemIssue = components["schemas"]["ValidationIssue"];
 
-/** An RFC 9457 Problem Details body with the members the service's clients already read. */
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  statusCode: number;
-  error: string;
-  message: string;
-  requestId?: string;
-  /** Why a webhook signature was rejected, on a receiver's `401`. */
+/** An RFC 9457 Problem Details body as the spec's Problem schema has it; a receiver's `401` adds `reason`. */
+export type ProblemBody = components["schemas"]["Problem"] & {
+  /** Why a webhook signature was rejected. */
   reason?: string;
-  errors?: ProblemIssue[];
-}
+};
 
 export interface ProblemContext {
   instance?: string | undefined;

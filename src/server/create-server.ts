@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
-import { readPathOperations } from "../spec/operations.ts";
+import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, SandboxClock, systemClock } from "./clock.ts";
@@ -12,6 +12,7 @@ import type { DomainContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerCors } from "./http/cors.ts";
+import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
 import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
@@ -86,6 +87,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const clock = new SandboxClock(options.clock ?? systemClock);
   const logger = options.logger ?? consoleLogger;
   const routes = buildRouteTable(operations);
+  const headers = credentialHeaders(spec);
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
 
@@ -129,10 +131,18 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     ready.then(() => next(), next);
   });
   app.use(assignRequestId());
-  app.use(answerCors(store, publicOrigin));
+  app.use(answerCors(store, publicOrigin, readCorsPolicy(spec, operations)));
   app.use(pagesRouter(ctx));
   app.use(resolveOperation(routes));
-  app.use(authenticate({ verifyApiKey: createApiKeyVerifier(config.accounts), store, clock, publicOrigin }));
+  app.use(
+    authenticate({
+      verifyApiKey: createApiKeyVerifier(config.accounts),
+      store,
+      clock,
+      publicOrigin,
+      headers,
+    }),
+  );
   app.use(limitClientIdRate(limiter));
   app.use(parseJsonBody());
   app.use(canonicaliseQuery());
@@ -171,7 +181,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       if (options.warmUp ?? true) {
         const apiKey = config.accounts[0]?.apiKeys[0];
         try {
-          if (apiKey) await warmUpRoutes(url, routes, apiKey);
+          if (apiKey) await warmUpRoutes(url, routes, { header: headers.apiKey, value: apiKey });
         } catch (error) {
           await close();
           throw error;

@@ -6,14 +6,18 @@ import type { RouteTable } from "./http/route-table.ts";
  * after compiling the route, and whose Problem answer compiles the route's response schemas.
  * Nothing reaches a handler, so no state changes. A 5xx means the spec cannot be served.
  */
-export async function warmUpRoutes(baseUrl: string, routes: RouteTable, apiKey: string): Promise<void> {
+export async function warmUpRoutes(
+  baseUrl: string,
+  routes: RouteTable,
+  credential: { header: string; value: string },
+): Promise<void> {
   const failures: string[] = [];
   for (const route of routes.routes) {
     const path = route.key.replace(/\{[^}]+\}/g, "warm-up");
     const response = await fetch(`${baseUrl}${path}?warmUp=1`, {
       method: route.method,
       headers: {
-        "x-api-key": apiKey,
+        [credential.header]: credential.value,
         ...(route.body ? { "content-type": "application/json" } : {}),
       },
       ...(route.body ? { body: "{}" } : {}),

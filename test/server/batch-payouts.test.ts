@@ -43,7 +43,7 @@ const batch = (body: unknown) => server.call("POST", "/v2/payouts/batch", { body
 const referenceOf = async (requestId: string) =>
   (await server.server.store.getRequest(requestId))?.paymentReference;
 
-describe("POST /v2/payouts/batch", () => {
+describe("createBatchPayout (POST /v2/payouts/batch)", () => {
   it("creates ERC-20 requests and answers 201 with an approval and ERC20BatchPaymentTransaction", async () => {
     const answer = await batch({
       requests: [usdcOnBase("125.00"), usdcOnBase("80.50", otherPayee)],

@@ -11,7 +11,7 @@ afterAll(() => server.close());
 
 const usdcBase = tokenTable.find((token) => token.id === "USDC-base");
 
-describe("GET /v1/currencies", () => {
+describe("listCurrencies (GET /v1/currencies)", () => {
   it("lists the whole token table without filters", async () => {
     const answer = await server.call("GET", "/v1/currencies");
     expect(answer.status).toBe(200);
@@ -76,7 +76,7 @@ describe("GET /v1/currencies", () => {
   });
 });
 
-describe("GET /v1/currencies/{currencyId}/conversion-routes", () => {
+describe("listConversionRoutes (GET /v1/currencies/{currencyId}/conversion-routes)", () => {
   it("lists the stablecoins a USD request can be paid with, on every network without a filter", async () => {
     const answer = await server.call("GET", "/v1/currencies/USD/conversion-routes");
     expect(answer.status).toBe(200);

@@ -28,7 +28,7 @@ async function newRequest(item = usdcOnBase()) {
 
 const setWallet = (body: unknown) => server.call("POST", "/sandbox/wallets", { body });
 
-describe("GET /v2/request/{requestId}/pay, cross-chain", () => {
+describe("getPayCalldata (GET /v2/request/{requestId}/pay), cross-chain", () => {
   it("requires chain and token together", async () => {
     const { requestId } = await newRequest();
     const answer = await server.call("GET", `/v2/request/${requestId}/pay?chain=ARBITRUM`);
@@ -139,7 +139,7 @@ describe("GET /v2/request/{requestId}/pay, cross-chain", () => {
   });
 });
 
-describe("GET /v2/request/{requestId}/pay, off-ramp", () => {
+describe("getPayCalldata (GET /v2/request/{requestId}/pay), off-ramp", () => {
   it("requires clientUserId and paymentDetailsId together, and both to exist", async () => {
     const { requestId } = await newRequest();
     const alone = await server.call("GET", `/v2/request/${requestId}/pay?clientUserId=ada`);

@@ -49,7 +49,7 @@ async function newRequest(item = usdcOnBase()) {
 
 const setWallet = (body: unknown) => server.call("POST", "/sandbox/wallets", { body });
 
-describe("GET /v2/request/{requestId}/pay, ERC-20", () => {
+describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
   it("approves the official ERC20FeeProxy, then pays through it, when no wallet is given", async () => {
     const { requestId, paymentReference } = await newRequest();
     const answer = await server.call("GET", `/v2/request/${requestId}/pay`);
@@ -242,7 +242,7 @@ describe("GET /v2/request/{requestId}/pay, ERC-20", () => {
   });
 });
 
-describe("GET /v2/request/{requestId}/pay, native", () => {
+describe("getPayCalldata (GET /v2/request/{requestId}/pay), native", () => {
   it("pays through the EthereumFeeProxy with amount plus fee as an ethers BigNumber", async () => {
     const { requestId, paymentReference } = await newRequest({
       payee,

@@ -64,7 +64,7 @@ afterAll(() => server.close());
 
 const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 
-describe("POST /v2/payer", () => {
+describe("registerPayer (POST /v2/payer)", () => {
   it("registers a payer with both steps not started, answering 200 with sandbox page links", async () => {
     const answer = await server.call("POST", "/v2/payer", { body: registration });
     expect(answer.status).toBe(200);
@@ -107,7 +107,7 @@ describe("POST /v2/payer", () => {
   });
 });
 
-describe("POST /v1/payer/{clientUserId}/payment-details", () => {
+describe("createPaymentDetails (POST /v1/payer/{clientUserId}/payment-details)", () => {
   it("stores a bank account of a registered payer, answering 201 with its summary", async () => {
     await server.call("POST", "/v2/payer", { body: { ...registration, clientUserId: "cust-1" } });
     const answer = await server.call("POST", "/v1/payer/cust-1/payment-details", { body: bankAccount });
@@ -140,7 +140,7 @@ describe("POST /v1/payer/{clientUserId}/payment-details", () => {
   });
 });
 
-describe("GET /v2/client-ids/{id}", () => {
+describe("getClientId (GET /v2/client-ids/{id})", () => {
   it("answers the caller's own client ID, with `self` read as the server's origin", async () => {
     const answer = await server.call("GET", `/v2/client-ids/${sampleCredentials.clientIdRecordId}`);
     expect(answer.status).toBe(200);
@@ -166,7 +166,7 @@ describe("GET /v2/client-ids/{id}", () => {
   });
 });
 
-describe("GET /v1/request/{paymentReference}/routes", () => {
+describe("listPaymentRoutes (GET /v1/request/{paymentReference}/routes)", () => {
   it("offers the direct payment in the request's token and network, with or without 0x", async () => {
     const { requestIds } = await createSecurePayment(server, [usdcOnBase()]);
     const reference = (await server.server.store.getRequest(requestIds[0] as string))

@@ -44,7 +44,7 @@ async function recurring(status: string, overrides: Record<string, unknown> = {}
 const update = (id: string, action: string) =>
   server.call("PATCH", `/v2/payouts/recurring/${id}`, { body: { action } });
 
-describe("PATCH /v2/payouts/recurring/{id}", () => {
+describe("updateRecurringPayment (PATCH /v2/payouts/recurring/{id})", () => {
   it("cancels an active one, answering the allowance reset and what remains", async () => {
     const { id } = await recurring("active");
     const answer = await update(id, "cancel");
@@ -156,7 +156,7 @@ describe("PATCH /v2/payouts/recurring/{id}", () => {
   });
 });
 
-describe("POST /sandbox/recurring-payments", () => {
+describe("createSandboxRecurringPayment and getSandboxRecurringPayment (/sandbox/recurring-payments)", () => {
   it("answers 201 with the stored recurring payment", async () => {
     const answer = await server.call("POST", "/sandbox/recurring-payments", {
       body: { payer, payee, currency: "USDC-base", amount: "12.5", totalPayments: 4, spender },

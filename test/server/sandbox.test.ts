@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe("sandbox clock", () => {
+describe("getSandboxClock and setSandboxClock (the sandbox clock)", () => {
   it("reads, advances and sets the clock every time decision uses", async () => {
     const clockServer = await startTestServer();
     try {
@@ -81,7 +81,7 @@ describe("sandbox clock", () => {
   });
 });
 
-describe("sandbox wallets", () => {
+describe("setSandboxWallet and getSandboxWallet (the sandbox wallet book)", () => {
   it("sets balances and allowances, keeps unmentioned ones, and reads them back", async () => {
     const wallet = "0x00000000000000000000000000000000000a11ce";
     const first = await server.call("POST", "/sandbox/wallets", {
@@ -149,7 +149,7 @@ describe("sandbox wallets", () => {
   });
 });
 
-describe("sandbox payments", () => {
+describe("recordSandboxPayment and getSandboxRequest (sandbox payments)", () => {
   it("drives a request through failed, partially paid and paid, recording each payment", async () => {
     const { requestIds, token } = await createSecurePayment(server, [usdcOnBase("125.00")]);
     const requestId = requestIds[0] as string;
@@ -264,7 +264,7 @@ describe("sandbox payments", () => {
   });
 });
 
-describe("sandbox secure payments", () => {
+describe("updateSandboxSecurePayment (ending a link)", () => {
   it("ends only pending links, and 404s unknown ones", async () => {
     const { token, requestIds } = await createSecurePayment(server);
     await server.call("POST", `/sandbox/requests/${requestIds[0]}/payments`, { body: { outcome: "paid" } });

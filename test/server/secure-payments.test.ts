@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe("POST /v2/secure-payments", () => {
+describe("createSecurePayment (POST /v2/secure-payments)", () => {
   it("creates the requests and a link, answering 201", async () => {
     const answer = await server.call("POST", "/v2/secure-payments", {
       body: {
@@ -119,7 +119,7 @@ describe("POST /v2/secure-payments", () => {
   });
 });
 
-describe("GET /v2/secure-payments/{token}", () => {
+describe("checkSecurePaymentToken (GET /v2/secure-payments/{token})", () => {
   it("answers 200 with the single payment's details while pending", async () => {
     const created = await server.call("POST", "/v2/secure-payments", {
       body: { requests: [usdcOnBase("125.00")], reference: "ORDER-2026-0412" },

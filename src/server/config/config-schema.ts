@@ -1,4 +1,5 @@
 import { webhookEventNames } from "../../client/webhook-event.ts";
+import { schemaEnum } from "../../spec/schemas.ts";
 
 /**
  * JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. The `default`s are the
@@ -70,7 +71,7 @@ export const sandboxConfigSchema = {
                 operatorWalletAddress: { type: ["string", "null"], pattern: "^0x[0-9a-fA-F]{40}$" },
                 defaultPreApprovalExpiry: { type: ["number", "null"], minimum: 0 },
                 defaultAuthorizationExpiry: { type: ["number", "null"], minimum: 0 },
-                status: { enum: ["active", "inactive", "revoked"] },
+                status: { enum: [...schemaEnum("ClientIdStatus")] },
               },
             },
           },

@@ -1,4 +1,5 @@
 import type { WebhookEventName } from "../../client/webhook-event.ts";
+import type { ClientIdStatus } from "../store/records.ts";
 
 /** The sandbox's configuration: who may call it and how it behaves. JSON-shaped, see config-schema.ts. */
 
@@ -15,7 +16,7 @@ export interface ClientIdConfig {
   operatorWalletAddress?: string | null;
   defaultPreApprovalExpiry?: number | null;
   defaultAuthorizationExpiry?: number | null;
-  status?: "active" | "inactive" | "revoked";
+  status?: ClientIdStatus;
 }
 
 /** A receiver of the account's webhook events. */

@@ -1,5 +1,6 @@
 import { maxUint256 } from "viem";
 import { buildApproval, type TokenRecord } from "../../chain/index.ts";
+import type { OperationInput } from "../operations/operation-types.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
@@ -9,8 +10,10 @@ import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf, checksummed } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
 
-export type SourceChain = "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM";
-export type SourceToken = "USDC" | "USDT";
+type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
+/** The source chains and tokens of a cross-chain payment, as the spec's query parameters list them. */
+export type SourceChain = NonNullable<PayCalldataQuery["chain"]>;
+export type SourceToken = NonNullable<PayCalldataQuery["token"]>;
 
 const sourceNetworks: Record<SourceChain, string> = {
   BASE: "base",

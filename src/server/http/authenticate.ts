@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import type { CredentialRole } from "../../spec/operations.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/client-ids.ts";
@@ -20,17 +21,21 @@ export function authenticate(options: {
   store: Store;
   clock: Clock;
   publicOrigin: () => string;
+  /** The header of each credential, from the spec's security schemes. */
+  headers: Record<CredentialRole, string>;
 }): RequestHandler {
+  const { apiKey: apiKeyHeader, clientId: clientIdHeader } = options.headers;
   return async (req, res, next) => {
     const state = stateOf(res);
     const route = state.route;
     if (!route) return next(new Error("authenticate runs after resolveOperation"));
-    const apiKey = req.get("x-api-key");
-    const clientId = req.get("x-client-id");
+    const apiKey = req.get(apiKeyHeader);
+    const clientId = req.get(clientIdHeader);
 
     if (apiKey !== undefined && apiKey !== "") {
       const accountId = options.verifyApiKey(apiKey);
-      if (accountId === undefined) return next(unauthorized("The API key in x-api-key is not recognised."));
+      if (accountId === undefined)
+        return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
       state.principal = { kind: "apiKey", accountId };
       return next();
     }
@@ -38,20 +43,22 @@ export function authenticate(options: {
       return next(
         unauthorized(
           route.acceptsClientId
-            ? "Send an API key in x-api-key, or a client ID in x-client-id together with Origin."
-            : "Send an API key in x-api-key; this operation does not accept client IDs.",
+            ? `Send an API key in ${apiKeyHeader}, or a client ID in ${clientIdHeader} together with Origin.`
+            : `Send an API key in ${apiKeyHeader}; this operation does not accept client IDs.`,
         ),
       );
     }
     if (!route.acceptsClientId) {
       return next(
-        unauthorized("This operation requires an API key in x-api-key; client IDs are not accepted here."),
+        unauthorized(
+          `This operation requires an API key in ${apiKeyHeader}; client IDs are not accepted here.`,
+        ),
       );
     }
     const record = await options.store.findClientIdByPublicValue(clientId);
-    if (!record) return next(unauthorized("The client ID in x-client-id is not recognised."));
+    if (!record) return next(unauthorized(`The client ID in ${clientIdHeader} is not recognised.`));
     if (record.status !== "active")
-      return next(unauthorized(`The client ID in x-client-id is ${record.status}.`));
+      return next(unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`));
     // Browsers omit Origin on same-origin GETs, such as the hosted payment page's own calls; the
     // browser-set Sec-Fetch-Site (which no page script can set) then vouches for the server's own origin.
     const origin =

@@ -2,17 +2,14 @@ import type { RequestHandler } from "express";
 import { allowsOrigin } from "../domain/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
+import type { CorsPolicy } from "./cors-policy.ts";
 import { sendProblem } from "./send-problem.ts";
-
-const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
-const allowedHeaders = "Content-Type, X-Client-Id, X-Request-Id";
-const allowedMethods = "GET, POST, PATCH";
 
 /**
  * CORS for browser callers: an origin is answered with CORS headers only when it is an allowed
  * domain of an active client ID. Preflights from any other origin answer 403.
  */
-export function answerCors(store: Store, publicOrigin: () => string): RequestHandler {
+export function answerCors(store: Store, publicOrigin: () => string, policy: CorsPolicy): RequestHandler {
   return async (req, res, next) => {
     const origin = req.get("origin");
     if (origin === undefined) return next();
@@ -33,10 +30,10 @@ export function answerCors(store: Store, publicOrigin: () => string): RequestHan
       );
     }
     res.set("Access-Control-Allow-Origin", origin);
-    res.set("Access-Control-Expose-Headers", exposedHeaders);
+    res.set("Access-Control-Expose-Headers", policy.exposedHeaders);
     if (!preflight) return next();
-    res.set("Access-Control-Allow-Methods", allowedMethods);
-    res.set("Access-Control-Allow-Headers", allowedHeaders);
+    res.set("Access-Control-Allow-Methods", policy.allowedMethods);
+    res.set("Access-Control-Allow-Headers", policy.allowedHeaders);
     res.set("Access-Control-Max-Age", "600");
     res.status(204).end();
   };

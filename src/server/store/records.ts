@@ -1,4 +1,5 @@
 import type { WebhookEventName } from "../../client/webhook-event.ts";
+import type { Schemas } from "../domain/wire-types.ts";
 
 /** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
 export type { WebhookEventName };
@@ -8,10 +9,11 @@ export type { WebhookEventName };
  * instants as ISO 8601 strings), so that a SQL store can hold them in columns as they are.
  */
 
-export type RequestStatus = "pending" | "partially_paid" | "paid" | "failed";
+// Status values are the spec's: a status the spec lacks cannot be stored.
+export type RequestStatus = Schemas["SandboxRequestStatus"];
 
 export interface RequestPaymentRecord {
-  outcome: "paid" | "partial" | "failed";
+  outcome: Schemas["SandboxPaymentRecord"]["outcome"];
   /** Base units of the payment currency; "0" for a failed attempt. */
   amount: string;
   txHash: `0x${string}`;
@@ -42,7 +44,7 @@ export interface RequestRecord {
   updatedAt: string;
 }
 
-export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
 export interface SecurePaymentRecord {
   token: string;
@@ -58,7 +60,7 @@ export interface SecurePaymentRecord {
   updatedAt: string;
 }
 
-export type RecurringPaymentStatus = "active" | "paused" | "completed" | "cancelled";
+export type RecurringPaymentStatus = Schemas["RecurringPaymentStatus"];
 
 export interface RecurringPaymentRecord {
   id: string;
@@ -84,9 +86,9 @@ export interface PayerRecord {
   accountId: string;
   clientUserId: string;
   userId: string;
-  beneficiaryType: "individual" | "business";
-  kycStatus: "not_started" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
-  agreementStatus: "not_started" | "pending" | "completed" | "rejected" | "failed";
+  beneficiaryType: Schemas["BeneficiaryType"];
+  kycStatus: Schemas["KycStatus"];
+  agreementStatus: Schemas["AgreementStatus"];
   createdAt: string;
 }
 
@@ -97,11 +99,11 @@ export interface PaymentDetailRecord {
   bankName: string;
   accountName: string;
   currency: string;
-  beneficiaryType: "individual" | "business";
+  beneficiaryType: Schemas["BeneficiaryType"];
   createdAt: string;
 }
 
-export type ClientIdStatus = "active" | "inactive" | "revoked";
+export type ClientIdStatus = Schemas["ClientIdStatus"];
 
 export interface ClientIdRecord {
   id: string;
@@ -163,7 +165,7 @@ export interface WebhookEventData {
 }
 
 /** Where a webhook endpoint came from: the configuration file or the sandbox API. */
-export type WebhookEndpointSource = "config" | "api";
+export type WebhookEndpointSource = Schemas["SandboxWebhookEndpoint"]["source"];
 
 export interface WebhookEndpointRecord {
   id: string;
@@ -178,22 +180,10 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-export type WebhookDeliveryState = "pending" | "delivered" | "dead";
+export type WebhookDeliveryState = Schemas["SandboxWebhookDelivery"]["state"];
 
-export interface WebhookAttemptRecord {
-  /** The `x-request-network-retry-count` sent: 0 for the first attempt of a round. */
-  retryCount: number;
-  trigger: "initial" | "retry" | "redelivery";
-  startedAt: string;
-  durationMs: number;
-  /** The receiver's status code, or null when no answer arrived. */
-  statusCode: number | null;
-  /** Why the attempt failed (timeout, connection error, redirect, blocked target); null when it succeeded. */
-  error: string | null;
-  /** At most the first 512 bytes of the receiver's answer, as text. */
-  responseExcerpt: string | null;
-  succeeded: boolean;
-}
+/** One attempt of a delivery, kept as the sandbox API shows it. */
+export type WebhookAttemptRecord = Schemas["SandboxWebhookAttempt"];
 
 /** One event sent to one endpoint, with every attempt. Its id is the `x-request-network-delivery`. */
 export interface WebhookDeliveryRecord {
@@ -215,7 +205,7 @@ export interface WebhookDeliveryRecord {
   nextRetryCount: number;
   nextAttemptAt: string | null;
   /** Why a dead delivery stopped: its attempts ran out, or its endpoint was deleted. */
-  deadReason: "attempts_exhausted" | "endpoint_deleted" | null;
+  deadReason: Schemas["SandboxWebhookDelivery"]["deadReason"];
   attempts: WebhookAttemptRecord[];
   createdAt: string;
   updatedAt: string;

@@ -225,6 +225,6 @@ export class WebhookDispatcher {
   }
 }
 
-function dead(reason: "attempts_exhausted" | "endpoint_deleted") {
+function dead(reason: NonNullable<WebhookDeliveryRecord["deadReason"]>) {
   return { state: "dead" as const, nextAttemptAt: null, deadReason: reason };
 }

@@ -45,7 +45,7 @@ function heldScheduler(): { scheduler: WebhookScheduler; runAll(): void; held():
 
 const eventOf = (body: Buffer) => JSON.parse(body.toString("utf8")).event;
 
-describe("webhook endpoints", () => {
+describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandboxWebhookEndpoint", () => {
   it("answers the secret once at creation, then only its last four characters", async () => {
     const hook = await receiver();
     server = await startWebhookServer();
@@ -189,7 +189,7 @@ describe("webhook endpoints", () => {
   });
 });
 
-describe("rotating a secret", () => {
+describe("rotateSandboxWebhookEndpointSecret (rotating a secret)", () => {
   it("signs every later attempt with the new secret only", async () => {
     const hook = await receiver();
     server = await startWebhookServer();
@@ -209,7 +209,7 @@ describe("rotating a secret", () => {
   });
 });
 
-describe("test events", () => {
+describe("sendSandboxWebhookTest (test events)", () => {
   it("sends a signed delivery with x-request-network-test: true, whatever the endpoint subscribes to", async () => {
     const hook = await receiver();
     server = await startWebhookServer();
@@ -251,7 +251,7 @@ describe("test events", () => {
   });
 });
 
-describe("deleting an endpoint", () => {
+describe("deleteSandboxWebhookEndpoint (deleting an endpoint)", () => {
   it("stops its deliveries: pending ones end dead, and new events are not sent to it", async () => {
     const hook = await receiver();
     const held = heldScheduler();

@@ -39,7 +39,7 @@ async function execute(id: string, body: Record<string, unknown>) {
 
 const payloads = () => hook.received.map((webhook) => JSON.parse(webhook.body.toString("utf8")));
 
-describe("executing a recurring payment", () => {
+describe("executeSandboxRecurringPayment (executing a recurring payment)", () => {
   it("pauses on failure with payment.failed, then pays the same period's request with payment.confirmed", async () => {
     const id = await createRecurringPayment(2, "2026-05-01T09:00:00.000Z");
     const before = hook.received.length;

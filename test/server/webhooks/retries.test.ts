@@ -25,7 +25,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-describe("retries", () => {
+describe("retries, listSandboxWebhookDeliveries, getSandboxWebhookDelivery and redeliverSandboxWebhook", () => {
   it("retries a receiver that fails twice, which then processes the event exactly once", async () => {
     const hook = await receiver({ status: 500, body: "boom" }, { status: 503 }, { status: 200, body: "ok" });
     server = await startWebhookServer();

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
+
+/** The text of every file under a folder of the repository, by path. */
+function filesUnder(folder: string, ending: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(path.join(repoRoot, folder), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(ending)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(repoRoot, file), readFileSync(file, "utf8"));
+  }
+  return files;
+}
+
+const pathFiles = filesUnder("openapi/paths", ".yaml");
+const domainFiles = filesUnder("src/server/domain", ".ts");
+const operationTable = readFileSync(path.join(repoRoot, "src/server/operations/operation-table.ts"), "utf8");
+const testFiles = [...filesUnder("test", ".ts")].filter(
+  ([file]) => !file.endsWith("operation-names.test.ts"),
+);
+
+const filesMentioning = (files: Iterable<[string, string]>, pattern: RegExp) =>
+  [...files].filter(([, text]) => pattern.test(text)).map(([file]) => file);
+
+// Searching for an operationId finds its path file, its table entry, its domain function and its tests.
+describe.each(readPathOperations())("$operationId", ({ operationId, key }) => {
+  const word = new RegExp(`\\b${operationId}\\b`);
+
+  it("is declared in the path file named after its path", () => {
+    const expected = `openapi/paths/${key.slice(1).replaceAll("/", "_")}.yaml`;
+    expect(filesMentioning(pathFiles, new RegExp(`operationId: ${operationId}$`, "m"))).toEqual([expected]);
+  });
+
+  it("has an entry in the operation table", () => {
+    expect(operationTable).toMatch(new RegExp(`^  ${operationId},$`, "m"));
+  });
+
+  it("is answered by the domain function of the same name", () => {
+    const declaration = new RegExp(`export (async )?function ${operationId}\\(`);
+    expect(filesMentioning(domainFiles, declaration)).toHaveLength(1);
+  });
+
+  it("is named by at least one test", () => {
+    expect(filesMentioning(testFiles, word).length).toBeGreaterThan(0);
+  });
+});
