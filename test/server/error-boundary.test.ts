@@ -1,6 +1,7 @@
 import express from "express";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ChainInputError } from "../../src/chain/index.ts";
+import type { ProblemBody } from "../../src/problems/problem-catalogue.ts";
 import { answerErrors } from "../../src/server/http/error-handler.ts";
 import { stateOf } from "../../src/server/http/request-state.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
@@ -30,7 +31,7 @@ async function send(error: Error, route = createBatchPayout) {
   const { port } = server.address() as { port: number };
   try {
     const answer = await fetch(`http://127.0.0.1:${port}/fail`, { method: "POST" });
-    return { status: answer.status, body: await answer.json(), logged };
+    return { status: answer.status, body: (await answer.json()) as ProblemBody, logged };
   } finally {
     server.close();
   }
