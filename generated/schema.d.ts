@@ -979,7 +979,10 @@ export interface components {
             message: string;
             /** @description Same as the `X-Request-Id` header of the answer. */
             requestId?: string;
-            /** @description Every validation failure, present when `type` is `/problems/validation-failed`. */
+            /**
+             * @description The validation failures, present when `type` is `/problems/validation-failed`: all of them,
+             *     or the first 20 when there are more, in which case `detail` gives their number.
+             */
             errors?: components["schemas"]["ValidationIssue"][];
         };
         /**
@@ -2534,7 +2537,10 @@ export interface components {
              *     loopback, private, link-local or unspecified address is refused (`400` naming `/body/url`).
              */
             url: string;
-            /** @description The events to send to it; all of them when absent. */
+            /**
+             * @description The events to send to it; all of them when absent. Each event at most once, so at most as
+             *     many as there are events.
+             */
             events?: components["schemas"]["WebhookEventName"][];
         };
         /**

@@ -18,6 +18,7 @@ import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
 import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
+import { refuseOverlongArrays } from "./http/refuse-overlong-arrays.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
@@ -127,7 +128,16 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // Requests wait for the seeding only while it runs: no promise per request afterwards.
+  let seeded = false;
+  ready.then(
+    () => {
+      seeded = true;
+    },
+    () => undefined,
+  );
   app.use((_req, _res, next) => {
+    if (seeded) return next();
     ready.then(() => next(), next);
   });
   app.use(assignRequestId());
@@ -145,8 +155,9 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   );
   app.use(limitClientIdRate(limiter));
   app.use(parseJsonBody());
+  app.use(refuseOverlongArrays(spec, operations));
   app.use(canonicaliseQuery());
-  app.use(validateAgainstSpec(spec, { validateResponses: options.validateResponses ?? true }));
+  app.use(validateAgainstSpec(spec, operations, { validateResponses: options.validateResponses ?? true }));
   app.use(dispatchOperation(operationHandlers, ctx));
   app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));

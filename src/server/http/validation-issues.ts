@@ -63,17 +63,18 @@ export function collectExclusiveBodyFields(spec: SpecDocument): Map<string, [str
 /** `/params/requestId` -> `/path/requestId`; the rest already reads `/body/...`, `/query/...`. */
 function normalisePath(path: string): string {
   const pointer = path.startsWith("/") ? path : `/${path.replace(/^\./, "").replaceAll(".", "/")}`;
-  return pointer.replace(/^\/params(?=\/|$)/, "/path");
+  return pointer.startsWith("/params") ? pointer.replace(/^\/params(?=\/|$)/, "/path") : pointer;
 }
 
-function valueAt(req: Request, pathParams: Record<string, string>, pointer: string): unknown {
+/** `required.openapi.validation` -> `required`. */
+function keywordOf(errorCode: string): string {
+  const dot = errorCode.indexOf(".");
+  return dot < 0 ? errorCode : errorCode.slice(0, dot);
+}
+
+/** Reads the value a `/body/...`, `/query/...`, `/path/...` or `/headers/...` pointer names. */
+function valueAt(sources: Record<string, unknown>, pointer: string): unknown {
   const [, part, ...tokens] = pointer.split("/");
-  const sources: Record<string, unknown> = {
-    body: req.body,
-    query: req.query,
-    path: pathParams,
-    headers: req.headers,
-  };
   let current: unknown = part !== undefined && Object.hasOwn(sources, part) ? sources[part] : undefined;
   for (const token of tokens) {
     if (current === null || typeof current !== "object") return undefined;
@@ -107,49 +108,62 @@ export function readIssueWording(spec: SpecDocument): IssueWording {
   return { patternHints: collectPatternHints(spec), exclusiveBodyFields: collectExclusiveBodyFields(spec) };
 }
 
-/** The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain words. */
+export interface FoundIssues {
+  /** The first `limit` issues, in the validator's order, in plain words. */
+  listed: ValidationIssue[];
+  /** How many distinct issues there are in all. */
+  total: number;
+}
+
+/**
+ * The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain
+ * words, duplicates dropped. Only the first `limit` are worded; the rest are only counted, so
+ * that a body with a hundred thousand mistakes costs little more than one with twenty.
+ */
 export function toValidationIssues(
   req: Request,
   pathParams: Record<string, string>,
   operationId: string | undefined,
   found: ValidatorIssue[],
   wording: IssueWording,
-): ValidationIssue[] {
+  limit = Number.POSITIVE_INFINITY,
+): FoundIssues {
   const exclusive = operationId === undefined ? undefined : wording.exclusiveBodyFields.get(operationId);
-  const issues: ValidationIssue[] = [];
+  const sources = { body: req.body, query: req.query, path: pathParams, headers: req.headers };
+  const listed: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  // A path and the validator's message decide the worded message: they tell duplicates apart.
+  const add = (path: string, message: string, word: () => string) => {
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (listed.length < limit) listed.push({ path, message: word() });
+  };
   let exclusiveReported = false;
   for (const issue of found) {
     const path = normalisePath(issue.path);
-    const keyword = issue.errorCode?.split(".")[0];
+    const keyword = issue.errorCode === undefined ? undefined : keywordOf(issue.errorCode);
     if (exclusive) {
       const [first, second] = exclusive;
       const aboutChoice =
         (path === "/body" && (keyword === "oneOf" || keyword === "not")) ||
         (keyword === "required" && (path === `/body/${first}` || path === `/body/${second}`));
       if (aboutChoice) {
-        if (!exclusiveReported)
-          issues.push({ path: "/body", message: `must contain exactly one of ${first} or ${second}` });
+        if (!exclusiveReported) {
+          const message = `must contain exactly one of ${first} or ${second}`;
+          add("/body", message, () => message);
+        }
         exclusiveReported = true;
         continue;
       }
     }
     if (keyword === "oneOf" || keyword === "anyOf") continue; // the branch errors say what is wrong
-    issues.push({ path, message: describe(issue, valueAt(req, pathParams, path), wording.patternHints) });
+    add(path, issue.message, () => describe(issue, valueAt(sources, path), wording.patternHints));
   }
-  if (issues.length === 0) {
+  if (seen.size === 0) {
     // Only union keywords failed: keep one issue so that the answer still names the field.
     const [firstFound] = found;
-    if (firstFound) issues.push({ path: normalisePath(firstFound.path), message: firstFound.message });
+    if (firstFound) add(normalisePath(firstFound.path), firstFound.message, () => firstFound.message);
   }
-  return dedupe(issues);
-}
-
-function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return { listed, total: seen.size };
 }
