@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
@@ -15,19 +16,21 @@ import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
-import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
+import { inSequence } from "./http/in-sequence.ts";
+import { translateValidatorErrors, validateAgainstSpec, warmUpHeader } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
+import { createReadiness } from "./http/readiness.ts";
 import { refuseOverlongArrays } from "./http/refuse-overlong-arrays.ts";
 import { assignRequestId } from "./http/request-id.ts";
-import { resolveOperation } from "./http/resolve-operation.ts";
+import { answerUnknownPath, resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
 import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
 import { operationHandlers } from "./operations/operation-table.ts";
 import { pagesRouter } from "./pages/pages-router.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
-import { warmUpRoutes } from "./warm-up.ts";
+import { warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
@@ -45,7 +48,11 @@ export interface CreateServerOptions {
   /** The OpenAPI document to serve (default generated/openapi.json). */
   spec?: SpecDocument;
   logger?: ServerLogger;
-  /** Compile every operation's schemas when listening (default true). */
+  /**
+   * Compile the validator's schemas when listening (default true): those of the first-called
+   * operations before answering anyone, the others in the background. When false, each
+   * operation compiles at its first request.
+   */
   warmUp?: boolean;
   /** What the webhook worker waits between attempts with (timers by default). */
   webhookScheduler?: WebhookScheduler;
@@ -72,7 +79,7 @@ export interface PayreqServer {
    * attempts in flight). `settled()` resolves once every delivery is delivered or dead.
    */
   webhooks: Pick<WebhookDispatcher, "settled" | "start" | "stop">;
-  /** Listens (port 0 picks a free one), warms the validator up, and resolves once ready. */
+  /** Listens (port 0 picks a free one), warms the validator up (see `warmUp`), and resolves once ready. */
   listen(options?: { port?: number; host?: string }): Promise<RunningServer>;
 }
 
@@ -124,41 +131,46 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     clock,
   });
 
+  const warmUpToken = randomUUID();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  // Requests wait for the seeding only while it runs: no promise per request afterwards.
-  let seeded = false;
-  ready.then(
-    () => {
-      seeded = true;
-    },
-    () => undefined,
+  const readiness = createReadiness(
+    ready.then(() => undefined),
+    (req) => req.get(warmUpHeader) === warmUpToken,
   );
-  app.use((_req, _res, next) => {
-    if (seeded) return next();
-    ready.then(() => next(), next);
-  });
-  app.use(assignRequestId());
-  app.use(answerCors(store, publicOrigin, readCorsPolicy(spec, operations)));
-  app.use(pagesRouter(ctx));
-  app.use(resolveOperation(routes));
   app.use(
-    authenticate({
-      verifyApiKey: createApiKeyVerifier(config.accounts),
-      store,
-      clock,
-      publicOrigin,
-      headers,
-    }),
+    inSequence([
+      readiness.waitUntilReady,
+      assignRequestId(),
+      answerCors(store, publicOrigin, readCorsPolicy(spec, operations)),
+    ]),
   );
-  app.use(limitClientIdRate(limiter));
-  app.use(parseJsonBody());
-  app.use(refuseOverlongArrays(spec, operations));
-  app.use(canonicaliseQuery());
-  app.use(validateAgainstSpec(spec, operations, { validateResponses: options.validateResponses ?? true }));
-  app.use(dispatchOperation(operationHandlers, ctx));
+  // The API's steps, one Express layer; a path of no operation goes on to the pages.
+  app.use(
+    inSequence([
+      resolveOperation(routes),
+      authenticate({
+        verifyApiKey: createApiKeyVerifier(config.accounts),
+        store,
+        clock,
+        publicOrigin,
+        headers,
+      }),
+      limitClientIdRate(limiter),
+      parseJsonBody(),
+      refuseOverlongArrays(spec, operations),
+      canonicaliseQuery(),
+      validateAgainstSpec(spec, {
+        validateResponses: options.validateResponses ?? true,
+        warmUpToken,
+      }),
+      dispatchOperation(operationHandlers, ctx),
+    ]),
+  );
+  app.use(pagesRouter(ctx));
+  app.use(answerUnknownPath());
   app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));
 
@@ -185,19 +197,37 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
           server.close((error) => (error ? reject(error) : resolve()));
           server.closeAllConnections();
         });
-      // The worker stops with the server: no retry timer outlives it, no attempt is left running.
-      const close = async () => {
-        await Promise.all([closeHttp(), dispatcher.stop()]);
+      const apiKey = config.accounts[0]?.apiKeys[0];
+      const warmUp = options.warmUp ?? true;
+      const warmUpTarget = {
+        baseUrl: url,
+        credential: { header: headers.apiKey, value: apiKey ?? "" },
+        token: warmUpToken,
       };
-      if (options.warmUp ?? true) {
-        const apiKey = config.accounts[0]?.apiKeys[0];
+      const { first, later } = warmUpOrder(operations);
+      if (warmUp && apiKey) {
         try {
-          if (apiKey) await warmUpRoutes(url, routes, { header: headers.apiKey, value: apiKey });
+          await readiness.holdDuring(warmUpOperations(warmUpTarget, first));
         } catch (error) {
-          await close();
+          await closeHttp();
           throw error;
         }
       }
+      // The other operations compile when the server is quiet, one at a time.
+      const stopWarmUp = new AbortController();
+      const background =
+        warmUp && apiKey
+          ? warmUpWhenQuiet(warmUpTarget, later, readiness.quietForMs, stopWarmUp.signal).catch(
+              (error: unknown) => {
+                if (!stopWarmUp.signal.aborted) logger.error("warm-up failed", error);
+              },
+            )
+          : Promise.resolve();
+      // The worker and the warm-up stop with the server: no timer outlives it, no attempt is left running.
+      const close = async () => {
+        stopWarmUp.abort();
+        await Promise.all([closeHttp(), dispatcher.stop(), background]);
+      };
       dispatcher.start();
       return { url, port: address.port, close };
     },

@@ -1,5 +1,29 @@
 import { Agent, request } from "node:http";
-import type { RouteTable } from "./http/route-table.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import type { SpecOperation } from "../spec/operations.ts";
+import { warmUpHeader } from "./http/openapi-validation.ts";
+import type { PathOperationId } from "./operations/operation-types.ts";
+
+/**
+ * Compiled before the server answers anyone: an integration's first calls, the currencies it can
+ * use and a payment link or a batch payout. Every other operation (the payment page's calls come
+ * once a person opens the link) compiles when the server is quiet, some 20 ms each, or at its
+ * first request if that comes sooner.
+ */
+export const firstCalledOperations: readonly PathOperationId[] = [
+  "listCurrencies",
+  "createSecurePayment",
+  "createBatchPayout",
+];
+
+/** How long the server must have had no request before the background warm-up compiles the next operation. */
+export const quietMsBeforeWarmUp = 50;
+
+export interface WarmUpTarget {
+  baseUrl: string;
+  credential: { header: string; value: string };
+  token: string;
+}
 
 /** Sends one request and resolves with its status once the answer is read. */
 function send(
@@ -21,38 +45,84 @@ function send(
 }
 
 /**
- * Compiles the validator's schemas for every operation before the first real call: one request
- * per operation with an unknown query parameter, which the request validator refuses with 400
- * after compiling the route, and whose Problem answer compiles the route's response schemas.
- * Nothing reaches a handler, so no state changes. A 5xx means the spec cannot be served.
- * node:http rather than fetch: loading fetch would cost the start-up more than the requests.
+ * Compiles the validator's schemas for each operation, in order: one request per operation with
+ * an unknown query parameter and the warm-up token, which the validator refuses with 400 after
+ * compiling the operation's request schemas, and whose Problem answer compiles its response
+ * schemas (openapi-validation.ts). Nothing reaches a handler, so no state changes. A 5xx means
+ * the spec cannot be served. Stops between requests once `signal` aborts. node:http rather than
+ * fetch: loading fetch would cost the start-up more than the requests.
  */
-export async function warmUpRoutes(
-  baseUrl: string,
-  routes: RouteTable,
-  credential: { header: string; value: string },
+export async function warmUpOperations(
+  target: WarmUpTarget,
+  operations: readonly SpecOperation[],
+  signal?: AbortSignal,
 ): Promise<void> {
   const failures: string[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    for (const route of routes.routes) {
-      const path = route.key.replace(/\{[^}]+\}/g, "warm-up");
+    for (const operation of operations) {
+      if (signal?.aborted) break;
+      const path = operation.key.replace(/\{[^}]+\}/g, "warm-up");
       const headers = {
-        [credential.header]: credential.value,
-        ...(route.body ? { "content-type": route.body.mediaType } : {}),
+        [target.credential.header]: target.credential.value,
+        [warmUpHeader]: target.token,
+        ...(operation.body ? { "content-type": operation.body.mediaType } : {}),
       };
       const status = await send(
-        new URL(`${path}?warmUp=1`, baseUrl),
-        route.method,
+        new URL(`${path}?warmUp=1`, target.baseUrl),
+        operation.method,
         headers,
-        route.body ? "{}" : undefined,
+        operation.body ? "{}" : undefined,
         agent,
       );
-      if (status >= 500) failures.push(`${route.method} ${route.key}: ${status}`);
+      if (status >= 500) failures.push(`${operation.method} ${operation.key}: ${status}`);
     }
   } finally {
     agent.destroy();
   }
   if (failures.length > 0)
     throw new Error(`the spec's operations cannot be served:\n  ${failures.join("\n  ")}`);
+}
+
+/**
+ * Warms the operations up one at a time, each once no request has come for `quietMsBeforeWarmUp`:
+ * a compile never holds up a burst of requests, and at most one compile is in the way of a
+ * request that comes during it.
+ */
+export async function warmUpWhenQuiet(
+  target: WarmUpTarget,
+  operations: readonly SpecOperation[],
+  quietForMs: () => number,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const operation of operations) {
+    for (let quiet = quietForMs(); quiet < quietMsBeforeWarmUp; quiet = quietForMs()) {
+      await delay(quietMsBeforeWarmUp - quiet, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return;
+    }
+    await warmUpOperations(target, [operation], signal);
+  }
+}
+
+/** The operations in warm-up order: the first-called ones, then the service's, then the sandbox's. */
+export function warmUpOrder(operations: readonly SpecOperation[]): {
+  first: SpecOperation[];
+  later: SpecOperation[];
+} {
+  const isFirst = (operation: SpecOperation) =>
+    (firstCalledOperations as readonly string[]).includes(operation.operationId);
+  const isSandbox = (operation: SpecOperation) => operation.key.startsWith("/sandbox/");
+  const paths = operations.filter((operation) => operation.kind === "path");
+  const missing = firstCalledOperations.filter(
+    (id) => !paths.some((operation) => operation.operationId === id),
+  );
+  if (missing.length > 0)
+    throw new Error(`firstCalledOperations names no operation of the spec: ${missing.join(", ")}`);
+  return {
+    first: paths.filter(isFirst),
+    later: [
+      ...paths.filter((operation) => !isFirst(operation) && !isSandbox(operation)),
+      ...paths.filter((operation) => !isFirst(operation) && isSandbox(operation)),
+    ],
+  };
 }

@@ -7,12 +7,11 @@ import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
-const script = path.join(repoRoot, "scripts", "start-server.ts");
+const script = path.join(repoRoot, "scripts", "start.mjs");
 
-/** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
+/** Starts scripts/start.mjs (what `npm start` runs) and waits for its banner. */
 async function startScript(args: string[]): Promise<{ server: RunningProcess; banner: string; url: string }> {
-  const server = await startProcess(tsx, [script, ...args], {
+  const server = await startProcess(process.execPath, [script, ...args], {
     name: `npm start -- ${args.join(" ")}`,
     ready: /Stop with Ctrl\+C\./,
   });
@@ -34,7 +33,7 @@ function shellBlocks(section: string): string[] {
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 }
 
-describe("npm start (scripts/start-server.ts)", () => {
+describe("npm start (scripts/start.mjs)", () => {
   let started: Awaited<ReturnType<typeof startScript>>;
   beforeAll(async () => {
     started = await startScript(["--port", "0"]);
@@ -94,7 +93,7 @@ describe("npm start (scripts/start-server.ts)", () => {
 
 describe("start-up errors", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(tsx, [script, ...args], {
+    spawnSync(process.execPath, [script, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { ...envWithoutSandboxSettings, ...env },

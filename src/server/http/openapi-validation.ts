@@ -2,8 +2,9 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
-import type { SpecDocument } from "../../spec/spec-document.ts";
-import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
+import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
+import { invalidField, maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
+import { inSequence } from "./in-sequence.ts";
 import { stateOf } from "./request-state.ts";
 import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
 
@@ -27,21 +28,51 @@ function validatorOptions(document: SpecDocument, validateResponses: boolean): V
   };
 }
 
-/** Runs middleware in order as one handler: the first error ends the run. */
-function inSequence(handlers: RequestHandler[]): RequestHandler {
+/**
+ * Runs every step even after one fails, then passes the first error on: a warm-up request thus
+ * compiles the request validator (which refuses it) and then installs the response validator,
+ * which compiles when the refusal is answered.
+ */
+function throughAll(handlers: readonly RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     let index = 0;
+    let first: unknown;
     const step = (error?: unknown) => {
+      first ??= error;
       const handler = handlers[index++];
-      if (error !== undefined || handler === undefined) return next(error);
-      try {
-        handler(req, res, step);
-      } catch (thrown) {
-        next(thrown);
-      }
+      if (handler === undefined) return next(first);
+      handler(req, res, step);
     };
     step();
   };
+}
+
+interface OperationValidator {
+  validate: RequestHandler;
+  warmUp: RequestHandler;
+}
+
+/**
+ * The operation's document as its validator gets it. Every error answer of an operation is the
+ * same Problem (test/spec/error-responses.test.ts): the errors become one `default` response,
+ * compiled once instead of once per status. That an operation answers only the statuses it
+ * documents is checked where problems are answered (error-handler.ts).
+ */
+function validatorDocument(spec: SpecDocument, operation: SpecOperation): SpecDocument {
+  const document = operationDocument(spec, operation);
+  const item = asObject(asObject(document.paths)[operation.key]);
+  const method = asObject(item[operation.method.toLowerCase()]);
+  const responses = Object.entries(asObject(method.responses));
+  const errors = responses.filter(([status]) => !status.startsWith("2"));
+  const contents = new Set(errors.map(([, response]) => JSON.stringify(asObject(response).content)));
+  const [firstError] = errors;
+  if (firstError && contents.size === 1) {
+    method.responses = Object.fromEntries([
+      ...responses.filter(([status]) => status.startsWith("2")),
+      ["default", { description: "Any documented error.", content: asObject(firstError[1]).content }],
+    ]);
+  }
+  return document;
 }
 
 let specSerial = 0;
@@ -56,8 +87,8 @@ function operationValidator(
   spec: SpecDocument,
   operation: SpecOperation,
   validateResponses: boolean,
-): RequestHandler {
-  const document = operationDocument(spec, operation);
+): OperationValidator {
+  const document = validatorDocument(spec, operation);
   const validator = new OpenApiValidator(validatorOptions(document, validateResponses));
   const route = {
     basePath: "",
@@ -67,31 +98,48 @@ function operationValidator(
     pathParams: operation.pathParams,
   };
   const loaded = { apiDoc: document, basePaths: [""], routes: [route], serial: ++specSerial };
-  const handlers = validator.installMiddleware(Promise.resolve(loaded as unknown as LoadedSpec));
-  return inSequence(handlers as unknown as RequestHandler[]);
+  const handlers = validator.installMiddleware(Promise.resolve(loaded as unknown as LoadedSpec)) as unknown;
+  return {
+    validate: inSequence(handlers as RequestHandler[]),
+    warmUp: throughAll(handlers as RequestHandler[]),
+  };
 }
+
+/** The header a warm-up request carries its token in (warm-up.ts); no other request can know the token. */
+export const warmUpHeader = "x-payreq-warm-up";
 
 /**
  * express-openapi-validator: every request, and every response unless switched off. One
  * validator per operation: it never looks for the route among all paths on each request (the
  * operation comes from resolveOperation's match), and it compiles only the schemas its
- * operation references.
+ * operation references. A request with the warm-up token is refused like any invalid one, after
+ * both its request and its response schemas have been compiled.
  */
 export function validateAgainstSpec(
   spec: SpecDocument,
-  operations: readonly SpecOperation[],
-  options: { validateResponses: boolean },
+  options: { validateResponses: boolean; warmUpToken: string },
 ): RequestHandler {
-  const validators = new Map<string, RequestHandler>();
-  for (const operation of operations) {
-    if (operation.kind === "path")
-      validators.set(operation.operationId, operationValidator(spec, operation, options.validateResponses));
-  }
+  // Each validator is made at its operation's first request (or warm-up): a start-up pays only
+  // for the operations it warms up.
+  const validators = new Map<SpecOperation, OperationValidator>();
+  const validatorOf = (operation: SpecOperation) => {
+    let validator = validators.get(operation);
+    if (!validator) {
+      validator = operationValidator(spec, operation, options.validateResponses);
+      validators.set(operation, validator);
+    }
+    return validator;
+  };
   return (req, res, next) => {
-    const operationId = stateOf(res).route?.operationId;
-    const validate = operationId === undefined ? undefined : validators.get(operationId);
-    if (!validate) return next(new Error("validateAgainstSpec runs after resolveOperation"));
-    validate(req, res, next);
+    const route = stateOf(res).route;
+    if (!route) return next(new Error("validateAgainstSpec runs after resolveOperation"));
+    const validator = validatorOf(route);
+    if (req.get(warmUpHeader) === options.warmUpToken) {
+      // Refused even if valid: a warm-up never reaches a handler.
+      const refusal = () => invalidField(`/headers/${warmUpHeader}`, "is only for the server's own warm-up");
+      return validator.warmUp(req, res, (error?: unknown) => next(error ?? refusal()));
+    }
+    validator.validate(req, res, next);
   };
 }
 

@@ -125,8 +125,8 @@ export function createMemoryStore(): Store {
         appended.push(stored);
         return copy(stored);
       },
-      listEvents: async (afterSequence = 0) =>
-        tables.events.filter((e) => e.sequence > afterSequence).map(copy),
+      // Event n sits at index n - 1: the events after a cursor are a slice, not a scan.
+      listEvents: async (afterSequence = 0) => tables.events.slice(Math.max(0, afterSequence)).map(copy),
       getOutboxCursor: async (consumer) => tables.outboxCursors.get(consumer) ?? 0,
       setOutboxCursor: async (consumer, sequence) => set(tables.outboxCursors, consumer, sequence),
       getWebhookEndpoint: async (id) => copy(tables.webhookEndpoints.get(id)),
