@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import express, { type Express } from "express";
+import express, { type Express, type Request } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
@@ -136,9 +136,17 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  const isWarmUp = (req: Request) => req.get(warmUpHeader) === warmUpToken;
+  // Warm-up requests run their handler on a context of their own, whose changes nobody reads.
+  const warmUpContext: DomainContext = {
+    ...ctx,
+    store: createMemoryStore(),
+    clock: new SandboxClock(options.clock ?? systemClock),
+    webhooks: { blockPrivateTargets: false, enqueue: () => undefined },
+  };
   const readiness = createReadiness(
     ready.then(() => undefined),
-    (req) => req.get(warmUpHeader) === warmUpToken,
+    isWarmUp,
   );
   app.use(
     inSequence([
@@ -166,7 +174,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         validateResponses: options.validateResponses ?? true,
         warmUpToken,
       }),
-      dispatchOperation(operationHandlers, ctx),
+      dispatchOperation(operationHandlers, (req) => (isWarmUp(req) ? warmUpContext : ctx)),
     ]),
   );
   app.use(pagesRouter(ctx));

@@ -1,5 +1,7 @@
 import { Agent, request } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
+import { buildUrl } from "../contract/http-exchange.ts";
+import { type ContractRequest, listValidCalls } from "../contract/valid-inputs.ts";
 import type { SpecOperation } from "../spec/operations.ts";
 import { warmUpHeader } from "./http/openapi-validation.ts";
 import type { PathOperationId } from "./operations/operation-types.ts";
@@ -17,7 +19,7 @@ export const firstCalledOperations: readonly PathOperationId[] = [
 ];
 
 /** How long the server must have had no request before the background warm-up compiles the next operation. */
-export const quietMsBeforeWarmUp = 50;
+export const quietMsBeforeWarmUp = 200;
 
 export interface WarmUpTarget {
   baseUrl: string;
@@ -44,13 +46,24 @@ function send(
   });
 }
 
+/** A valid call of the operation, from the spec's examples, when it has them. */
+function exampleCall(operation: SpecOperation): ContractRequest {
+  try {
+    return listValidCalls(operation)[0]?.request ?? { path: {}, query: {}, headers: {} };
+  } catch {
+    // No example to build one from: a request the validator refuses compiles its schemas as well.
+    const path = Object.fromEntries(operation.pathParams.map((name) => [name, "warm-up"]));
+    return { path, query: {}, headers: {} };
+  }
+}
+
 /**
- * Compiles the validator's schemas for each operation, in order: one request per operation with
- * an unknown query parameter and the warm-up token, which the validator refuses with 400 after
- * compiling the operation's request schemas, and whose Problem answer compiles its response
- * schemas (openapi-validation.ts). Nothing reaches a handler, so no state changes. A 5xx means
- * the spec cannot be served. Stops between requests once `signal` aborts. node:http rather than
- * fetch: loading fetch would cost the start-up more than the requests.
+ * Compiles and runs the validator's schemas and the handler of each operation, in order: one
+ * valid call per operation, built from the spec's examples and marked by the warm-up token. The
+ * server answers it like any other, except that the handler works on a scratch context of its
+ * own (create-server.ts), so nothing the server keeps changes; the answer compiles the response
+ * schemas. A 5xx means the spec cannot be served. Stops between requests once `signal` aborts.
+ * node:http rather than fetch: loading fetch would cost the start-up more than the requests.
  */
 export async function warmUpOperations(
   target: WarmUpTarget,
@@ -62,19 +75,15 @@ export async function warmUpOperations(
   try {
     for (const operation of operations) {
       if (signal?.aborted) break;
-      const path = operation.key.replace(/\{[^}]+\}/g, "warm-up");
+      const call = exampleCall(operation);
       const headers = {
+        ...call.headers,
         [target.credential.header]: target.credential.value,
         [warmUpHeader]: target.token,
-        ...(operation.body ? { "content-type": operation.body.mediaType } : {}),
+        ...(call.body ? { "content-type": call.body.contentType } : {}),
       };
-      const status = await send(
-        new URL(`${path}?warmUp=1`, target.baseUrl),
-        operation.method,
-        headers,
-        operation.body ? "{}" : undefined,
-        agent,
-      );
+      const url = buildUrl(target.baseUrl, operation, call);
+      const status = await send(url, operation.method, headers, call.body?.text, agent);
       if (status >= 500) failures.push(`${operation.method} ${operation.key}: ${status}`);
     }
   } finally {

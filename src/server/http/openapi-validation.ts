@@ -3,7 +3,7 @@ import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validat
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
 import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
-import { invalidField, maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
+import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
 import { stateOf } from "./request-state.ts";
 import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
@@ -29,9 +29,9 @@ function validatorOptions(document: SpecDocument, validateResponses: boolean): V
 }
 
 /**
- * Runs every step even after one fails, then passes the first error on: a warm-up request thus
- * compiles the request validator (which refuses it) and then installs the response validator,
- * which compiles when the refusal is answered.
+ * Runs every step even after one fails, then passes the first error on: a warm-up request whose
+ * example the request validator refuses still installs the response validator, which compiles
+ * when the refusal is answered.
  */
 function throughAll(handlers: readonly RequestHandler[]): RequestHandler {
   return (req, res, next) => {
@@ -112,8 +112,8 @@ export const warmUpHeader = "x-payreq-warm-up";
  * express-openapi-validator: every request, and every response unless switched off. One
  * validator per operation: it never looks for the route among all paths on each request (the
  * operation comes from resolveOperation's match), and it compiles only the schemas its
- * operation references. A request with the warm-up token is refused like any invalid one, after
- * both its request and its response schemas have been compiled.
+ * operation references. A request with the warm-up token (warm-up.ts) reaches the response
+ * validator even when its request is refused.
  */
 export function validateAgainstSpec(
   spec: SpecDocument,
@@ -134,11 +134,7 @@ export function validateAgainstSpec(
     const route = stateOf(res).route;
     if (!route) return next(new Error("validateAgainstSpec runs after resolveOperation"));
     const validator = validatorOf(route);
-    if (req.get(warmUpHeader) === options.warmUpToken) {
-      // Refused even if valid: a warm-up never reaches a handler.
-      const refusal = () => invalidField(`/headers/${warmUpHeader}`, "is only for the server's own warm-up");
-      return validator.warmUp(req, res, (error?: unknown) => next(error ?? refusal()));
-    }
+    if (req.get(warmUpHeader) === options.warmUpToken) return validator.warmUp(req, res, next);
     validator.validate(req, res, next);
   };
 }

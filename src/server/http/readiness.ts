@@ -5,7 +5,7 @@ export interface Readiness {
   waitUntilReady: RequestHandler;
   /** Holds every request but the warm-up's until `work` settles. */
   holdDuring<T>(work: Promise<T>): Promise<T>;
-  /** Milliseconds since the last request other than the warm-up's arrived. */
+  /** Milliseconds since the last request other than the warm-up's arrived, or since the hold ended. */
   quietForMs(): number;
 }
 
@@ -39,6 +39,7 @@ export function createReadiness(seeded: Promise<void>, isWarmUp: (req: Request) 
       );
       opened = Promise.all([before, settled]).then(() => {
         ready = true;
+        lastRequestAt = performance.now(); // the quiet starts when the server answers
       });
       return work;
     },
