@@ -28,3 +28,23 @@ export const batchOf100Payees: LoadRequest = {
     requests: Array.from({ length: 100 }, (_, index) => item(`${index + 1}.25`)),
   }),
 };
+
+/** Item 3 of the performance issue: bodies within the size limit that once kept the validator busy. */
+export const hostileBodies: Record<string, LoadRequest> = {
+  "100,000 empty items (300 KB)": {
+    method: "POST",
+    path: "/v2/secure-payments",
+    headers: jsonHeaders,
+    body: `{"requests":[${new Array(100_000).fill("{}").join(",")}]}`,
+  },
+  "85,000 unknown fields of one item (0.9 MB)": {
+    method: "POST",
+    path: "/v2/secure-payments",
+    headers: jsonHeaders,
+    body: JSON.stringify({
+      requests: [
+        { ...item("125.00"), ...Object.fromEntries(Array.from({ length: 85_000 }, (_, i) => [`k${i}`, 0])) },
+      ],
+    }),
+  },
+};

@@ -21,7 +21,7 @@ import { translateValidatorErrors, validateAgainstSpec, warmUpHeader } from "./h
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
 import { createReadiness } from "./http/readiness.ts";
-import { refuseOverlongArrays } from "./http/refuse-overlong-arrays.ts";
+import { refuseHostileBodies } from "./http/refuse-hostile-bodies.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { answerUnknownPath, resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
@@ -168,7 +168,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       }),
       limitClientIdRate(limiter),
       parseJsonBody(),
-      refuseOverlongArrays(spec, operations),
+      refuseHostileBodies(spec, operations),
       canonicaliseQuery(),
       validateAgainstSpec(spec, {
         validateResponses: options.validateResponses ?? true,

@@ -46,20 +46,37 @@ function send(
   });
 }
 
-/** A valid call of the operation, from the spec's examples, when it has them. */
-function exampleCall(operation: SpecOperation): ContractRequest {
+/**
+ * Valid calls of the operation, from the spec's examples when it has them: with its required
+ * parameters, and again with every query parameter that has an example, so that both the plain
+ * and the filtered ways of answering it have run.
+ */
+function exampleCalls(operation: SpecOperation): ContractRequest[] {
+  let call: ContractRequest;
   try {
-    return listValidCalls(operation)[0]?.request ?? { path: {}, query: {}, headers: {} };
+    call = listValidCalls(operation)[0]?.request ?? { path: {}, query: {}, headers: {} };
   } catch {
     // No example to build one from: a request the validator refuses compiles its schemas as well.
-    const path = Object.fromEntries(operation.pathParams.map((name) => [name, "warm-up"]));
-    return { path, query: {}, headers: {} };
+    return [
+      {
+        path: Object.fromEntries(operation.pathParams.map((name) => [name, "warm-up"])),
+        query: {},
+        headers: {},
+      },
+    ];
   }
+  const optional = operation.parameters.filter(
+    (parameter) => parameter.in === "query" && !parameter.required && parameter.example !== undefined,
+  );
+  if (optional.length === 0) return [call];
+  const query = { ...call.query };
+  for (const parameter of optional) query[parameter.name] = String(parameter.example);
+  return [call, { ...call, query }];
 }
 
 /**
- * Compiles and runs the validator's schemas and the handler of each operation, in order: one
- * valid call per operation, built from the spec's examples and marked by the warm-up token. The
+ * Compiles and runs the validator's schemas and the handler of each operation, in order: valid
+ * calls built from the spec's examples (exampleCalls), marked by the warm-up token. The
  * server answers it like any other, except that the handler works on a scratch context of its
  * own (create-server.ts), so nothing the server keeps changes; the answer compiles the response
  * schemas. A 5xx means the spec cannot be served. Stops between requests once `signal` aborts.
@@ -74,17 +91,18 @@ export async function warmUpOperations(
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (const operation of operations) {
-      if (signal?.aborted) break;
-      const call = exampleCall(operation);
-      const headers = {
-        ...call.headers,
-        [target.credential.header]: target.credential.value,
-        [warmUpHeader]: target.token,
-        ...(call.body ? { "content-type": call.body.contentType } : {}),
-      };
-      const url = buildUrl(target.baseUrl, operation, call);
-      const status = await send(url, operation.method, headers, call.body?.text, agent);
-      if (status >= 500) failures.push(`${operation.method} ${operation.key}: ${status}`);
+      for (const call of exampleCalls(operation)) {
+        if (signal?.aborted) break;
+        const headers = {
+          ...call.headers,
+          [target.credential.header]: target.credential.value,
+          [warmUpHeader]: target.token,
+          ...(call.body ? { "content-type": call.body.contentType } : {}),
+        };
+        const url = buildUrl(target.baseUrl, operation, call);
+        const status = await send(url, operation.method, headers, call.body?.text, agent);
+        if (status >= 500) failures.push(`${operation.method} ${operation.key}: ${status}`);
+      }
     }
   } finally {
     agent.destroy();

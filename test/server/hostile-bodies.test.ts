@@ -80,6 +80,19 @@ describe("createSecurePayment with a hostile number of unknown fields", () => {
   });
 });
 
+describe("createSecurePayment with a few unknown fields", () => {
+  it("still lists them with every other issue the validator finds", async () => {
+    const answer = await server.call("POST", "/v2/secure-payments", { body: { requests: [{ note: "x" }] } });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/requests/0/payee", message: "must have required property 'payee'" },
+      { path: "/body/requests/0/amount", message: "must have required property 'amount'" },
+      { path: "/body/requests/0/invoiceCurrency", message: "must have required property 'invoiceCurrency'" },
+      { path: "/body/requests/0/paymentCurrency", message: "must have required property 'paymentCurrency'" },
+      { path: "/body/requests/0/note", message: 'must NOT have additional properties, got "x"' },
+    ]);
+  });
+});
+
 describe("createBatchPayout with hostile bodies", () => {
   it("refuses 101 requests before looking at any of them", async () => {
     const answer = await server.call("POST", "/v2/payouts/batch", {

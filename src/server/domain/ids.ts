@@ -34,6 +34,11 @@ export function newRequestId(): string {
   return `01${randomPoolBytes(32).toString("hex")}`;
 }
 
+/** A payment-reference salt, as the chain module's generateSalt makes it: 16 lower-case hex digits, from the pool. */
+export function newSalt(): string {
+  return randomPoolBytes(8).toString("hex");
+}
+
 export function newUuid(): string {
   return randomUUID();
 }

@@ -91,7 +91,13 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
     const hint = hints.get(pattern[1] as string);
     message = hint ? `must be ${hint}` : message;
   }
-  if (issue.errorCode?.startsWith("required") || value === undefined) return message;
+  if (issue.errorCode?.startsWith("required")) return message;
+  return withValueShown(message, value);
+}
+
+/** `message, got <value>` when the value is short enough to show; the message alone otherwise. */
+export function withValueShown(message: string, value: unknown): string {
+  if (value === undefined) return message;
   const shown = JSON.stringify(value);
   return shown.length > 80 ? message : `${message}, got ${shown}`;
 }

@@ -1,19 +1,25 @@
 import { asObject, escapePointerToken, isObject, resolveNode, type SpecDocument } from "./spec-document.ts";
 
 /**
- * Where a schema bounds the length of arrays: its `maxItems`, and the limits below it along
- * `properties` and `items`. Only constraints every valid value must meet are followed (`$ref`,
- * `allOf`); the branches of `oneOf` and `anyOf` are not.
+ * What a schema bounds by size alone, found without checking any value: the length of arrays
+ * (`maxItems`), the names an object may have (`additionalProperties: false` beside `properties`),
+ * and those limits below, along `properties` and `items`. Only constraints every valid value must
+ * meet are followed (`$ref`, `allOf`); the branches of `oneOf` and `anyOf` are not.
  */
-export interface ArrayLimits {
+export interface BodyLimits {
   maxItems?: number;
-  items?: ArrayLimits;
-  properties?: Map<string, ArrayLimits>;
+  /** The only member names an object may have. */
+  names?: Set<string>;
+  items?: BodyLimits;
+  properties?: Map<string, BodyLimits>;
 }
 
-function merge(into: ArrayLimits, from: ArrayLimits | undefined): void {
+function merge(into: BodyLimits, from: BodyLimits | undefined): void {
   if (!from) return;
   if (from.maxItems !== undefined) into.maxItems = Math.min(into.maxItems ?? from.maxItems, from.maxItems);
+  // A value must meet every part: only the names all closed parts allow are allowed.
+  if (from.names)
+    into.names = into.names ? new Set([...into.names].filter((name) => from.names?.has(name))) : from.names;
   if (from.items) {
     into.items ??= {};
     merge(into.items, from.items);
@@ -26,17 +32,23 @@ function merge(into: ArrayLimits, from: ArrayLimits | undefined): void {
   }
 }
 
-const isEmpty = (limits: ArrayLimits) =>
-  limits.maxItems === undefined && limits.items === undefined && limits.properties === undefined;
+const isEmpty = (limits: BodyLimits) =>
+  limits.maxItems === undefined &&
+  limits.names === undefined &&
+  limits.items === undefined &&
+  limits.properties === undefined;
 
-/** The array limits of `schema`; undefined when it bounds no array. A recursive schema is followed once. */
-export function readArrayLimits(document: SpecDocument, schema: unknown): ArrayLimits | undefined {
+/** The limits of `schema`; undefined when it bounds nothing. A recursive schema is followed once. */
+export function readBodyLimits(document: SpecDocument, schema: unknown): BodyLimits | undefined {
   const visiting = new Set<unknown>();
-  const read = (node: unknown): ArrayLimits | undefined => {
+  const read = (node: unknown): BodyLimits | undefined => {
     if (!isObject(node) || visiting.has(node)) return undefined;
     visiting.add(node);
-    const limits: ArrayLimits = {};
+    const limits: BodyLimits = {};
     if (typeof node.maxItems === "number") limits.maxItems = node.maxItems;
+    if (node.additionalProperties === false && node.patternProperties === undefined) {
+      limits.names = new Set(Object.keys(asObject(node.properties)));
+    }
     if (typeof node.$ref === "string") merge(limits, read(resolveNode(document, { $ref: node.$ref })));
     if (Array.isArray(node.allOf)) for (const part of node.allOf) merge(limits, read(part));
     const items = read(node.items);
@@ -62,7 +74,7 @@ export interface OverlongArray {
  * The arrays of `value` longer than `limits` allows. The items of an array that is too long are
  * not looked at: finding it costs no more for a million items than for a hundred and one.
  */
-export function findOverlongArrays(value: unknown, limits: ArrayLimits, pointer = ""): OverlongArray[] {
+export function findOverlongArrays(value: unknown, limits: BodyLimits, pointer = ""): OverlongArray[] {
   if (Array.isArray(value)) {
     if (limits.maxItems !== undefined && value.length > limits.maxItems) {
       return [{ pointer, maxItems: limits.maxItems, length: value.length }];
@@ -78,6 +90,44 @@ export function findOverlongArrays(value: unknown, limits: ArrayLimits, pointer 
     if (Object.hasOwn(value, name))
       found.push(...findOverlongArrays(value[name], below, `${pointer}/${escapePointerToken(name)}`));
   }
+  return found;
+}
+
+export interface UnknownMembers {
+  /** The first `listed` members of closed objects that the schema does not name, in body order. */
+  listed: { pointer: string; value: unknown }[];
+  /** How many there are in all. */
+  total: number;
+}
+
+/**
+ * The members of `value`'s closed objects that their schema does not name: the first `listed` of
+ * them, and their number. Counting costs a lookup per member, where the validator makes an error
+ * of each.
+ */
+export function findUnknownMembers(value: unknown, limits: BodyLimits, listed: number): UnknownMembers {
+  const found: UnknownMembers = { listed: [], total: 0 };
+  const visit = (node: unknown, below: BodyLimits, pointer: string) => {
+    if (Array.isArray(node)) {
+      const { items } = below;
+      if (items) for (const [index, item] of node.entries()) visit(item, items, `${pointer}/${index}`);
+      return;
+    }
+    if (!isObject(node)) return;
+    const { names, properties } = below;
+    if (names) {
+      for (const name of Object.keys(node)) {
+        if (names.has(name)) continue;
+        found.total++;
+        if (found.listed.length < listed)
+          found.listed.push({ pointer: `${pointer}/${escapePointerToken(name)}`, value: node[name] });
+      }
+    }
+    for (const [name, limits] of properties ?? []) {
+      if (Object.hasOwn(node, name)) visit(node[name], limits, `${pointer}/${escapePointerToken(name)}`);
+    }
+  };
+  visit(value, limits, "");
   return found;
 }
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findOverlongArrays, findUnboundedArrays, readArrayLimits } from "../../src/spec/array-limits.ts";
+import {
+  findOverlongArrays,
+  findUnboundedArrays,
+  findUnknownMembers,
+  readBodyLimits,
+} from "../../src/spec/body-limits.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../../src/spec/spec-document.ts";
 
@@ -16,9 +21,9 @@ const document: SpecDocument = {
   },
 };
 
-describe("readArrayLimits", () => {
+describe("readBodyLimits", () => {
   it("follows $ref, properties, items and allOf, keeping the smallest maxItems", () => {
-    const limits = readArrayLimits(document, {
+    const limits = readBodyLimits(document, {
       type: "object",
       properties: { list: { allOf: [{ $ref: "#/components/schemas/Items" }, { maxItems: 2 }] } },
     });
@@ -31,30 +36,39 @@ describe("readArrayLimits", () => {
 
   it("ignores oneOf and anyOf branches, which a valid value need not meet", () => {
     expect(
-      readArrayLimits(document, { oneOf: [{ type: "array", maxItems: 1 }, { type: "string" }] }),
+      readBodyLimits(document, { oneOf: [{ type: "array", maxItems: 1 }, { type: "string" }] }),
     ).toBeUndefined();
-    expect(readArrayLimits(document, { anyOf: [{ type: "array", maxItems: 1 }] })).toBeUndefined();
+    expect(readBodyLimits(document, { anyOf: [{ type: "array", maxItems: 1 }] })).toBeUndefined();
+  });
+
+  it("reads the names a closed object allows, only those every closed part allows", () => {
+    const closed = { type: "object", additionalProperties: false, properties: { a: {}, b: {} } };
+    expect(readBodyLimits(document, closed)).toEqual({ names: new Set(["a", "b"]) });
+    const both = { allOf: [closed, { additionalProperties: false, properties: { b: {}, c: {} } }] };
+    expect(readBodyLimits(document, both)).toEqual({ names: new Set(["b"]) });
+    expect(readBodyLimits(document, { ...closed, patternProperties: { "^x-": {} } })).toBeUndefined();
+    expect(readBodyLimits(document, { type: "object", properties: { a: {} } })).toBeUndefined();
   });
 
   it("ends on a recursive schema that bounds nothing", () => {
-    expect(readArrayLimits(document, { $ref: "#/components/schemas/Tree" })).toBeUndefined();
+    expect(readBodyLimits(document, { $ref: "#/components/schemas/Tree" })).toBeUndefined();
   });
 
   it("reads the spec's 100-item limits of a secure payment and a batch payout", () => {
     const spec = loadBundledSpec();
     const bodyOf = (operationId: string) =>
       readPathOperations(spec).find((operation) => operation.operationId === operationId)?.body?.schema;
-    expect(readArrayLimits(spec, bodyOf("createSecurePayment"))?.properties?.get("requests")?.maxItems).toBe(
+    expect(readBodyLimits(spec, bodyOf("createSecurePayment"))?.properties?.get("requests")?.maxItems).toBe(
       100,
     );
-    const batch = readArrayLimits(spec, bodyOf("createBatchPayout"));
+    const batch = readBodyLimits(spec, bodyOf("createBatchPayout"));
     expect(batch?.properties?.get("requests")?.maxItems).toBe(100);
     expect(batch?.properties?.get("requestIds")?.maxItems).toBe(100);
   });
 });
 
 describe("findOverlongArrays", () => {
-  const limits = readArrayLimits(document, {
+  const limits = readBodyLimits(document, {
     type: "object",
     properties: { list: { $ref: "#/components/schemas/Items" }, "a/b": { type: "array", maxItems: 0 } },
   });
@@ -104,5 +118,39 @@ describe("findUnboundedArrays", () => {
       findUnboundedArrays(spec, operation.body?.schema).map((place) => `${operation.operationId} ${place}`),
     );
     expect(unbounded).toEqual([]);
+  });
+});
+
+describe("findUnknownMembers", () => {
+  const limits = readBodyLimits(document, {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      list: { type: "array", items: { type: "object", additionalProperties: false, properties: { ok: {} } } },
+    },
+  });
+
+  it("lists the first members closed objects do not name, in body order, and counts them all", () => {
+    if (!limits) throw new Error("limits expected");
+    const found = findUnknownMembers(
+      {
+        list: [
+          { ok: 1, x: 2 },
+          { "a/b": 3, y: [4] },
+        ],
+        extra: true,
+      },
+      limits,
+      3,
+    );
+    expect(found).toEqual({
+      listed: [
+        { pointer: "/extra", value: true },
+        { pointer: "/list/0/x", value: 2 },
+        { pointer: "/list/1/a~1b", value: 3 },
+      ],
+      total: 4,
+    });
+    expect(findUnknownMembers({ list: [{ ok: 1 }] }, limits, 3)).toEqual({ listed: [], total: 0 });
   });
 });
