@@ -34,6 +34,9 @@ function packLibrary(): { tarball: string; files: string[] } {
     "tsconfig.build.json",
     "src",
     "generated/schema.d.ts",
+    // build:lib bundles the command line with these.
+    "scripts/bundle-cli.mjs",
+    "scripts/bundle-sources.mjs",
   ]) {
     cpSync(path.join(repoRoot, entry), path.join(stageDir, entry), { recursive: true });
   }

@@ -7,11 +7,12 @@ import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
-const script = path.join(repoRoot, "scripts", "start.mjs");
+const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
+const script = path.join(repoRoot, "scripts", "start-server.ts");
 
-/** Starts scripts/start.mjs (what `npm start` runs) and waits for its banner. */
+/** Starts scripts/start-server.ts as `npm start` does, and waits for its banner. */
 async function startScript(args: string[]): Promise<{ server: RunningProcess; banner: string; url: string }> {
-  const server = await startProcess(process.execPath, [script, ...args], {
+  const server = await startProcess(process.execPath, [runBundled, script, ...args], {
     name: `npm start -- ${args.join(" ")}`,
     ready: /Stop with Ctrl\+C\./,
   });
@@ -33,7 +34,7 @@ function shellBlocks(section: string): string[] {
   return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 }
 
-describe("npm start (scripts/start.mjs)", () => {
+describe("npm start (scripts/start-server.ts, bundled)", () => {
   let started: Awaited<ReturnType<typeof startScript>>;
   beforeAll(async () => {
     started = await startScript(["--port", "0"]);
@@ -93,7 +94,7 @@ describe("npm start (scripts/start.mjs)", () => {
 
 describe("start-up errors", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [script, ...args], {
+    spawnSync(process.execPath, [runBundled, script, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { ...envWithoutSandboxSettings, ...env },
