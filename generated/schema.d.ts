@@ -238,9 +238,10 @@ export interface paths {
          *     approvals that are missing. `feePercentage` and `feeAddress` add a fee to each payment,
          *     paid to `feeAddress` by the batch contract.
          *
-         *     The answer comes in one of two key forms (see `BatchPayout`): separate
-         *     `ERC20BatchPaymentTransaction` and `ETHBatchPaymentTransaction`, or a single
-         *     `batchPaymentTransaction`. Clients must handle both.
+         *     The answer carries `batchPaymentTransaction` and `ERC20ApprovalTransactions` (empty when
+         *     nothing needs approving), as the service's own app reads them. The service has also answered
+         *     in a split key form, `ERC20BatchPaymentTransaction` and `ETHBatchPaymentTransaction` (see
+         *     `BatchPayout`): robust clients handle both.
          */
         post: operations["createBatchPayout"];
         delete?: never;
@@ -1512,6 +1513,7 @@ export interface components {
          *       "stepsRequired": 2,
          *       "needsApproval": true,
          *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
          *       "hasEnoughBalance": true,
          *       "hasEnoughGas": true
          *     }
@@ -1526,6 +1528,13 @@ export interface components {
             needsApproval: boolean;
             /** @description Position of the approval in `transactions`; null when no approval is needed. */
             approvalTransactionIndex?: number | null;
+            /**
+             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
+             *     send every other transaction first (the approvals), then this one. The service's own
+             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
+             *     not required here; the payreq reference server always sends it.
+             */
+            paymentTransactionIndex?: number;
             /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
             hasEnoughBalance: boolean;
             /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
@@ -1553,6 +1562,7 @@ export interface components {
          *         "stepsRequired": 1,
          *         "needsApproval": false,
          *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
          *         "hasEnoughBalance": true,
          *         "hasEnoughGas": true
          *       }
@@ -1695,16 +1705,16 @@ export interface components {
          *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
          *     accompany either form.
          *
-         *     The payreq reference server picks the form by what the batch holds: only ERC-20 payments ->
-         *     `ERC20BatchPaymentTransaction`; only native payments -> `ETHBatchPaymentTransaction`; both
-         *     kinds -> a single `batchPaymentTransaction`, because one `batchPayments` call pays them all.
-         *     It sends `ERC20ApprovalTransactions` only when an approval is needed.
+         *     The payreq reference server answers as the service's own invoicing app and its published
+         *     examples expect: `batchPaymentTransaction` always, whatever the batch holds, and
+         *     `ERC20ApprovalTransactions` always, an empty array when no approval is needed. The split keys
+         *     stay documented because the service has also answered with them.
          */
         BatchPayout: {
             /**
              * @description ERC-20 `approve` calls letting the batch contract spend the payer's tokens, one per token
-             *     whose allowance is too low; `value` is `0`. Absent or empty when no approval is needed.
-             *     Send them before the batch payment.
+             *     whose allowance is too low; `value` is `0`. Empty (or, in older answers, absent) when no
+             *     approval is needed. Send them before the batch payment.
              */
             ERC20ApprovalTransactions?: components["schemas"]["Transaction"][];
             /**

@@ -73,7 +73,7 @@ function toBatchItem(request: RequestRecord, feePercentage: string | undefined):
 /**
  * Builds the calldata of a batch payout: new requests are created first (when `requests` is
  * sent), then one `batchPayments` call pays them all, after the approvals the wallet book says
- * the payer lacks. The key of the batch transaction follows what the batch holds (see BatchPayout).
+ * the payer lacks.
  */
 export async function createBatchPayout(
   ctx: DomainContext,
@@ -131,16 +131,10 @@ export async function createBatchPayout(
     });
   }
 
-  const batchTransaction = toWireTransaction(built.batchPayment, "bignumber");
-  const key =
-    built.hasErc20 && built.hasNative
-      ? "batchPaymentTransaction"
-      : built.hasNative
-        ? "ETHBatchPaymentTransaction"
-        : "ERC20BatchPaymentTransaction";
-  const approvals = built.approvals.map((approval) => toWireTransaction(approval, "number"));
+  // The form the service's own app reads: one batch transaction, and the approval list always
+  // present (empty when nothing needs approving). See BatchPayout.
   return {
-    ...(approvals.length > 0 ? { ERC20ApprovalTransactions: approvals } : {}),
-    [key]: batchTransaction,
-  } as Schemas["BatchPayout"];
+    ERC20ApprovalTransactions: built.approvals.map((approval) => toWireTransaction(approval, "number")),
+    batchPaymentTransaction: toWireTransaction(built.batchPayment, "bignumber"),
+  };
 }

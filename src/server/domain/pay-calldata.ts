@@ -127,6 +127,8 @@ export async function getPayCalldata(
       stepsRequired: built.transactions.length,
       needsApproval: built.needsApproval,
       approvalTransactionIndex: built.approvalTransactionIndex,
+      // The payment is always the last transaction, after any approval.
+      paymentTransactionIndex: built.transactions.length - 1,
       hasEnoughBalance,
       hasEnoughGas,
     },

@@ -70,6 +70,7 @@ describe("a secure payment's pay calldata, executed in an EVM", () => {
       stepsRequired: 2,
       needsApproval: true,
       approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
@@ -115,6 +116,7 @@ describe("a secure payment's pay calldata, executed in an EVM", () => {
       stepsRequired: 1,
       needsApproval: false,
       approvalTransactionIndex: null,
+      paymentTransactionIndex: 0,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
