@@ -985,7 +985,8 @@ export interface components {
         };
         /**
          * FiatCurrencyCode
-         * @description An ISO 4217 currency code, three upper-case letters.
+         * @description An ISO 4217 currency code, three letters (`EUR`). Any letter case is accepted (`eur`, as the
+         *     service's own samples and apps send it); the code is stored and answered in upper case.
          * @example EUR
          */
         FiatCurrencyCode: string;
@@ -1137,8 +1138,8 @@ export interface components {
         BeneficiaryType: "individual" | "business";
         /**
          * CountryCode
-         * @description An ISO 3166-1 alpha-2 country code, exactly two upper-case letters (`DE`, `US`, `GB`). The real
-         *     service itself only checks that the value is two characters long; send the upper-case code.
+         * @description An ISO 3166-1 alpha-2 country code, two letters (`DE`, `US`, `GB`). Any letter case is
+         *     accepted, as the real service only checks the length; the code is stored in upper case.
          * @example DE
          */
         CountryCode: string;
@@ -1170,8 +1171,8 @@ export interface components {
             routingNumber?: string;
             beneficiaryType: components["schemas"]["BeneficiaryType"];
             /**
-             * @description Currency of the account, an ISO 4217 code of exactly three upper-case letters (`EUR`). The
-             *     real service itself only checks the length, and its own samples send lower case (`eur`).
+             * @description Currency of the account, an ISO 4217 code of three letters in any case (`EUR` or `eur`, as
+             *     the service's own samples send it); stored and answered in upper case.
              */
             currency: components["schemas"]["FiatCurrencyCode"];
             /** @description First line of the account holder's address. */

@@ -29,6 +29,9 @@ Options:
                               run the checks a stateless mock cannot pass (wrong keys, origins,
                               unknown ids, body size, create-then-read); without it they are
                               reported STATEFUL and not sent
+  --strict-bodies             the target refuses body members the spec does not describe (a
+                              reference server run with --strict-bodies, or the Prism mock);
+                              without it such members must be ignored, as the service does
   --json                      print the results and the summary as JSON
   --timeout MS                time limit per request (default 15000)
   --help                      show this help
@@ -93,6 +96,7 @@ function readOptions() {
       "extra-client-id": { type: "string" },
       "extra-origin": { type: "string" },
       stateful: { type: "boolean", default: false },
+      "strict-bodies": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       timeout: { type: "string", default: "15000" },
       help: { type: "boolean", default: false },
@@ -135,7 +139,13 @@ function readOptions() {
     ...main,
     ...(extra ? { extra } : {}),
   };
-  return { target, stateful: values.stateful, json: values.json, timeoutMs };
+  return {
+    target,
+    stateful: values.stateful,
+    strictBodies: values["strict-bodies"],
+    json: values.json,
+    timeoutMs,
+  };
 }
 
 async function main(): Promise<number> {
@@ -150,10 +160,10 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const { target, stateful, json, timeoutMs } = options;
+  const { target, stateful, strictBodies, json, timeoutMs } = options;
   const results: CheckResult[] = [];
   let unanswered = 0;
-  for (const check of planContractChecks(target, { stateful, timeoutMs })) {
+  for (const check of planContractChecks(target, { stateful, strictBodies, timeoutMs })) {
     const result = await check.run();
     results.push(result);
     if (!json) console.log(formatResultLine(result));

@@ -41,7 +41,7 @@ describe("payreq --help", () => {
     ],
     [
       ["serve", "--help"],
-      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json]",
+      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--strict-bodies]",
       ["PORT"],
     ],
     [["mock", "--help"], "Usage: payreq mock [--port 4010] [--host 127.0.0.1] [--dynamic]", ["Prism"]],

@@ -78,7 +78,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       body: {
         requests: [
           { ...usdcOnBase(), paymentCurrency: "DOGE-base" },
-          { ...usdcOnBase(), paymentCurrency: "ETH-base-base" },
+          { ...usdcOnBase(), invoiceCurrency: "GBP" },
           usdcOnBase("0.00"),
         ],
       },
@@ -91,7 +91,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       {
         path: "/body/requests/1/invoiceCurrency",
         message:
-          "cannot be paid in ETH-base-base: the sandbox converts USD only to USDC, USDT, DAI (or the same currency id)",
+          "cannot be paid in USDC-base: the sandbox converts only USD and EUR invoices, or a request invoiced in the payment currency itself",
       },
       { path: "/body/requests/2/amount", message: 'must be greater than 0, got "0.00"' },
     ]);

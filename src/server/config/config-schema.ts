@@ -91,6 +91,7 @@ export const sandboxConfigSchema = {
     },
     webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000, default: 5000 },
     blockPrivateWebhookTargets: { type: "boolean", default: false },
+    strictBodies: { type: "boolean", default: false },
   },
 } as const;
 

@@ -58,6 +58,11 @@ export interface SandboxConfig {
    * receiver on localhost works during development.
    */
   blockPrivateWebhookTargets?: boolean;
+  /**
+   * Refuse request bodies with members the spec does not describe (400 naming each one), to catch
+   * typos. Off by default: like the real service, the server then drops unknown members unread.
+   */
+  strictBodies?: boolean;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -66,7 +71,8 @@ type DefaultedField =
   | "clientIdRateLimitPerMinute"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
-  | "blockPrivateWebhookTargets";
+  | "blockPrivateWebhookTargets"
+  | "strictBodies";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

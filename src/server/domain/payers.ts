@@ -63,7 +63,7 @@ export async function createPaymentDetails(
       clientUserId,
       bankName: body.bankName,
       accountName: body.accountName,
-      currency: body.currency,
+      currency: body.currency.toUpperCase(),
       beneficiaryType: body.beneficiaryType,
       createdAt: ctx.clock.now().toISOString(),
     };

@@ -93,7 +93,7 @@ export function createRequestRecord(
     network: plan.token.network,
     payee,
     invoiceAmount: plan.item.amount,
-    invoiceCurrency: plan.item.invoiceCurrency,
+    invoiceCurrency: canonicalInvoiceCurrency(plan.item.invoiceCurrency),
     paymentCurrency: plan.token.id,
     expectedAmount: plan.expectedAmount.toString(),
     salt,
@@ -105,6 +105,11 @@ export function createRequestRecord(
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** An invoice currency as stored: a known currency id in its table spelling, a fiat code in upper case. */
+function canonicalInvoiceCurrency(invoiceCurrency: string): string {
+  return findCurrency(invoiceCurrency)?.id ?? invoiceCurrency.toUpperCase();
 }
 
 /** What created a request: the link it belongs to, or the recurring payment whose period it pays. */
