@@ -300,8 +300,10 @@ export interface paths {
          *     the payer sign one or more transactions, an ERC-20 approval first when the allowance is
          *     too low.
          *
-         *     One item makes a single payment; 2 to 100 items make a batch, and every item must pay on
-         *     the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
+         *     Each item names its payee and currencies (`payee`, `invoiceCurrency`, `paymentCurrency`) or,
+         *     in the service's current form, a payee destination (`destinationId`, see
+         *     `SecurePaymentRequestItem`). One item makes a single payment; 2 to 100 items make a batch,
+         *     and every item must pay on the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
          *     webhook events refer to the requests by them, and those events, not the payer's return
          *     to your site, tell you that a request is paid.
          */
@@ -322,8 +324,15 @@ export interface paths {
         /**
          * Check a secure payment token
          * @description Tells whether the payment behind a secure payment token can still be paid and, when it can,
-         *     returns what the payer page shows: payee, amount, currency, network, requests and fees.
-         *     It returns no calldata.
+         *     returns what the payer page shows: payee, amount, currency, network, requests and fees, the
+         *     payee destination(s), the page branding, the redirect and the merchant reference. It returns
+         *     no calldata.
+         *
+         *     The query parameters are those of the service's contract: `wallet` (the payer's wallet),
+         *     `chain` and `token` (a cross-chain source, sent together), and for smart-account payers
+         *     `eoaWallet` (the account holding the funds) or `isSafe` (the wallet is a Safe), not both.
+         *     The real service uses them to add the payer's balances per source (`paymentOptions`); the
+         *     payreq reference server checks them and answers the same details with or without them.
          *
          *     The status code carries the answer (see `SecurePaymentStatus` for the states):
          *
@@ -1834,18 +1843,64 @@ export interface components {
             metadata: components["schemas"]["RecurringPaymentMetadata"];
         };
         /**
+         * PayeeDestinationId
+         * @description A payee destination: the payee's wallet, its chain and the token it is paid in, written
+         *     `<wallet>@eip155:<chainId>#<checksum>:<tokenAddress>` (an ERC-7828 address, then `:` and the
+         *     token contract). The checksum is 8 upper-case hex digits computed by the service.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#80B12379:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+         */
+        PayeeDestinationId: string;
+        /**
+         * SecurePaymentRequestItem
+         * @description One payment request of a secure payment, in one of two forms:
+         *
+         *     - **payee form**, as the given contract describes it: `payee`, `amount`, `invoiceCurrency` and
+         *       `paymentCurrency`, all four;
+         *     - **destination form**, as the service's current contract describes it: `destinationId` and
+         *       `amount`, the amount being in the destination's token. The real service also accepts `amount`
+         *       alone and takes the destination bound to the calling client ID; the payreq reference server
+         *       binds no destination to client IDs and answers `400` for that form.
+         * @example {
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amount": "125.00",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base"
+         *     }
+         * @example {
+         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#E636C26B:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "amount": "10"
+         *     }
+         */
+        SecurePaymentRequestItem: {
+            /** @description Payee form. Wallet address of the payee. */
+            payee?: components["schemas"]["EvmAddress"];
+            /**
+             * @description The amount due, as a human-readable decimal: in `invoiceCurrency` (payee form) or in the
+             *     destination's token (destination form).
+             */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency?: components["schemas"]["InvoiceCurrency"];
+            /** @description Payee form. The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency?: components["schemas"]["CurrencyId"];
+            /**
+             * @description Destination form. The payee's wallet, network and token at once. Not allowed together with
+             *     the members of the payee form.
+             */
+            destinationId?: components["schemas"]["PayeeDestinationId"];
+        };
+        /**
          * CreateSecurePaymentRequest
          * @description The body of `POST /v2/secure-payments`: the payment requests to create and put behind one
          *     hosted payment link, plus optional details shown on, or used by, the hosted page. One item
          *     makes a single payment; several items make a batch that the payer settles in one go. Every
-         *     item must pay on the same network (the network of its `paymentCurrency`).
+         *     item must pay on the same network (the network of its `paymentCurrency` or destination).
          */
         CreateSecurePaymentRequest: {
             /**
              * @description The requests to create, 1 to 100, all paying on one network. The service answers `400`
              *     when two items' `paymentCurrency` values belong to different networks.
              */
-            requests: components["schemas"]["PaymentRequestItem"][];
+            requests: components["schemas"]["SecurePaymentRequestItem"][];
             /**
              * @description Your own reference for this payment, such as an order or invoice number. It is stored
              *     with the link and returned by the token check as `reference`, for receipts and
@@ -1858,6 +1913,21 @@ export interface components {
              *     order confirmation page. Without it the payer stays on the hosted page.
              */
             redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl` (`Back to the shop`), returned by the token check. */
+            redirectLabel?: string;
+            /** @description Your identifier of the payer, for your own tracking. Stored, not shown to the payer. */
+            payerIdentifier?: string;
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, as by the real service, which takes fees from the fee plan instead.
+             *     Accepted so that older clients are not refused.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, like `feePercentage`.
+             */
+            feeAddress?: components["schemas"]["EvmAddress"];
         };
         /**
          * SecurePayment
@@ -1918,6 +1988,69 @@ export interface components {
          */
         PaymentReference: string;
         /**
+         * SecurePaymentDestination
+         * @description Where a secure payment is paid: the payee's wallet on its network and the token, as a payee
+         *     destination. The payreq reference server builds it from the request's payee, network and
+         *     payment currency; for a native currency `tokenAddress` is the currency's stand-in hash.
+         * @example {
+         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#8E0E0C41:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "payeeAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#8E0E0C41",
+         *       "tokenAddress": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "walletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "network": "base"
+         *     }
+         */
+        SecurePaymentDestination: {
+            /** @description The whole destination, `payeeAddress`, `:` and `tokenAddress`. Absent when the service masks the payee. */
+            destinationId?: components["schemas"]["PayeeDestinationId"];
+            /** @description The payee as an ERC-7828 address, `<wallet>@eip155:<chainId>#<checksum>`. */
+            payeeAddress: string;
+            /** @description The contract of the token the payee is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The payee's wallet, the raw address. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The network of the destination. */
+            network: components["schemas"]["NetworkName"];
+            /** @description Whether the service masks the payee's address until the payer is approved; the reference server never does. */
+            isMasked?: boolean;
+        };
+        /**
+         * SecurePaymentBranding
+         * @description How the hosted page is branded for the client ID that created the payment: colours, logo and
+         *     legal pages. The payreq reference server has no branding and always answers `null`.
+         * @example {
+         *       "id": "brand_7Kq2",
+         *       "primaryActionColor": "#00d395",
+         *       "displayRequestBranding": false
+         *     }
+         */
+        SecurePaymentBranding: {
+            /** @description The branding's identifier. */
+            id: string;
+            /** @description The record id of the client ID it belongs to. */
+            clientIdId?: string;
+            /** @description The orchestrator it belongs to, if any. */
+            orchestratorId?: string;
+            /** @description Path of the logo image. */
+            logoPath?: string;
+            /** @description CSS colour of the page background. */
+            pageBackgroundColor?: string;
+            /** @description CSS colour of the payment card. */
+            cardBackgroundColor?: string;
+            /** @description CSS colour of the main button. */
+            primaryActionColor?: string;
+            /** @description CSS colour of the main text. */
+            primaryTextColor?: string;
+            /** @description CSS colour of the secondary text. */
+            secondaryTextColor?: string;
+            /** @description Path of the terms page. */
+            termsPath?: string;
+            /** @description Path of the privacy page. */
+            privacyPath?: string;
+            /** @description Whether the page also shows the service's own branding. */
+            displayRequestBranding?: boolean;
+        };
+        /**
          * SecurePaymentFeePlan
          * @description The fees of a secure payment, fixed when it was created, as USD amounts. A payer page uses
          *     it to show what the payer pays in total and what the payee receives. Only the summary
@@ -1963,8 +2096,17 @@ export interface components {
          *       "paymentReference": "0xb3581f0b0f74cc61",
          *       "feeAmount": "0",
          *       "feeAddress": null,
+         *       "destination": {
+         *         "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#89CDCBED:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "payeeAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#89CDCBED",
+         *         "tokenAddress": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "walletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *         "network": "base"
+         *       },
          *       "reference": "ORDER-2026-0412",
          *       "redirectUrl": "https://shop.example.com/orders/2026-0412/thanks",
+         *       "redirectLabel": "Back to your order",
+         *       "branding": null,
          *       "expiresAt": "2026-04-19T10:12:05.000Z",
          *       "feePlan": null
          *     }
@@ -1977,8 +2119,11 @@ export interface components {
             paymentType: "single";
             /** @description The secure payment's status; always `pending` in a `200` answer. */
             status: components["schemas"]["SecurePaymentStatus"];
-            /** @description The identifier of the request behind the link (one element). */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description The identifier of the request behind the link (one element). The real service's published
+             *     examples omit it, so it is not required; the reference server always sends it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network the payment is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address that receives the payment. */
@@ -2006,6 +2151,8 @@ export interface components {
             feeAmount?: components["schemas"]["DecimalAmount"];
             /** @description Where the fee of `feeAmount` goes; null when no fee applies. Not sent by the real service. */
             feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Where the payment goes, as a payee destination; null when the payment is not tied to one. */
+            destination?: components["schemas"]["SecurePaymentDestination"] | null;
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -2013,6 +2160,10 @@ export interface components {
              * @description Where to send the payer after a successful payment; null when none was given.
              */
             redirectUrl?: string | null;
+            /** @description A label for the page behind `redirectUrl`, shown on the payer's way back; null when none was given. */
+            redirectLabel?: string | null;
+            /** @description The hosted page's branding for the creating client ID; null when it has none (always, on the reference server). */
+            branding?: components["schemas"]["SecurePaymentBranding"] | null;
             /**
              * Format: date-time
              * @description When the link stops being payable, 7 days after its creation.
@@ -2059,6 +2210,8 @@ export interface components {
          *       "feeAddress": null,
          *       "reference": null,
          *       "redirectUrl": null,
+         *       "redirectLabel": null,
+         *       "branding": null,
          *       "expiresAt": "2026-04-20T08:30:00.000Z",
          *       "feePlan": null
          *     }
@@ -2071,8 +2224,11 @@ export interface components {
             paymentType: "batch";
             /** @description The secure payment's status; always `pending` in a `200` answer. */
             status: components["schemas"]["SecurePaymentStatus"];
-            /** @description The identifiers of the requests behind the link, in creation order. */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description The identifiers of the requests behind the link, in creation order. The real service's
+             *     published examples omit it, so it is not required; the reference server always sends it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network every payment of the batch is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address receiving each payment. */
@@ -2101,6 +2257,8 @@ export interface components {
             feeAmounts?: components["schemas"]["DecimalAmount"][];
             /** @description Where the fees of `feeAmounts` go; null when no fee applies. Not sent by the real service. */
             feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Where each payment goes, as payee destinations, in the order of `payees`. */
+            destinations?: components["schemas"]["SecurePaymentDestination"][];
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -2108,6 +2266,10 @@ export interface components {
              * @description Where to send the payer after a successful payment; null when none was given.
              */
             redirectUrl?: string | null;
+            /** @description A label for the page behind `redirectUrl`, shown on the payer's way back; null when none was given. */
+            redirectLabel?: string | null;
+            /** @description The hosted page's branding for the creating client ID; null when it has none (always, on the reference server). */
+            branding?: components["schemas"]["SecurePaymentBranding"] | null;
             /**
              * Format: date-time
              * @description When the link stops being payable, 7 days after its creation.
@@ -2121,8 +2283,10 @@ export interface components {
          * @description The payable details behind a secure payment token, in one of two shapes chosen by
          *     `paymentType`: `single` (one request, scalar `payee`, `amount` and `paymentCurrency`) or
          *     `batch` (several requests, parallel lists `payees`, `amounts` and `paymentCurrencies`).
-         *     Clients must ignore members they do not know: the real service also sends page branding,
-         *     resolved destinations and screening results, which are not described here.
+         *     Both carry the members of the service's published contract that apply to links created from
+         *     `requests` items: destinations, branding, redirect, reference and fee plan. Clients must ignore
+         *     members they do not know: the real service also sends screening results and analytics, which
+         *     are not described here.
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
@@ -3056,10 +3220,14 @@ export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStat
 export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
 export type RecurringPaymentMetadata = components['schemas']['RecurringPaymentMetadata'];
 export type RecurringPayment = components['schemas']['RecurringPayment'];
+export type PayeeDestinationId = components['schemas']['PayeeDestinationId'];
+export type SecurePaymentRequestItem = components['schemas']['SecurePaymentRequestItem'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
 export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
 export type PaymentReference = components['schemas']['PaymentReference'];
+export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
+export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
@@ -3621,7 +3789,35 @@ export interface operations {
     };
     checkSecurePaymentToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The payer's wallet address.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The source network of a cross-chain payment. Send it together with the `token` query parameter.
+                 * @example BASE
+                 */
+                chain?: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+                /**
+                 * @description The source token of a cross-chain payment, on `chain`; send the two together. Not the secure
+                 *     payment token, which is the path parameter of the same name.
+                 * @example USDC
+                 */
+                token?: "USDC" | "USDT" | "EURC" | "USDT0";
+                /**
+                 * @description For a smart-account payer: the externally owned account that holds the funds, while
+                 *     `wallet` is the smart account. Not together with `isSafe`.
+                 * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
+                 */
+                eoaWallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description `true` when `wallet` is a Safe multisig. Not together with `eoaWallet`.
+                 * @example false
+                 */
+                isSafe?: "true" | "false";
+            };
             header?: never;
             path: {
                 /**

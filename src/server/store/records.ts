@@ -55,6 +55,9 @@ export interface SecurePaymentRecord {
   status: SecurePaymentStatus;
   reference: string | null;
   redirectUrl: string | null;
+  redirectLabel: string | null;
+  /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
+  payerIdentifier: string | null;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
