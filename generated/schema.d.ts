@@ -494,6 +494,50 @@ export interface paths {
         patch: operations["updateSandboxSecurePayment"];
         trace?: never;
     };
+    "/sandbox/payers/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a payer's compliance on
+         * @description Sandbox only. Sets a registered payer's identity verification (`kycStatus`) and agreement
+         *     (`agreementStatus`) statuses, as the service's verification provider and agreement page
+         *     would, and sends `compliance.updated` when either changes. Give one or both.
+         */
+        patch: operations["updateSandboxPayer"];
+        trace?: never;
+    };
+    "/sandbox/payers/{clientUserId}/payment-details/{paymentDetailsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Settle the check of a payer's bank details
+         * @description Sandbox only. Sets the status of a payer's payment details as the service's bank-side check
+         *     would (`approved`, `verified`, `pending` or `failed` with a `rejectionMessage`), and sends
+         *     `payment_detail.updated` when it changes. Payment details start `pending`.
+         */
+        patch: operations["updateSandboxPaymentDetail"];
+        trace?: never;
+    };
     "/sandbox/recurring-payments": {
         parameters: {
             query?: never;
@@ -836,6 +880,166 @@ export interface webhooks {
          *     retries at most). Store the event and answer quickly; do the slow work afterwards.
          */
         post: operations["onPaymentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Crypto-to-fiat payment in progress
+         * @description Sent as a crypto-to-fiat payment moves towards the payee's bank account: `subStatus` names
+         *     the step reached. Do not treat the order as paid out before `fiat_sent`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment refunded
+         * @description Sent when money paid for a request was sent back to the payer. Reduce what you hold as paid
+         *     by `refundAmount`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.recurring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Next request of a recurring request
+         * @description Sent when the next request of a recurring request is created. File it under the request it
+         *     recurs from (`originalRequestId`), with its own `requestId` and `paymentReference`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onRequestRecurring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "compliance.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's compliance changed
+         * @description Sent when a payer's identity verification or agreement status changes. `isCompliant` tells
+         *     whether off-ramp payments to them can go ahead.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onComplianceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_detail.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's bank details checked
+         * @description Sent when the bank details stored for a payer were checked: `approved` or `verified` means
+         *     off-ramp payments can be sent to them, `failed` that they must be corrected.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentDetailUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2408,12 +2612,12 @@ export interface components {
              * @description What the payment did to the request.
              * @enum {string}
              */
-            outcome: "paid" | "partial" | "failed";
-            /** @description The amount paid, in the request's payment currency; `0` for a failed attempt. */
+            outcome: "paid" | "partial" | "failed" | "processing" | "refunded";
+            /** @description The amount paid (or refunded), in the request's payment currency; `0` for a failed attempt or a processing step. */
             amount: components["schemas"]["DecimalAmount"];
             /** @description The transaction that made the payment or the attempt. */
             txHash: components["schemas"]["TxHash"];
-            /** @description Why the attempt failed, for example `insufficient_funds`; null for payments. */
+            /** @description Why the attempt failed (`insufficient_funds`), or the step of a processing record; null otherwise. */
             subStatus: string | null;
             /**
              * Format: date-time
@@ -2475,24 +2679,45 @@ export interface components {
          *       becomes `paid`; a secure payment whose requests are all paid becomes `completed`.
          *     - `partial`: pays `amount`, less than what is left. The request becomes `partially_paid`.
          *     - `failed`: a failed attempt, nothing paid. The request becomes `failed` and stays payable.
+         *     - `processing`: a step of a crypto-to-fiat payment towards the payee's bank (`subStatus`, by
+         *       default `initiated`); nothing changes on the request. Sends `payment.processing`.
+         *     - `refunded`: money paid is sent back to `refundedTo` (required): `amount`, by default all
+         *       that was paid. What was paid goes down by it, and the request's status follows (`pending`
+         *       once nothing is left paid). Sends `payment.refunded`.
          *
-         *     A request that is already `paid` accepts no further payment (`400`, `/problems/invalid-state`).
+         *     Each outcome sends its webhook event (`payment.confirmed`, `payment.partial`,
+         *     `payment.failed`, `payment.processing`, `payment.refunded`). `payerAddress` and
+         *     `payerEoaAddress` are reported in `payment.confirmed` and `payment.partial`; they are null
+         *     there when not given. A request that is already `paid` accepts no further `paid`, `partial`
+         *     or `failed` record (`400`, `/problems/invalid-state`); a request with nothing paid cannot be
+         *     refunded.
          */
         SandboxPaymentRecord: {
             /**
              * @description What the payment does to the request.
              * @enum {string}
              */
-            outcome: "paid" | "partial" | "failed";
+            outcome: "paid" | "partial" | "failed" | "processing" | "refunded";
             /**
-             * @description The amount paid, in the request's payment currency. Required for `partial`; for `paid` it
-             *     defaults to what is left to pay; not allowed for `failed`.
+             * @description The amount paid (or refunded), in the request's payment currency. Required for `partial`;
+             *     for `paid` it defaults to what is left to pay, for `refunded` to all that was paid; not
+             *     allowed for `failed` and `processing`.
              */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The transaction hash to record; a random one when absent. */
             txHash?: components["schemas"]["TxHash"];
-            /** @description For `failed`, why the attempt failed; `insufficient_funds` when absent. */
+            /**
+             * @description For `failed`, why the attempt failed (`insufficient_funds` when absent). For `processing`,
+             *     the step reached: `initiated` (when absent), `pending_internal_assessment`,
+             *     `ongoing_checks`, `sending_fiat`, `fiat_sent`, `bounced` or `retry_required`.
+             */
             subStatus?: string;
+            /** @description For `paid` and `partial`, the wallet the payment came from. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            /** @description For `paid` and `partial`, the externally owned account that signed it. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /** @description For `refunded` (required there), the wallet the refund goes to. */
+            refundedTo?: components["schemas"]["EvmAddress"];
         };
         /**
          * SandboxSecurePaymentUpdate
@@ -2530,6 +2755,65 @@ export interface components {
              * @description When the link stops being payable.
              */
             expiresAt: string;
+        };
+        /**
+         * SandboxPayerUpdate
+         * @description Sandbox only. The compliance statuses to give a payer; one or both.
+         */
+        SandboxPayerUpdate: {
+            kycStatus?: components["schemas"]["KycStatus"];
+            agreementStatus?: components["schemas"]["AgreementStatus"];
+        };
+        /**
+         * SandboxPayer
+         * @description Sandbox only. A registered payer's compliance, as the sandbox holds it.
+         */
+        SandboxPayer: {
+            /** @description Your identifier of the payer. */
+            clientUserId: string;
+            /**
+             * Format: uuid
+             * @description The service's identifier of the payer, as answered at registration.
+             */
+            userId: string;
+            kycStatus: components["schemas"]["KycStatus"];
+            agreementStatus: components["schemas"]["AgreementStatus"];
+            /** @description Whether off-ramp payments to the payer can go ahead (KYC approved and agreement completed). */
+            isCompliant: boolean;
+        };
+        /**
+         * SandboxPaymentDetailUpdate
+         * @description Sandbox only. The outcome of the bank-side check of payment details.
+         */
+        SandboxPaymentDetailUpdate: {
+            /**
+             * @description The status to give the payment details.
+             * @enum {string}
+             */
+            status: "approved" | "verified" | "pending" | "failed";
+            /** @description For `failed`, why the check failed; reported in `payment_detail.updated`. */
+            rejectionMessage?: string;
+        };
+        /**
+         * SandboxPaymentDetail
+         * @description Sandbox only. A payer's payment details and the status of their check.
+         */
+        SandboxPaymentDetail: {
+            /** @description The payment details' identifier. */
+            id: string;
+            /** @description Your identifier of the payer they belong to. */
+            clientUserId: string;
+            /** @description Name of the bank. */
+            bankName: string;
+            /** @description Name of the account holder. */
+            accountName: string;
+            currency: components["schemas"]["FiatCurrencyCode"];
+            beneficiaryType: components["schemas"]["BeneficiaryType"];
+            /**
+             * @description Where the bank-side check stands.
+             * @enum {string}
+             */
+            status: "approved" | "verified" | "pending" | "failed";
         };
         /**
          * SandboxRecurringPaymentCreate
@@ -2653,7 +2937,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -2842,6 +3126,23 @@ export interface components {
             deliveries: components["schemas"]["SandboxWebhookDelivery"][];
         };
         /**
+         * WebhookRequestId
+         * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
+         *     lower-case hex digits beginning with `01`, the only form the payreq reference server sends).
+         *     The service's test deliveries and published samples carry placeholders such as
+         *     `req_test123456789abcdef`, so receivers should not refuse other strings.
+         * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+         */
+        WebhookRequestId: string;
+        /**
+         * WebhookPaymentReference
+         * @description A payment reference as webhook payloads carry it: in real deliveries a `PaymentReference` (`0x`
+         *     and 16 lower-case hex digits, the only form the reference server sends). The service's samples
+         *     show longer placeholders, so receivers should not refuse other strings.
+         * @example 0xde0cd794099a5e03
+         */
+        WebhookPaymentReference: string;
+        /**
          * WebhookFee
          * @description One fee taken on a payment reported by a webhook event.
          * @example {
@@ -2859,6 +3160,27 @@ export interface components {
             currency: string;
         };
         /**
+         * WebhookRecurringPayment
+         * @description The recurring payment a payment belongs to, on the payment events of its scheduled payments.
+         *     Receivers file such a payment under the recurring payment (`id`), not as a one-off.
+         * @example {
+         *       "id": "01JXYJKCAHGFTDR15F2D072ESG",
+         *       "status": "active",
+         *       "processedPayments": 4,
+         *       "totalPayments": 8
+         *     }
+         */
+        WebhookRecurringPayment: {
+            /** @description The recurring payment's identifier, as returned when it was created. */
+            id: string;
+            /** @description The recurring payment's status after this payment. */
+            status?: components["schemas"]["RecurringPaymentStatus"];
+            /** @description How many scheduled payments have been made, this one included. */
+            processedPayments?: number;
+            /** @description How many payments the schedule has in all. */
+            totalPayments?: number;
+        };
+        /**
          * PaymentConfirmedEvent
          * @description The body of a `payment.confirmed` delivery: a request is fully paid and the order it
          *     stands for can be treated as paid. Webhooks are the source of truth for this.
@@ -2866,8 +3188,7 @@ export interface components {
          *     The request is named by `requestId`, and usually also by `requestID` with the same value;
          *     some payloads carry only one of the two spellings, so read whichever is present. Only
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
-         *     may add members (for example an explorer link or the payer's address), and receivers must
-         *     ignore those they do not know.
+         *     may add members, and receivers must ignore those they do not know.
          */
         PaymentConfirmedEvent: {
             /**
@@ -2876,11 +3197,11 @@ export interface components {
              */
             event: "payment.confirmed";
             /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference, as found in the on-chain payment. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description The amount of this payment, as a human-readable decimal. */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The total paid for the request so far, this payment included. */
@@ -2911,6 +3232,18 @@ export interface components {
             paymentProcessor?: string;
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
         } & (unknown | unknown);
         /**
          * PaymentPartialEvent
@@ -2921,8 +3254,7 @@ export interface components {
          *     The request is named by `requestId`, and usually also by `requestID` with the same value;
          *     some payloads carry only one of the two spellings, so read whichever is present. Only
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
-         *     may add members (for example an explorer link or the payer's address), and receivers must
-         *     ignore those they do not know.
+         *     may add members, and receivers must ignore those they do not know.
          */
         PaymentPartialEvent: {
             /**
@@ -2931,11 +3263,11 @@ export interface components {
              */
             event: "payment.partial";
             /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference, as found in the on-chain payment. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description The amount of this payment, as a human-readable decimal. */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The total paid for the request so far, this payment included. */
@@ -2966,6 +3298,18 @@ export interface components {
             paymentProcessor?: string;
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
         } & (unknown | unknown);
         /**
          * PaymentFailedEvent
@@ -2985,16 +3329,254 @@ export interface components {
              */
             event: "payment.failed";
             /** @description The request the failed payment was for. */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description Why the payment failed when the service knows, for example `insufficient_funds`; may be an empty string. */
             subStatus?: string;
             /** @description Who processed the payment, for example `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
             paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The payee of the request. */
+            payee?: components["schemas"]["EvmAddress"];
+            /** @description The amount of the failed attempt, when the service knows it. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the failure was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The symbol of the token of the attempt, for example `USDC`. */
+            paymentCurrency?: string;
+            /** @description Whether the attempt was an off-ramp payment. */
+            isCryptoToFiat?: boolean;
+            /** @description A sentence saying why the attempt failed, when the service has one. */
+            failureReason?: string;
+            /**
+             * Format: date-time
+             * @description When the service retries an off-ramp payment that failed for a passing reason.
+             */
+            retryAfter?: string;
         } & (unknown | unknown);
+        /**
+         * PaymentProcessingEvent
+         * @description The body of a `payment.processing` delivery: a crypto-to-fiat payment moved a step on its way
+         *     to the payee's bank account. `subStatus` says which step. The crypto part may already be
+         *     confirmed (`payment.confirmed` with `isCryptoToFiat: true`); `fiat_sent` ends the journey.
+         */
+        PaymentProcessingEvent: {
+            /**
+             * @description The event name, always `payment.processing` for this event.
+             * @constant
+             */
+            event: "payment.processing";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /**
+             * @description The step reached: `initiated`, `pending_internal_assessment`, `ongoing_checks`,
+             *     `sending_fiat`, `fiat_sent`, `bounced` or `retry_required`. The service's samples also
+             *     show `processing`; treat a value you do not know as "still in progress".
+             */
+            subStatus: string;
+            /** @description The off-ramp processor's identifier of the transfer. */
+            offrampId?: string;
+            /** @description The amount of the payment. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the token paid, for example `USDC`. */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp; true for this event in practice. */
+            isCryptoToFiat?: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        } & (unknown | unknown);
+        /**
+         * PaymentRefundedEvent
+         * @description The body of a `payment.refunded` delivery: money paid for a request was sent back to the
+         *     payer. `refundAmount` is in `currency`; the request is no longer paid by that amount.
+         */
+        PaymentRefundedEvent: {
+            /**
+             * @description The event name, always `payment.refunded` for this event.
+             * @constant
+             */
+            event: "payment.refunded";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The wallet the refund was sent to. */
+            refundedTo: string;
+            /** @description The amount refunded, as a human-readable decimal. */
+            refundAmount: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the currency refunded, for example `USDC`. */
+            currency?: string;
+            /** @description The hash of the refund transaction, when there is one. */
+            txHash?: components["schemas"]["TxHash"];
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+        } & (unknown | unknown);
+        /**
+         * RequestRecurringEvent
+         * @description The body of a `request.recurring` delivery: the next request of a recurring request was
+         *     created. `requestId` and `paymentReference` name the new request; `originalRequestId` and
+         *     `originalRequestPaymentReference` the request the recurrence started from. Receivers copy the
+         *     original invoice under the new identifiers.
+         */
+        RequestRecurringEvent: {
+            /**
+             * @description The event name, always `request.recurring` for this event.
+             * @constant
+             */
+            event: "request.recurring";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The request the recurrence started from. */
+            originalRequestId: components["schemas"]["WebhookRequestId"];
+            /** @description The payment reference of that request. */
+            originalRequestPaymentReference: components["schemas"]["WebhookPaymentReference"];
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+        } & (unknown | unknown);
+        /**
+         * ComplianceUpdatedEvent
+         * @description The body of a `compliance.updated` delivery: a payer's identity verification (KYC) or
+         *     agreement moved on. The payer is named by `clientUserId`, as given to `POST /v2/payer`. The
+         *     statuses are strings: the service reports more values here (`initiated`, `signed`, `failed`)
+         *     than the status schemas of its operations list, so compare with the values you act on and
+         *     keep the rest as "not compliant yet".
+         */
+        ComplianceUpdatedEvent: {
+            /**
+             * @description The event name, always `compliance.updated` for this event.
+             * @constant
+             */
+            event: "compliance.updated";
+            /** @description Your identifier of the payer, as given when registering them. */
+            clientUserId: string;
+            /** @description The identity verification's status, for example `initiated`, `pending`, `approved` or `rejected`. */
+            kycStatus?: string;
+            /** @description The agreement's status, for example `pending`, `completed`, `signed` or `rejected`. */
+            agreementStatus?: string;
+            /** @description Whether the payer may now receive off-ramp payments (verified and agreed). */
+            isCompliant?: boolean;
+            /** @description Sent by some versions of the service; it names no request of yours. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * PaymentDetailUpdatedEvent
+         * @description The body of a `payment_detail.updated` delivery: the bank details of a payer were checked.
+         *     `paymentDetailsId` is the `payment_detail.id` returned when they were stored; older payloads
+         *     name them `paymentAccountId` instead. `status` is `approved`, `verified`, `pending` or `failed`
+         *     (with `rejectionMessage`).
+         */
+        PaymentDetailUpdatedEvent: {
+            /**
+             * @description The event name, always `payment_detail.updated` for this event.
+             * @constant
+             */
+            event: "payment_detail.updated";
+            /** @description The payment details' `id`, as answered when they were stored. */
+            paymentDetailsId?: string;
+            /** @description The same payment details under the older name some payloads use. */
+            paymentAccountId?: string;
+            /** @description Your identifier of the payer the payment details belong to. */
+            clientUserId?: string;
+            /**
+             * @description The outcome of the check.
+             * @enum {string}
+             */
+            status: "approved" | "verified" | "pending" | "failed";
+            /** @description Why the check failed, with `status` `failed`. */
+            rejectionMessage?: string;
+            /** @description Sent by some versions of the service; it names no request of yours. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: {
         /** @description The API key or client ID is missing or not recognised. */
@@ -3245,6 +3827,10 @@ export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
+export type SandboxPayer = components['schemas']['SandboxPayer'];
+export type SandboxPaymentDetailUpdate = components['schemas']['SandboxPaymentDetailUpdate'];
+export type SandboxPaymentDetail = components['schemas']['SandboxPaymentDetail'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
@@ -3260,10 +3846,18 @@ export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookD
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
+export type WebhookRequestId = components['schemas']['WebhookRequestId'];
+export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
+export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
+export type PaymentProcessingEvent = components['schemas']['PaymentProcessingEvent'];
+export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent'];
+export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent'];
+export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
+export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseOriginNotAllowed = components['responses']['OriginNotAllowed'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -4102,6 +4696,87 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    updateSandboxPayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given to `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payer after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPayer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSandboxPaymentDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given to `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: string;
+                /**
+                 * @description The payment details' `id`, as answered when they were stored.
+                 * @example 3f6c2a9e-8b41-4d7a-9c05-71e2b8d4a6f0
+                 */
+                paymentDetailsId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPaymentDetailUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payment details after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPaymentDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createSandboxRecurringPayment: {
         parameters: {
             query?: never;
@@ -4719,6 +5394,341 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentProcessing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentProcessingEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onRequestRecurring: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestRecurringEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onComplianceUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplianceUpdatedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentDetailUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentDetailUpdatedEvent"];
             };
         };
         responses: {

@@ -147,16 +147,35 @@ describe("normalisers", () => {
     expectTypeOf<BatchPayout>().not.toBeUnknown();
   });
 
-  it("normaliseWebhookEvent gives one required requestId and narrows on event", () => {
+  it("normaliseWebhookEvent gives one required requestId to request events and narrows on event", () => {
     const event = normaliseWebhookEvent({});
-    expectTypeOf(event.requestId).toEqualTypeOf<string>();
-    expectTypeOf(event.event).toEqualTypeOf<"payment.confirmed" | "payment.partial" | "payment.failed">();
+    expectTypeOf(event.event).toEqualTypeOf<
+      | "payment.confirmed"
+      | "payment.partial"
+      | "payment.failed"
+      | "payment.processing"
+      | "payment.refunded"
+      | "request.recurring"
+      | "compliance.updated"
+      | "payment_detail.updated"
+    >();
     expectTypeOf(event).not.toHaveProperty("requestID");
-    if (event.event === "payment.failed") {
-      expectTypeOf(event.subStatus).toEqualTypeOf<string | undefined>();
-      expectTypeOf(event).not.toHaveProperty("totalAmountPaid");
+    if (event.event === "compliance.updated") {
+      expectTypeOf(event.clientUserId).toEqualTypeOf<string>();
+      expectTypeOf(event.requestId).toEqualTypeOf<string | undefined>();
+    } else if (event.event === "payment_detail.updated") {
+      expectTypeOf(event.status).toEqualTypeOf<"approved" | "verified" | "pending" | "failed">();
     } else {
-      expectTypeOf(event.totalAmountPaid).toEqualTypeOf<string | undefined>();
+      expectTypeOf(event.requestId).toEqualTypeOf<string>();
+      if (event.event === "payment.failed") {
+        expectTypeOf(event.subStatus).toEqualTypeOf<string | undefined>();
+        expectTypeOf(event).not.toHaveProperty("fees");
+      } else if (event.event === "request.recurring") {
+        expectTypeOf(event.originalRequestId).toEqualTypeOf<string>();
+      } else if (event.event === "payment.confirmed") {
+        expectTypeOf(event.totalAmountPaid).toEqualTypeOf<string | undefined>();
+        expectTypeOf(event.recurringPayment?.id).toEqualTypeOf<string | undefined>();
+      }
     }
     expectTypeOf<PaymentConfirmedEvent>().not.toBeUnknown();
     expectTypeOf<PaymentConfirmedEvent["event"]>().toEqualTypeOf<"payment.confirmed">();

@@ -9,6 +9,7 @@ const configDefaults = {
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
   blockPrivateWebhookTargets: false,
+  strictBodies: false,
 };
 
 describe("parseConfig", () => {

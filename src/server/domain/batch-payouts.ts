@@ -11,6 +11,7 @@ import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { resolveFee } from "./fees.ts";
+import { callerClientId } from "./principal.ts";
 import {
   createRequestRecord,
   paymentTokenOf,
@@ -88,7 +89,12 @@ export async function createBatchPayout(
     const { plans } = planRequests(body.requests, "/body/requests");
     const now = ctx.clock.now();
     requests = plans.map((plan) =>
-      createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+      createRequestRecord(plan, {
+        accountId: principal.accountId,
+        now,
+        securePaymentToken: null,
+        clientId: callerClientId(principal),
+      }),
     );
   } else {
     requests = await loadExisting(ctx, body.requestIds ?? []);

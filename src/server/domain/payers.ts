@@ -65,6 +65,7 @@ export async function createPaymentDetails(
       accountName: body.accountName,
       currency: body.currency.toUpperCase(),
       beneficiaryType: body.beneficiaryType,
+      status: "pending",
       createdAt: ctx.clock.now().toISOString(),
     };
     await tx.putPaymentDetail(record);

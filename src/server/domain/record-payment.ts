@@ -1,25 +1,55 @@
-import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
+import type { RequestPaymentRecord, RequestRecord, RequestStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { completeIfAllPaid } from "./secure-payments.ts";
-import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
+import { appendPaymentWebhookEvent, type WebhookRecurringPayment } from "./webhook-payloads.ts";
+
+/** What the request holds as paid after the record: payments add, refunds take away, steps change nothing. */
+function amountPaidAfter(request: RequestRecord, payment: RequestPaymentRecord): bigint {
+  const before = BigInt(request.amountPaid);
+  if (payment.outcome === "paid" || payment.outcome === "partial") return before + BigInt(payment.amount);
+  if (payment.outcome === "refunded") return before - BigInt(payment.amount);
+  return before;
+}
+
+/** The request's status after the record. */
+function statusAfter(
+  request: RequestRecord,
+  payment: RequestPaymentRecord,
+  amountPaid: bigint,
+): RequestStatus {
+  switch (payment.outcome) {
+    case "paid":
+      return "paid";
+    case "partial":
+      return "partially_paid";
+    case "failed":
+      return "failed";
+    case "processing":
+      return request.status;
+    case "refunded":
+      if (amountPaid === 0n) return "pending";
+      return amountPaid < BigInt(request.expectedAmount) ? "partially_paid" : "paid";
+  }
+}
 
 /**
- * Records one payment on a request inside the caller's transaction: the request's new state, the
- * `request.payment_recorded` and webhook events in the outbox, and the completion of its link
- * once all of the link's requests are paid.
+ * Records one payment outcome on a request inside the caller's transaction: the request's new
+ * state, the `request.payment_recorded` and webhook events in the outbox, and the completion of
+ * its link once all of the link's requests are paid. A payment of a recurring payment names it in
+ * its webhook (`recurringPayment`).
  */
 export async function recordPayment(
   tx: StoreOperations,
   request: RequestRecord,
   payment: RequestPaymentRecord,
   now: Date,
+  recurringPayment?: WebhookRecurringPayment,
 ): Promise<RequestRecord> {
   const token = paymentTokenOf(request);
-  const amountPaid = BigInt(request.amountPaid) + BigInt(payment.amount);
-  const status: RequestRecord["status"] =
-    payment.outcome === "failed" ? "failed" : payment.outcome === "paid" ? "paid" : "partially_paid";
+  const amountPaid = amountPaidAfter(request, payment);
+  const status = statusAfter(request, payment, amountPaid);
   const updated: RequestRecord = {
     ...request,
     status,
@@ -45,7 +75,7 @@ export async function recordPayment(
       subStatus: payment.subStatus,
     },
   });
-  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid);
+  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid, recurringPayment);
   if (updated.securePaymentToken && status === "paid") {
     await completeIfAllPaid(tx, updated.securePaymentToken, now);
   }

@@ -81,7 +81,14 @@ export function planRequests(
 /** A new request record: a random id and salt, and the payment reference they give with the payee. */
 export function createRequestRecord(
   plan: PlannedRequest,
-  context: { accountId: string; now: Date; securePaymentToken: string | null },
+  context: {
+    accountId: string;
+    now: Date;
+    securePaymentToken: string | null;
+    /** The public client ID the caller used, when it used one. */
+    clientId?: string | null;
+    recurringPaymentId?: string | null;
+  },
 ): RequestRecord {
   const requestId = newRequestId();
   const salt = generateSalt();
@@ -102,6 +109,8 @@ export function createRequestRecord(
     amountPaid: "0",
     payments: [],
     securePaymentToken: context.securePaymentToken,
+    clientId: context.clientId ?? null,
+    recurringPaymentId: context.recurringPaymentId ?? null,
     createdAt: at,
     updatedAt: at,
   };

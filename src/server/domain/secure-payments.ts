@@ -9,6 +9,7 @@ import type { DomainContext } from "./context.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
+import { callerClientId } from "./principal.ts";
 import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
 import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
 import { appendStatusChange } from "./status-changes.ts";
@@ -37,7 +38,12 @@ export async function createSecurePayment(
   const now = ctx.clock.now();
   const token = newUlid(now);
   const records = plans.map((plan) =>
-    createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: token }),
+    createRequestRecord(plan, {
+      accountId: principal.accountId,
+      now,
+      securePaymentToken: token,
+      clientId: callerClientId(principal),
+    }),
   );
   const securePayment: SecurePaymentRecord = {
     token,

@@ -7,6 +7,7 @@ import { createPaymentDetails, registerPayer } from "../domain/payers.ts";
 import { listPaymentRoutes } from "../domain/payment-routes.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
+import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
 import {
   createSandboxRecurringPayment,
@@ -58,6 +59,8 @@ export const operationHandlers: OperationHandlers = {
   getSandboxRequest,
   recordSandboxPayment,
   updateSandboxSecurePayment,
+  updateSandboxPayer,
+  updateSandboxPaymentDetail,
   createSandboxRecurringPayment,
   getSandboxRecurringPayment,
   executeSandboxRecurringPayment,

@@ -17,9 +17,14 @@ export interface RequestPaymentRecord {
   /** Base units of the payment currency; "0" for a failed attempt. */
   amount: string;
   txHash: `0x${string}`;
-  /** Why a failed attempt failed, for example `insufficient_funds`; null otherwise. */
+  /** Why a failed attempt failed (`insufficient_funds`), or the step of a processing record; null otherwise. */
   subStatus: string | null;
   recordedAt: string;
+  /** Who paid, when known: the wallet and the account that signed (reported by payment webhooks). */
+  payerAddress?: `0x${string}` | null;
+  payerEoaAddress?: `0x${string}` | null;
+  /** Where a refund went. */
+  refundedTo?: `0x${string}` | null;
 }
 
 export interface RequestRecord {
@@ -40,6 +45,10 @@ export interface RequestRecord {
   amountPaid: string;
   payments: RequestPaymentRecord[];
   securePaymentToken: string | null;
+  /** The public client ID the request was created with; payment webhooks report it. */
+  clientId?: string | null;
+  /** The recurring payment whose period the request pays, if any. */
+  recurringPaymentId?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -81,6 +90,8 @@ export interface RecurringPaymentRecord {
   nextPaymentDate: string | null;
   /** The request of the period being executed, kept after a failed execution so a retry pays it. */
   currentRequestId?: string | null;
+  /** The first period's request, which the later ones recur from (`request.recurring`). */
+  originalRequestId?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -93,6 +104,7 @@ export interface PayerRecord {
   kycStatus: Schemas["KycStatus"];
   agreementStatus: Schemas["AgreementStatus"];
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface PaymentDetailRecord {
@@ -103,8 +115,13 @@ export interface PaymentDetailRecord {
   accountName: string;
   currency: string;
   beneficiaryType: Schemas["BeneficiaryType"];
+  /** Where the bank-side check stands; `pending` when stored. */
+  status?: PaymentDetailStatus;
   createdAt: string;
+  updatedAt?: string;
 }
+
+export type PaymentDetailStatus = Schemas["PaymentDetailUpdatedEvent"]["status"];
 
 export type ClientIdStatus = Schemas["ClientIdStatus"];
 
@@ -163,7 +180,8 @@ export type DomainEventType =
 export interface WebhookEventData {
   eventId: string;
   accountId: string;
-  requestId: string;
+  /** The request the event is about; null for events about a payer. */
+  requestId: string | null;
   payload: Record<string, unknown>;
 }
 

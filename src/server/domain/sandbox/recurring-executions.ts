@@ -11,22 +11,36 @@ import { recordPayment } from "../record-payment.ts";
 import { loadOwnRecurringPayment } from "../recurring-payments.ts";
 import { createRequestRecord, remainingAmount, storeNewRequest } from "../requests.ts";
 import { appendStatusChange } from "../status-changes.ts";
+import {
+  appendWebhookEvent,
+  buildRequestRecurringPayload,
+  type WebhookRecurringPayment,
+} from "../webhook-payloads.ts";
 import type { Schemas } from "../wire-types.ts";
 import { toSandboxRecurringPayment } from "./recurring-payments.ts";
 import { toSandboxRequest } from "./requests.ts";
 
+/** What payment webhooks say about a recurring payment: its id and counters. */
+function toWebhookRecurringPayment(record: RecurringPaymentRecord): WebhookRecurringPayment {
+  const { id, status, processedPayments, totalPayments } = record;
+  return { id, status, processedPayments, totalPayments };
+}
+
 /**
  * The request the next payment pays: the one a failed execution of this period left behind, or a
- * new one for one period's amount, from the payer's schedule to the payee.
+ * new one for one period's amount, from the payer's schedule to the payee. A new request after the
+ * first recurs from the first one, which `request.recurring` reports.
  */
 async function periodRequest(
   tx: StoreOperations,
   record: RecurringPaymentRecord,
   token: TokenRecord,
   now: Date,
-): Promise<RequestRecord> {
+): Promise<{ request: RequestRecord; originalRequestId: string }> {
   const earlier = record.currentRequestId ? await tx.getRequest(record.currentRequestId) : undefined;
-  if (earlier && earlier.status !== "paid") return earlier;
+  const originalRequestId = record.originalRequestId ?? earlier?.requestId;
+  if (earlier && earlier.status !== "paid")
+    return { request: earlier, originalRequestId: originalRequestId ?? earlier.requestId };
   const request = createRequestRecord(
     {
       item: {
@@ -38,10 +52,20 @@ async function periodRequest(
       token,
       expectedAmount: BigInt(record.amountPerPayment),
     },
-    { accountId: record.accountId, now, securePaymentToken: null },
+    { accountId: record.accountId, now, securePaymentToken: null, recurringPaymentId: record.id },
   );
   await storeNewRequest(tx, request, { recurringPaymentId: record.id }, now.toISOString());
-  return request;
+  const original = originalRequestId ? await tx.getRequest(originalRequestId) : undefined;
+  if (original) {
+    await appendWebhookEvent(tx, {
+      event: "request.recurring",
+      accountId: record.accountId,
+      requestId: request.requestId,
+      occurredAt: now.toISOString(),
+      payload: buildRequestRecurringPayload(request, original, toWebhookRecurringPayment(record), now),
+    });
+  }
+  return { request, originalRequestId: original?.requestId ?? request.requestId };
 }
 
 function refusal(record: RecurringPaymentRecord): Error | undefined {
@@ -75,15 +99,16 @@ export async function executeSandboxRecurringPayment(
     if (refused) throw refused;
     const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const now = ctx.clock.now();
-    const request = await periodRequest(tx, record, token, now);
+    const { request, originalRequestId } = await periodRequest(tx, record, token, now);
     const payment: RequestPaymentRecord = {
       outcome: failed ? "failed" : "paid",
       amount: failed ? "0" : remainingAmount(request).toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
       subStatus: failed ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
+      // The service executes from the payer's wallet, which signs itself.
+      ...(failed ? {} : { payerAddress: record.payer, payerEoaAddress: record.payer }),
     };
-    const paid = await recordPayment(tx, request, payment, now);
     const processedPayments = record.processedPayments + (failed ? 0 : 1);
     const status: RecurringPaymentRecord["status"] = failed
       ? "paused"
@@ -95,9 +120,11 @@ export async function executeSandboxRecurringPayment(
       status,
       processedPayments,
       currentRequestId: failed ? request.requestId : null,
+      originalRequestId,
       nextPaymentDate: status === "completed" ? null : record.nextPaymentDate,
       updatedAt: now.toISOString(),
     };
+    const paid = await recordPayment(tx, request, payment, now, toWebhookRecurringPayment(updated));
     await tx.putRecurringPayment(updated);
     if (status !== record.status) {
       await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);
