@@ -24,7 +24,8 @@ export function validateAgainstSpec(
     validateRequests: {
       allErrors: true,
       allowUnknownQueryParameters: false,
-      removeAdditional: options.strictBodies ? false : true,
+      // true: remove the members a closed (additionalProperties: false) schema does not list.
+      removeAdditional: !options.strictBodies,
     },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
