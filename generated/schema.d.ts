@@ -344,8 +344,8 @@ export interface paths {
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
          *
          *     An expired link cannot be renewed: create a new secure payment. Newer versions of the real
-         *     service may also answer `423` while a submitted payment is still executing; this API does
-         *     not.
+         *     service may also answer `423` while a submitted payment is still executing; the reference
+         *     server never does.
          */
         get: operations["checkSecurePaymentToken"];
         put?: never;
@@ -1195,6 +1195,68 @@ export interface components {
             requestId?: string;
             /** @description Every validation failure, present when `type` is `/problems/validation-failed`. */
             errors?: components["schemas"]["ValidationIssue"][];
+        };
+        /**
+         * SecurePaymentStatus
+         * @description Where a secure payment is in its life.
+         *
+         *     - `pending`: created and waiting for the payer. The only payable state.
+         *     - `completed`: paid. Final.
+         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
+         *       secure payment to ask for the payment again.
+         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
+         *       link. Final.
+         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
+         *
+         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
+         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
+         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
+         *     `pending` ever changes.
+         *
+         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
+         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
+         *     and `compliance_failed` -> `403`; `completed` -> `409`.
+         *
+         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
+         *     while a submitted payment is still being executed and the status is still `pending`. This
+         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         * @example pending
+         * @enum {string}
+         */
+        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+        /**
+         * ServiceError
+         * @description The error body the real service sends, as `application/json`, in the style of its web
+         *     framework: `statusCode`, a `message` (a sentence, or a list of issues) and the reason phrase
+         *     `error`; validation failures may instead carry `errors` with the field of each issue, and
+         *     secure-payment answers add the link's `status`. The payreq reference server never sends this
+         *     shape: it answers every error as `application/problem+json` (`Problem`), which repeats
+         *     `statusCode`, `error` and `message` so that clients written for this shape keep working. It is
+         *     described so that a client, or the contract suite, can read either.
+         */
+        ServiceError: {
+            /** @description The HTTP status code. */
+            statusCode?: number;
+            /** @description What went wrong, as a sentence or as a list of issues. */
+            message: string | (string | {
+                /** @description The kind of issue, for example `custom`. */
+                code?: string;
+                /** @description The issue in words. */
+                message: string;
+                /** @description Where the issue is, one step per element. */
+                path?: (string | number)[];
+            })[];
+            /** @description The HTTP reason phrase, for example `Bad Request`. */
+            error?: string;
+            /** @description Validation issues, each naming its field. */
+            errors?: {
+                /** @description The field at fault. */
+                field?: string;
+                /** @description The issue in words. */
+                message?: string;
+            }[];
+            /** @description On secure-payment answers, the link's status. */
+            status?: components["schemas"]["SecurePaymentStatus"];
         };
         /**
          * FiatCurrencyCode
@@ -2156,34 +2218,6 @@ export interface components {
              */
             token: components["schemas"]["Ulid"];
         };
-        /**
-         * SecurePaymentStatus
-         * @description Where a secure payment is in its life.
-         *
-         *     - `pending`: created and waiting for the payer. The only payable state.
-         *     - `completed`: paid. Final.
-         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
-         *       secure payment to ask for the payment again.
-         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
-         *       link. Final.
-         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
-         *
-         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
-         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
-         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
-         *     `pending` ever changes.
-         *
-         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
-         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
-         *     and `compliance_failed` -> `403`; `completed` -> `409`.
-         *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
-         * @example pending
-         * @enum {string}
-         */
-        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
         /**
          * PaymentReference
          * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
@@ -3587,6 +3621,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
@@ -3597,6 +3632,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description Too many requests in the current window; wait `Retry-After` seconds before retrying. */
@@ -3611,6 +3647,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description An unexpected failure on the service's side; the request may be retried. */
@@ -3621,6 +3658,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The request is invalid (a parameter or body field is missing, malformed or out of range, or the body is not valid JSON). `errors` lists every problem with its path. */
@@ -3631,6 +3669,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description No resource has the identifier given in the path. */
@@ -3641,6 +3680,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The request body is larger than 1 MiB. */
@@ -3651,6 +3691,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -3661,6 +3702,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /**
@@ -3679,6 +3721,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /**
@@ -3692,6 +3735,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
     };
@@ -3762,6 +3806,8 @@ export type CurrencyType = components['schemas']['CurrencyType'];
 export type Currency = components['schemas']['Currency'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Problem = components['schemas']['Problem'];
+export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
+export type ServiceError = components['schemas']['ServiceError'];
 export type FiatCurrencyCode = components['schemas']['FiatCurrencyCode'];
 export type InvoiceCurrency = components['schemas']['InvoiceCurrency'];
 export type ConversionRoutes = components['schemas']['ConversionRoutes'];
@@ -3806,7 +3852,6 @@ export type PayeeDestinationId = components['schemas']['PayeeDestinationId'];
 export type SecurePaymentRequestItem = components['schemas']['SecurePaymentRequestItem'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
-export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
 export type PaymentReference = components['schemas']['PaymentReference'];
 export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
 export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
@@ -3938,6 +3983,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3950,6 +3996,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4274,6 +4321,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4325,6 +4373,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4371,6 +4420,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4439,6 +4489,20 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            /**
+             * @description The real service only: a payment submitted through the hosted page is still executing.
+             *     Newer versions of the service answer this; the payreq reference server never does,
+             *     because its payments are recorded at once.
+             */
+            423: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -40,6 +40,7 @@ export type {
   SecurePaymentDetails,
   SecurePaymentSingleDetails,
   SecurePaymentStatus,
+  ServiceError,
   Transaction,
   TransactionValue,
   TxHash,

@@ -11,6 +11,7 @@ import {
   type PayreqClient,
   type Problem,
   type SecurePayment,
+  type ServiceError,
   type Transaction,
   transactionValueToBigInt,
   unwrap,
@@ -103,11 +104,13 @@ describe("calls", () => {
     client.PATCH("/v2/payouts/recurring/{id}", { params: recurring, body: { action: "pause" } });
   });
 
-  it("type the data and the Problem error of each answer", async () => {
+  it("type the data and the error of each answer: a Problem, or the real service's own error body", async () => {
     const currencies = await client.GET("/v1/currencies");
     expectTypeOf(currencies.data).toEqualTypeOf<Currency[] | Currency | undefined>();
-    expectTypeOf(currencies.error).toEqualTypeOf<Problem | undefined>();
-    if (currencies.error) expectTypeOf(currencies.error.errors).toEqualTypeOf<Problem["errors"]>();
+    expectTypeOf(currencies.error).toEqualTypeOf<Problem | ServiceError | undefined>();
+    if (currencies.error && "type" in currencies.error) {
+      expectTypeOf(currencies.error.errors).toEqualTypeOf<Problem["errors"]>();
+    }
     const created = await client.POST("/v2/secure-payments", { body: { requests: [item] } });
     expectTypeOf(created.data).toEqualTypeOf<SecurePayment | undefined>();
     expectTypeOf(created.response).toEqualTypeOf<Response>();

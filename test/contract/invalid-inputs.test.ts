@@ -203,7 +203,7 @@ describe("expected statuses", () => {
   it("expects the documented success from a mock, and any non-error documented answer from a real server", () => {
     const check = operation("checkSecurePaymentToken");
     expect(validCallStatuses(check, false)).toEqual([200]);
-    expect(validCallStatuses(check, true)).toEqual([200, 400, 404, 409]);
+    expect(validCallStatuses(check, true)).toEqual([200, 400, 404, 409, 423]);
   });
 });
 
