@@ -171,3 +171,34 @@ export function problemsOf(value: unknown): string[] {
   }
   return [];
 }
+
+/** A payer to register with POST /v2/payer: an individual in Berlin. */
+export const registration = {
+  clientUserId: "cust-20931",
+  email: "erika@example.com",
+  firstName: "Erika",
+  lastName: "Mustermann",
+  beneficiaryType: "individual",
+  dateOfBirth: "1988-04-12",
+  addressLine1: "Musterstrasse 1",
+  city: "Berlin",
+  state: "BE",
+  postcode: "10115",
+  country: "DE",
+  nationality: "DE",
+  phone: "+4915123456789",
+  ssn: "12345678901",
+};
+/** A bank account of that payer for POST /v1/payer/{clientUserId}/payment-details. */
+export const bankAccount = {
+  bankName: "Musterbank Berlin",
+  accountName: "Erika Mustermann",
+  beneficiaryType: "individual",
+  currency: "EUR",
+  addressLine1: "Musterstrasse 1",
+  city: "Berlin",
+  country: "DE",
+  dateOfBirth: "1988-04-12",
+  postalCode: "10115",
+  iban: "DE89370400440532013000",
+};

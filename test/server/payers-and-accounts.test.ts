@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDefaultConfig, sampleCredentials } from "../../src/server/index.ts";
 import {
+  bankAccount,
   browserOrigin,
   createSecurePayment,
   feeAddress,
   payer,
   problemErrors,
+  registration,
   schemaErrors,
   startTestServer,
   type TestServer,
@@ -13,35 +15,6 @@ import {
 } from "./helpers.ts";
 
 const otherKey = "sk_other_account_0000000001";
-const registration = {
-  clientUserId: "cust-20931",
-  email: "erika@example.com",
-  firstName: "Erika",
-  lastName: "Mustermann",
-  beneficiaryType: "individual",
-  dateOfBirth: "1988-04-12",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  state: "BE",
-  postcode: "10115",
-  country: "DE",
-  nationality: "DE",
-  phone: "+4915123456789",
-  ssn: "12345678901",
-};
-const bankAccount = {
-  bankName: "Musterbank Berlin",
-  accountName: "Erika Mustermann",
-  beneficiaryType: "individual",
-  currency: "EUR",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  country: "DE",
-  dateOfBirth: "1988-04-12",
-  postalCode: "10115",
-  iban: "DE89370400440532013000",
-};
-
 let server: TestServer;
 beforeAll(async () => {
   const config = createDefaultConfig();

@@ -1,11 +1,11 @@
 import { getAddress, type Hex, keccak256 } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components } from "../../../generated/schema.d.ts";
 import { erc20ProxyEvents, ethereumProxyEvents } from "../../chain/support/proxy-events.ts";
 import type { TestReceipt } from "../../chain/support/test-chain.ts";
-import { payee, startTestServer, type TestServer } from "../helpers.ts";
+import { payee } from "../helpers.ts";
 import { sendServerTransactions } from "./support/send-server-transactions.ts";
-import { deploySepoliaContracts, type SepoliaDeployment } from "./support/sepolia-deployment.ts";
+import { useSepoliaServer } from "./support/sepolia-server.ts";
 
 // The flows of the service's own invoicing app, run against the reference server and executed in an
 // in-process EVM: exactly the members the app reads, in the order it sends the transactions.
@@ -13,15 +13,7 @@ import { deploySepoliaContracts, type SepoliaDeployment } from "./support/sepoli
 type PayCalldata = components["schemas"]["PayCalldata"];
 type Transaction = components["schemas"]["Transaction"];
 
-let server: TestServer;
-let deployment: SepoliaDeployment;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  deployment = await deploySepoliaContracts();
-});
+const sepolia = useSepoliaServer();
 
 const alice = getAddress(payee);
 const bob = getAddress("0x00000000000000000000000000000000000b0b0b");
@@ -29,12 +21,12 @@ const ether = 10n ** 18n;
 
 /** Creates an invoice as the app does (USD, paid in a Sepolia currency) and returns its request. */
 async function createInvoice(amount: string, paymentCurrency: string, to = alice) {
-  const created = await server.call("POST", "/v2/secure-payments", {
+  const created = await sepolia.server.call("POST", "/v2/secure-payments", {
     body: { requests: [{ payee: to, amount, invoiceCurrency: "USD", paymentCurrency }] },
   });
   expect(created.status).toBe(201);
   const requestId = created.body.requestIds[0] as string;
-  const stored = await server.call("GET", `/sandbox/requests/${requestId}`);
+  const stored = await sepolia.server.call("GET", `/sandbox/requests/${requestId}`);
   return { requestId, referenceTopic: keccak256(stored.body.paymentReference as Hex) };
 }
 
@@ -47,14 +39,14 @@ async function payLikeThePayPage(pay: PayCalldata): Promise<TestReceipt[]> {
   const index = metadata.paymentTransactionIndex as number;
   const approvals = metadata.needsApproval ? transactions.filter((_, i) => i !== index) : [];
   const payment = transactions[index] as Transaction;
-  return sendServerTransactions(deployment.chain, deployment.payer, [...approvals, payment]);
+  return sendServerTransactions(sepolia.deployment.chain, sepolia.deployment.payer, [...approvals, payment]);
 }
 
 /** The batch screen: each of `ERC20ApprovalTransactions` when there are any, then `batchPaymentTransaction`. */
 async function payLikeTheBatchScreen(batch: components["schemas"]["BatchPayout"]): Promise<TestReceipt[]> {
   const approvals = batch.ERC20ApprovalTransactions ?? [];
   const toSend = approvals.length > 0 ? [...approvals] : [];
-  return sendServerTransactions(deployment.chain, deployment.payer, [
+  return sendServerTransactions(sepolia.deployment.chain, sepolia.deployment.payer, [
     ...toSend,
     batch.batchPaymentTransaction as Transaction,
   ]);
@@ -62,9 +54,9 @@ async function payLikeTheBatchScreen(batch: components["schemas"]["BatchPayout"]
 
 describe("the app's pay page on getPayCalldata (GET /v2/request/{requestId}/pay?wallet=)", () => {
   it("a USD invoice paid in FAU: the approval, then the payment at paymentTransactionIndex", async () => {
-    const { chain, payer, contracts, fau, fauBalanceOf } = deployment;
+    const { chain, payer, contracts, fau, fauBalanceOf } = sepolia.deployment;
     const { requestId, referenceTopic } = await createInvoice("150", "FAU-sepolia");
-    const pay = await server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer.address}`);
+    const pay = await sepolia.server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer.address}`);
     expect(pay.status).toBe(200);
     expect(pay.body.metadata).toMatchObject({
       needsApproval: true,
@@ -90,9 +82,9 @@ describe("the app's pay page on getPayCalldata (GET /v2/request/{requestId}/pay?
   });
 
   it("a USD invoice paid in ETH on Sepolia: no approval, the payment alone at index 0", async () => {
-    const { chain, payer, contracts } = deployment;
+    const { chain, payer, contracts } = sepolia.deployment;
     const { requestId, referenceTopic } = await createInvoice("10", "ETH-sepolia-sepolia");
-    const pay = await server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer.address}`);
+    const pay = await sepolia.server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer.address}`);
     expect(pay.body.metadata).toMatchObject({
       needsApproval: false,
       approvalTransactionIndex: null,
@@ -118,15 +110,18 @@ describe("the app's pay page on getPayCalldata (GET /v2/request/{requestId}/pay?
 
 describe("the app's batch screen on createBatchPayout (POST /v2/payouts/batch with requestIds and payer)", () => {
   const batchOf = async (invoices: { requestId: string }[]) => {
-    const answer = await server.call("POST", "/v2/payouts/batch", {
-      body: { requestIds: invoices.map((invoice) => invoice.requestId), payer: deployment.payer.address },
+    const answer = await sepolia.server.call("POST", "/v2/payouts/batch", {
+      body: {
+        requestIds: invoices.map((invoice) => invoice.requestId),
+        payer: sepolia.deployment.payer.address,
+      },
     });
     expect(answer.status).toBe(201);
     return answer.body;
   };
 
   it("all ERC-20: one approval of the batch contract, then the batch pays each invoice", async () => {
-    const { contracts, fau, fauBalanceOf } = deployment;
+    const { contracts, fau, fauBalanceOf } = sepolia.deployment;
     const invoices = [
       await createInvoice("20", "FAU-sepolia"),
       await createInvoice("5.5", "FAU-sepolia", bob),
@@ -150,7 +145,7 @@ describe("the app's batch screen on createBatchPayout (POST /v2/payouts/batch wi
   });
 
   it("all native: an empty approval list, so the batch alone carries the ETH", async () => {
-    const { chain, contracts } = deployment;
+    const { chain, contracts } = sepolia.deployment;
     const invoices = [
       await createInvoice("10", "ETH-sepolia-sepolia"),
       await createInvoice("4", "ETH-sepolia-sepolia", bob),
@@ -176,7 +171,7 @@ describe("the app's batch screen on createBatchPayout (POST /v2/payouts/batch wi
   });
 
   it("mixed: the FAU approval, then one batch paying the FAU and the ETH invoices", async () => {
-    const { chain, contracts, fauBalanceOf } = deployment;
+    const { chain, contracts, fauBalanceOf } = sepolia.deployment;
     const invoices = [
       await createInvoice("12", "FAU-sepolia"),
       await createInvoice("1", "ETH-sepolia-sepolia", bob),

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { sampleCredentials } from "../../../src/server/index.ts";
 import { createSchemaValidator, describeErrors } from "../../../src/spec/schema-validator.ts";
 import { isObject, loadBundledSpec, resolveNode } from "../../../src/spec/spec-document.ts";
 import type { TestServer } from "../helpers.ts";
-import { payee, payer } from "../helpers.ts";
+import { bankAccount, payee, payer, registration } from "../helpers.ts";
 import { createRequest, recordPayment, registerEndpoint, startWebhookServer } from "./harness.ts";
 import { type ReceivedWebhook, type Receiver, startReceiver } from "./receiver.ts";
 
@@ -257,24 +258,7 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
   it("compliance.updated follows a payer's statuses; payment_detail.updated a check of their bank details", async () => {
     server.clock.set("2026-04-12T12:40:00.000Z");
     const clientUserId = "cust-20931";
-    await server.call("POST", "/v2/payer", {
-      body: {
-        clientUserId,
-        email: "erika@example.com",
-        firstName: "Erika",
-        lastName: "Mustermann",
-        beneficiaryType: "individual",
-        dateOfBirth: "1988-04-12",
-        addressLine1: "Musterstrasse 1",
-        city: "Berlin",
-        state: "BE",
-        postcode: "10115",
-        country: "DE",
-        nationality: "DE",
-        phone: "+4915123456789",
-        ssn: "12345678901",
-      },
-    });
+    await server.call("POST", "/v2/payer", { body: { ...registration, clientUserId } });
     const pending = await server.call("PATCH", `/sandbox/payers/${clientUserId}`, {
       body: { kycStatus: "pending" },
     });
@@ -311,18 +295,9 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
     });
     expect(specViolations(hook.received.at(-1) as ReceivedWebhook)).toEqual([]);
 
+    // Codes in lower case, as the service's own app sends them: answered upper case.
     const details = await server.call("POST", `/v1/payer/${clientUserId}/payment-details`, {
-      body: {
-        bankName: "Musterbank Berlin",
-        accountName: "Erika Mustermann",
-        beneficiaryType: "individual",
-        currency: "eur",
-        addressLine1: "Musterstrasse 1",
-        city: "Berlin",
-        country: "de",
-        dateOfBirth: "1988-04-12",
-        postalCode: "10115",
-      },
+      body: { ...bankAccount, currency: "eur", country: "de" },
     });
     const paymentDetailsId = details.body.payment_detail.id;
     const failed = await server.call(
@@ -367,16 +342,8 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
 
 describe("test deliveries (sendSandboxWebhookTest)", () => {
   it("exist for all eight events, and every one validates against the spec", async () => {
-    const events = [
-      "payment.confirmed",
-      "payment.partial",
-      "payment.failed",
-      "payment.processing",
-      "payment.refunded",
-      "request.recurring",
-      "compliance.updated",
-      "payment_detail.updated",
-    ];
+    const events = [...webhookEventNames];
+    expect(events).toHaveLength(8);
     const before = hook.received.length;
     for (const event of events) {
       await server.call("POST", `/sandbox/webhooks/endpoints/${endpointId}/test`, { body: { event } });
