@@ -62,6 +62,7 @@ function rejectFirst(
   url: URL,
   body: Buffer,
   validator: ReturnType<typeof createSchemaValidator>,
+  created: Set<string>,
 ): [number, string, string] | undefined {
   if (!route) return undefined;
   const { operation } = route;
@@ -102,7 +103,7 @@ function rejectFirst(
     const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
     const value = decodeURIComponent(values[index] ?? "");
     const wellFormed = parameter !== undefined && validator.errorsFor(parameter.schema, value).length === 0;
-    if (wellFormed && value !== String(parameter.example))
+    if (wellFormed && value !== String(parameter.example) && !created.has(value))
       return [404, "Not Found", `${name} ${value} is unknown`];
   }
   return undefined;
@@ -128,14 +129,28 @@ async function forward(
     const value = answer.headers.get(name);
     if (value !== null) copied[name] = value;
   }
+  const answered = Buffer.from(await answer.arrayBuffer());
   response.writeHead(answer.status, copied);
-  response.end(Buffer.from(await answer.arrayBuffer()));
+  response.end(answered);
+  return answered;
+}
+
+/** The request ids a creation answered, which later calls may name. */
+function createdRequestIds(answered: Buffer): string[] {
+  try {
+    const body = JSON.parse(answered.toString("utf8")) as { requestIds?: unknown };
+    return Array.isArray(body.requestIds) ? body.requestIds.map(String) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Starts the proxy on a free port of 127.0.0.1 in front of a running Prism. */
 export async function startConformingProxy(upstream: string, spec: SpecDocument): Promise<ConformingProxy> {
   const routes = compileRoutes(spec);
   const validator = createSchemaValidator(spec);
+  // The ids of the requests created through the proxy: known from then on, as on a real server.
+  const created = new Set<string>();
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -144,10 +159,12 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     const route = routes.find(
       (candidate) => candidate.operation.method === request.method && candidate.pattern.test(url.pathname),
     );
-    const rejection = rejectFirst(route, request, url, body, validator);
+    const rejection = rejectFirst(route, request, url, body, validator, created);
     try {
       if (rejection) sendProblem(response, ...rejection);
-      else await forward(upstream, request, url, body, response);
+      else
+        for (const id of createdRequestIds(await forward(upstream, request, url, body, response)))
+          created.add(id);
     } catch (error) {
       sendProblem(response, 502, "Bad Gateway", (error as Error).message);
     }
