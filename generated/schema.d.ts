@@ -2129,18 +2129,33 @@ export interface components {
             offsetSeconds: number;
         };
         /**
+         * SandboxInstant
+         * Format: date-time
+         * @description An RFC 3339 date-time that the sandbox can keep: from `1970-01-01T00:00:00Z` up to, but not
+         *     including, `9000-01-01T00:00:00Z`, with seconds from 00 to 59 (a leap second such as
+         *     `23:59:60` is refused: the sandbox clock does not count them). The range leaves every
+         *     timestamp the sandbox derives from its clock, such as a link's expiry, a valid four-digit-year
+         *     date-time. The pattern checks the year and the seconds; the server also refuses an instant
+         *     whose offset moves it out of the range, with a `400` naming the field.
+         * @example 2026-04-12T10:00:00Z
+         */
+        SandboxInstant: string;
+        /**
          * SandboxClockUpdate
          * @description Sandbox only. Moves the sandbox clock: either forward or backward by `advanceSeconds`, or to
          *     the instant `now`. Exactly one of the two. The clock keeps running from its new position.
+         *     Either way the clock must land from `1970-01-01T00:00:00Z` up to, but not including,
+         *     `9000-01-01T00:00:00Z` (see `SandboxInstant`); a move outside that range answers `400` naming
+         *     the field and leaves the clock where it was.
          */
         SandboxClockUpdate: {
-            /** @description Seconds to move the clock by; negative moves it back. At most ten years either way. */
-            advanceSeconds?: number;
             /**
-             * Format: date-time
-             * @description The instant to set the clock to.
+             * @description Seconds to move the clock by; negative moves it back. At most ten years either way, and
+             *     the clock must stay within the range of `SandboxInstant`.
              */
-            now?: string;
+            advanceSeconds?: number;
+            /** @description The instant to set the clock to, within the range of `SandboxInstant`. */
+            now?: components["schemas"]["SandboxInstant"];
         } & (unknown | unknown);
         /**
          * SandboxWalletBalance
@@ -2389,10 +2404,10 @@ export interface components {
              */
             spender: components["schemas"]["EvmAddress"];
             /**
-             * Format: date-time
-             * @description When the next payment is due; absent means none is scheduled yet.
+             * @description When the next payment is due, within the range of `SandboxInstant`; absent means none is
+             *     scheduled yet.
              */
-            nextPaymentDate?: string;
+            nextPaymentDate?: components["schemas"]["SandboxInstant"];
         };
         /**
          * SandboxRecurringPayment
@@ -3054,6 +3069,7 @@ export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSin
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
 export type SandboxClock = components['schemas']['SandboxClock'];
+export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
 export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance'];
 export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];

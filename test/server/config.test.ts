@@ -42,6 +42,13 @@ describe("parseConfig", () => {
     ]);
   });
 
+  it("refuses a link lifetime over ten years, whose expiry could leave the sandbox's date range", () => {
+    expect(problemsOf({ ...createDefaultConfig(), securePaymentLifetimeSeconds: 315_360_001 })).toEqual([
+      "securePaymentLifetimeSeconds: must be <= 315360000, got 315360001",
+    ]);
+    expect(problemsOf({ ...createDefaultConfig(), securePaymentLifetimeSeconds: 315_360_000 })).toEqual([]);
+  });
+
   it("refuses a file without accounts, and one that is not an object", () => {
     expect(problemsOf({})).toEqual(["accounts: is required"]);
     expect(problemsOf([])).toEqual(["(the whole file): must be object, got []"]);

@@ -76,7 +76,8 @@ export const sandboxConfigSchema = {
     },
     publicBaseUrl: { type: "string", pattern: "^https?://[^/?#\\s]+$" },
     securePaymentPageUrl: { type: "string", pattern: "^https?://[^\\s#]+$" },
-    securePaymentLifetimeSeconds: { type: "integer", minimum: 1 },
+    // At most ten years, so that an expiry from any sandbox clock instant is still a valid date.
+    securePaymentLifetimeSeconds: { type: "integer", minimum: 1, maximum: 315_360_000 },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1 },
     webhookRetryDelaysMs: {
       type: "array",

@@ -1,16 +1,40 @@
-import type { SandboxClock } from "../clock.ts";
+import { isSandboxInstant, type SandboxClock } from "../clock.ts";
+import { invalidField } from "../problems.ts";
 import type { Schemas } from "./wire-types.ts";
 
 export function readSandboxClock(clock: SandboxClock): Schemas["SandboxClock"] {
   return { now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 };
 }
 
-/** Moves the sandbox clock by `advanceSeconds` or to `now`, for every caller at once. */
+const rangeWords = "from 1970-01-01T00:00:00Z up to, not including, 9000-01-01T00:00:00Z";
+
+/**
+ * Moves the sandbox clock by `advanceSeconds` or to `now`, for every caller at once. A move that
+ * would leave the sandbox's range is a 400 and leaves the clock as it was.
+ */
 export function moveSandboxClock(
   clock: SandboxClock,
   body: Schemas["SandboxClockUpdate"],
 ): Schemas["SandboxClock"] {
-  if (body.advanceSeconds !== undefined) clock.advance(body.advanceSeconds);
-  else if (body.now !== undefined) clock.set(new Date(body.now));
+  if (body.advanceSeconds !== undefined) {
+    const target = clock.now().getTime() + body.advanceSeconds * 1000;
+    if (!isSandboxInstant(target)) {
+      throw invalidField(
+        "/body/advanceSeconds",
+        `must keep the clock ${rangeWords}, got ${body.advanceSeconds} (to ${new Date(target).toISOString()})`,
+      );
+    }
+    clock.advance(body.advanceSeconds);
+  } else if (body.now !== undefined) {
+    // Date.parse gives NaN for instants that do not exist, such as a leap second.
+    const target = Date.parse(body.now);
+    if (!isSandboxInstant(target)) {
+      throw invalidField(
+        "/body/now",
+        `must be a real instant ${rangeWords}, got ${JSON.stringify(body.now)}`,
+      );
+    }
+    clock.set(new Date(target));
+  }
   return readSandboxClock(clock);
 }
