@@ -580,10 +580,18 @@ export interface paths {
          *     on are delivered to it: `payment.confirmed`, `payment.partial` and `payment.failed`, or the
          *     subset given in `events`. Endpoints can also come from the server's configuration file.
          *
-         *     When the server runs with `blockPrivateWebhookTargets`, a URL whose host is, or resolves to,
-         *     a loopback, private, link-local or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6
-         *     included; `localhost` too) is refused with `400` naming `/body/url`. Each delivery checks the
-         *     resolved address again, since DNS answers can change.
+         *     The URL must reach a public address. A host that is, or resolves to, a loopback, private,
+         *     link-local, multicast, broadcast, unspecified or reserved address is refused with `400`
+         *     naming `/body/url`, and so is every IPv6 form that embeds an IPv4 address (IPv4-mapped
+         *     `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64
+         *     `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`), and `localhost`
+         *     names. Each delivery checks the resolved addresses again and connects only to those, since
+         *     DNS answers can change. The server's configuration can let chosen origins or hosts through
+         *     (`allowWebhookTargets`, for receivers on the developer's machine).
+         *
+         *     An account has at most 20 endpoints (configured and registered together; the server's
+         *     `maxWebhookEndpointsPerAccount` can change it): one more answers `400`
+         *     `/problems/invalid-state`. Delete one to make room.
          */
         post: operations["createSandboxWebhookEndpoint"];
         delete?: never;
@@ -2545,8 +2553,10 @@ export interface components {
             /**
              * Format: uri
              * @description Where events are POSTed: an absolute `http` or `https` URL without credentials or fragment.
-             *     When the server runs with `blockPrivateWebhookTargets`, a host that is or resolves to a
-             *     loopback, private, link-local or unspecified address is refused (`400` naming `/body/url`).
+             *     The host must be, or resolve to, a public address: loopback, private, link-local,
+             *     multicast, broadcast, unspecified and reserved addresses, IPv6 forms that embed an IPv4
+             *     address and `localhost` names are refused (`400` naming `/body/url`), unless the server's
+             *     `allowWebhookTargets` lists the origin or host.
              */
             url: string;
             /** @description The events to send to it; all of them when absent. */
@@ -4083,8 +4093,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or (with
-             *     `blockPrivateWebhookTargets`) reaches a private address; or an event name is unknown.
+             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or does not
+             *     reach a public address; or an event name is unknown (`/problems/validation-failed`). Or
+             *     the account already has as many endpoints as it may (`/problems/invalid-state`).
              */
             400: {
                 headers: {

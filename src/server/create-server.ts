@@ -8,6 +8,7 @@ import { parseConfig } from "./config/load-config.ts";
 import {
   createDefaultConfig,
   defaultClientIdRateLimitPerMinute,
+  defaultMaxWebhookEndpointsPerAccount,
   defaultSecurePaymentLifetimeSeconds,
   defaultWebhookRetryDelaysMs,
   defaultWebhookTimeoutMs,
@@ -43,6 +44,7 @@ import { warmUpRoutes } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
+import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
@@ -99,13 +101,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const routes = buildRouteTable(spec);
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
+  const webhookAllowList = createTargetAllowList(config.allowWebhookTargets);
 
   const dispatcher = new WebhookDispatcher({
     store,
     clock,
     retryDelaysMs: config.webhookRetryDelaysMs ?? defaultWebhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
-    blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+    allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
   });
@@ -118,7 +121,8 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     publicOrigin,
     securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
     webhooks: {
-      blockPrivateTargets: config.blockPrivateWebhookTargets ?? false,
+      allowList: webhookAllowList,
+      maxEndpointsPerAccount: config.maxWebhookEndpointsPerAccount ?? defaultMaxWebhookEndpointsPerAccount,
       enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
     },
   };

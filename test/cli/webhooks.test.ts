@@ -25,8 +25,14 @@ const started: RunningPayreq[] = [];
 const receivers: Server[] = [];
 
 beforeAll(async () => {
-  // Short retry waits, so that an unexpected failure settles quickly instead of retrying for 21 s.
-  const config = { ...createDefaultConfig(), webhookRetryDelaysMs: [20, 20, 20], webhookTimeoutMs: 15_000 };
+  // Short retry waits, so that an unexpected failure settles quickly instead of retrying for 21 s;
+  // the listeners and receivers run on 127.0.0.1, which the address guard refuses unless allowed.
+  const config = {
+    ...createDefaultConfig(),
+    webhookRetryDelaysMs: [20, 20, 20],
+    webhookTimeoutMs: 15_000,
+    allowWebhookTargets: ["127.0.0.1"],
+  };
   server = createServer({
     config,
     warmUp: false,
@@ -288,6 +294,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
           clientIds: [],
         },
       ],
+      allowWebhookTargets: [`http://127.0.0.1:${port}`],
       webhookRetryDelaysMs: [20, 20, 20],
     };
     const configured = createServer({
@@ -346,5 +353,41 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     );
     expect(run.stderr).toContain("Check the API key: --api-key KEY, or PAYREQ_API_KEY");
     expect(run.stderr).not.toContain("sk_wrong-key-do-not-print");
+  });
+});
+
+describe("payreq webhooks listen against payreq serve, as a developer starts them", () => {
+  async function serve(args: string[]): Promise<{ serve: RunningPayreq; url: string }> {
+    const command = await startPayreq(["serve", "--port", "0", ...args], /Stop with Ctrl\+C\./);
+    started.push(command);
+    const port = /API:\s+http:\/\/[^:]+:(\d+)/.exec(command.output())?.[1];
+    if (!port) throw new Error(`no API URL in the banner:\n${command.output()}`);
+    return { serve: command, url: `http://127.0.0.1:${port}` };
+  }
+
+  it("works out of the box: the built-in sandbox on loopback lets its webhooks reach this machine", async () => {
+    const { serve: server, url } = await serve([]);
+    expect(server.output()).toContain(
+      "Webhooks may reach this machine (localhost, 127.0.0.1, [::1]): the server listens on loopback only.",
+    );
+    const listener = await listen(["--server", url]);
+    const trigger = await runPayreq(["webhooks", "trigger", "payment.confirmed", "--server", url]);
+    expect(trigger.status).toBe(0);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    await listener.waitFor(
+      new RegExp(`Z {2}payment\\.confirmed {2}requestId=${requestId} .* signature=ok {2}answered=200$`, "m"),
+    );
+  });
+
+  it("refuses the listener when the built-in sandbox listens beyond loopback, saying why", async () => {
+    const { serve: server, url } = await serve(["--host", "0.0.0.0"]);
+    expect(server.output()).toContain(
+      "Webhooks reach public addresses only: the server listens beyond loopback, so receivers on this machine are refused.",
+    );
+    const refused = await runPayreq(["webhooks", "listen", "--server", url]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^could not register the listener as a webhook endpoint: .* answered 400 Validation failed: 1 field is invalid: \/body\/url\.\n {2}- \/body\/url: must reach a public address: 127\.0\.0\.1 is a loopback address; allowWebhookTargets in the server's configuration can allow it\n/,
+    );
   });
 });

@@ -85,6 +85,12 @@ export const sandboxConfigSchema = {
       items: { type: "integer", minimum: 0, maximum: 3_600_000 },
     },
     webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000 },
+    allowWebhookTargets: {
+      type: "array",
+      maxItems: 100,
+      items: { type: "string", minLength: 1, maxLength: 300 },
+    },
+    maxWebhookEndpointsPerAccount: { type: "integer", minimum: 1, maximum: 1000 },
     blockPrivateWebhookTargets: { type: "boolean" },
   },
 } as const;

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { allowListHint, createTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseLiteralHost } from "../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
 import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
 import { configuredEndpointId, type SandboxConfig } from "./sandbox-config.ts";
+import { findWebhookSettingsProblems } from "./webhook-settings-problems.ts";
 
 /** A configuration that cannot be used; `problems` names each bad field. */
 export class ConfigError extends Error {
@@ -86,12 +88,13 @@ function findDuplicates(config: SandboxConfig): string[] {
 }
 
 /**
- * The webhook endpoint URLs that cannot be used: malformed ones, and, with
- * `blockPrivateWebhookTargets`, IP literals and localhost names it refuses. Names are resolved
+ * The webhook endpoint URLs that cannot be used: malformed ones, and IP literals and localhost
+ * names the address guard refuses, unless `allowWebhookTargets` lists them. Names are resolved
  * at each delivery instead, as DNS answers change.
  */
 function findUnusableWebhookUrls(config: SandboxConfig): string[] {
   const problems: string[] = [];
+  const allowList = createTargetAllowList(config.allowWebhookTargets);
   config.accounts.forEach((account, a) => {
     (account.webhookEndpoints ?? []).forEach((endpoint, e) => {
       const field = `accounts[${a}].webhookEndpoints[${e}].url`;
@@ -100,9 +103,9 @@ function findUnusableWebhookUrls(config: SandboxConfig): string[] {
         problems.push(`${field}: ${problem}`);
         return;
       }
-      if (!config.blockPrivateWebhookTargets) return;
+      if (allowList.allows(endpoint.url)) return;
       const refused = refuseLiteralHost(hostOf(new URL(endpoint.url)));
-      if (refused) problems.push(`${field}: must reach a public address: ${refused}`);
+      if (refused) problems.push(`${field}: must reach a public address: ${refused}${allowListHint}`);
     });
   });
   return problems;
@@ -118,7 +121,11 @@ export function parseConfig(value: unknown, source = "configuration"): SandboxCo
     );
   }
   const config = value as unknown as SandboxConfig;
-  const problems = [...findDuplicates(config), ...findUnusableWebhookUrls(config)];
+  const problems = [
+    ...findDuplicates(config),
+    ...findUnusableWebhookUrls(config),
+    ...findWebhookSettingsProblems(config),
+  ];
   if (problems.length > 0) throw new ConfigError(source, problems);
   return config;
 }

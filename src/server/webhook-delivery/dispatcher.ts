@@ -7,6 +7,7 @@ import type { Store } from "../store/store.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
 import { postWebhook, type WebhookPostResult } from "./post-webhook.ts";
 import type { WebhookScheduler } from "./scheduler.ts";
+import type { WebhookTargetAllowList } from "./target-allow-list.ts";
 
 export interface WebhookDispatcherOptions {
   store: Store;
@@ -14,7 +15,8 @@ export interface WebhookDispatcherOptions {
   /** The waits before the retries; their number is the number of retries (at most 3). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
-  blockPrivateTargets: boolean;
+  /** Targets let through the address guard; every other one must reach a public address. */
+  allowList: WebhookTargetAllowList;
   scheduler: WebhookScheduler;
   logger: ServerLogger;
 }
@@ -179,7 +181,7 @@ export class WebhookDispatcher {
         "user-agent": "payreq-reference-server",
       },
       timeoutMs: this.#options.timeoutMs,
-      blockPrivateTargets: this.#options.blockPrivateTargets,
+      blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
       stopSignal: this.#stop.signal,
     });
     // Stopped mid-attempt: the delivery stays pending with this retry count, to be sent again.
