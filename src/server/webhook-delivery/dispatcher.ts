@@ -43,7 +43,12 @@ function judge(result: WebhookPostResult): { succeeded: boolean; error: string |
 export class WebhookDispatcher {
   readonly #options: WebhookDispatcherOptions;
   #running = false;
-  #stop = new AbortController();
+  /**
+   * One controller per attempt under way, which stop() aborts. Each attempt listens to its own
+   * signal only: attempts sharing one signal would add a listener each to it, and more than ten
+   * in flight would trip Node's MaxListenersExceededWarning.
+   */
+  readonly #attemptStops = new Set<AbortController>();
   #unsubscribe: (() => void) | undefined;
   readonly #timers = new Map<string, { cancel: () => void }>();
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -59,7 +64,6 @@ export class WebhookDispatcher {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#stop = new AbortController();
     this.#unsubscribe = this.#options.store.onEventsCommitted(() => this.#requestFanOut());
     this.#requestFanOut();
     this.#track(
@@ -79,7 +83,7 @@ export class WebhookDispatcher {
       this.#release();
     }
     this.#timers.clear();
-    this.#stop.abort();
+    for (const attemptStop of this.#attemptStops) attemptStop.abort();
     await Promise.allSettled([...this.#inFlight.values(), this.#fanOut]);
   }
 
@@ -167,6 +171,10 @@ export class WebhookDispatcher {
     const retryCount = delivery.nextRetryCount;
     const startedAt = clock.now();
     const started = performance.now();
+    const attemptStop = new AbortController();
+    this.#attemptStops.add(attemptStop);
+    // Stopped while this attempt read the store: it starts aborted and ends as stopped.
+    if (!this.#running) attemptStop.abort();
     const result = await postWebhook({
       url: endpoint.url,
       body,
@@ -182,8 +190,8 @@ export class WebhookDispatcher {
       },
       timeoutMs: this.#options.timeoutMs,
       blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
-      stopSignal: this.#stop.signal,
-    });
+      stopSignal: attemptStop.signal,
+    }).finally(() => this.#attemptStops.delete(attemptStop));
     // Stopped mid-attempt: the delivery stays pending with this retry count, to be sent again.
     if (result.stopped) return;
     const { succeeded, error } = judge(result);
