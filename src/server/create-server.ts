@@ -27,6 +27,7 @@ import { assignRequestId } from "./http/request-id.ts";
 import { stateOf } from "./http/request-state.ts";
 import { resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
+import { reachableUrlHost } from "./reachable-host.ts";
 import { batchPayoutsRouter } from "./routes/batch-payouts.ts";
 import { clientIdsRouter } from "./routes/client-ids.ts";
 import { currenciesRouter } from "./routes/currencies.ts";
@@ -66,7 +67,10 @@ export interface CreateServerOptions {
 }
 
 export interface RunningServer {
-  /** The origin the server listens on, such as `http://127.0.0.1:41234`. */
+  /**
+   * The origin the server is reached at, such as `http://127.0.0.1:41234`: the address it is
+   * bound to, or loopback when bound to every interface (`0.0.0.0`, `::`).
+   */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -186,8 +190,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         server.once("error", reject);
       });
       const address = server.address() as AddressInfo;
-      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      const url = `http://${shownHost}:${address.port}`;
+      const url = `http://${reachableUrlHost(address.address)}:${address.port}`;
       listeningOrigin = url;
       const closeHttp = () =>
         new Promise<void>((resolve, reject) => {

@@ -12,9 +12,11 @@ import {
 } from "../../src/server/index.ts";
 import { createSignedWebhookRequest, signWebhook } from "../../src/webhooks/index.ts";
 import { findFreePort } from "../support/prism.ts";
+import { runGuideCommands } from "../support/run-guide-commands.ts";
 import { type RunningPayreq, runPayreq, startPayreq } from "./payreq-process.ts";
 
 const apiKey = sampleCredentials.apiKey;
+const environmentKey = "sk_sandbox_from_environment_01";
 const ready = /Ready: waiting for deliveries\./;
 const requestIdPattern = /with request (01[0-9a-f]{64})\./;
 
@@ -33,6 +35,8 @@ beforeAll(async () => {
     webhookTimeoutMs: 15_000,
     allowWebhookTargets: ["127.0.0.1"],
   };
+  // A second key of the sandbox account, as a developer's own key in PAYREQ_API_KEY.
+  config.accounts[0]?.apiKeys.push(environmentKey);
   server = createServer({
     config,
     warmUp: false,
@@ -334,6 +338,44 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       );
     } finally {
       await configuredRunning.close();
+    }
+  });
+
+  it("prints Deliveries commands that work when pasted with the key in PAYREQ_API_KEY", async () => {
+    const fromEnvironment = { PAYREQ_API_KEY: environmentKey };
+    const listener = await startPayreq(
+      ["webhooks", "listen", "--server", running.url],
+      ready,
+      fromEnvironment,
+    );
+    started.push(listener);
+    const endpointId = bannerValue(listener, "Endpoint");
+    const listenCommand = /^ {2}Deliveries: {2}(.*)$/m.exec(listener.output())?.[1];
+    expect(listenCommand).toBe(
+      `curl -H "x-api-key: $PAYREQ_API_KEY" '${running.url}/sandbox/webhooks/deliveries?endpointId=${endpointId}'`,
+    );
+    const trigger = await runPayreq(
+      ["webhooks", "trigger", "payment.confirmed", "--server", running.url],
+      fromEnvironment,
+    );
+    expect(trigger.status).toBe(0);
+    expect(trigger.stdout).not.toContain(environmentKey);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    const triggerCommand = /^ {2}Deliveries: (.*)$/m.exec(trigger.stdout)?.[1];
+    expect(triggerCommand).toBe(
+      `curl -H "x-api-key: $PAYREQ_API_KEY" '${running.url}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
+    );
+    await server.webhooks.settled();
+    // Pasted into a shell that has PAYREQ_API_KEY, each lists the delivery to this listener.
+    for (const command of [listenCommand, triggerCommand]) {
+      const pasted = await runGuideCommands(`${command} -s -w '\n%{http_code}'`, fromEnvironment);
+      expect(pasted.status).toBe(0);
+      const [body, status] = pasted.stdout.split("\n");
+      expect(status).toBe("200");
+      const deliveries = JSON.parse(body as string).deliveries as { endpointId: string; requestId: string }[];
+      expect(deliveries.filter((delivery) => delivery.endpointId === endpointId)).toEqual([
+        expect.objectContaining({ endpointId, requestId }),
+      ]);
     }
   });
 

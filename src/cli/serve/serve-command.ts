@@ -3,6 +3,7 @@ import {
   type SandboxConfig,
   sampleCredentials,
 } from "../../server/config/sandbox-config.ts";
+import { isWildcardAddress } from "../../server/reachable-host.ts";
 import { CommandError, UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
@@ -88,6 +89,11 @@ export async function runServe(
         `  API:      ${running.url}   (try: curl -H 'x-api-key: ${tryKey}' '${running.url}/v1/currencies?network=base')`,
         `  Spec:     ${running.url}/openapi.json`,
         `  Docs:     ${running.url}/docs`,
+        ...(isWildcardAddress(host)
+          ? [
+              `  Bound:    ${host} port ${running.port} (every interface; set publicBaseUrl in a configuration file for links other machines can open)`,
+            ]
+          : []),
         ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
         ...describeCredentials(config, usesDefault, origin),
         ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),

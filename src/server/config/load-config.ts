@@ -31,6 +31,16 @@ function fieldName(pointer: string): string {
   return name === "" ? "(the whole file)" : name;
 }
 
+/** "1 character", "16 characters", "1 item". */
+const counting = (noun: string) => (count: number) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const characters = counting("character");
+const countedKeywords: Record<string, ((count: number) => string) | undefined> = {
+  minLength: characters,
+  maxLength: characters,
+  minItems: counting("item"),
+  maxItems: counting("item"),
+};
+
 function describe(error: ErrorObject, value: unknown): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "additionalProperties") {
@@ -42,7 +52,12 @@ function describe(error: ErrorObject, value: unknown): string {
   }
   // Secrets are never echoed, not even invalid ones.
   const secret = /\/(apiKeys\/\d+|webhookSecret|webhookEndpoints\/\d+\/secret)$/.test(error.instancePath);
-  const shown = secret ? `a value of ${String(value).length} characters` : JSON.stringify(value);
+  const shown = secret ? `a value of ${characters(String(value).length)}` : JSON.stringify(value);
+  const counted = countedKeywords[error.keyword];
+  if (counted) {
+    const bound = error.keyword.startsWith("min") ? "at least" : "at most";
+    return `${fieldName(error.instancePath)}: must have ${bound} ${counted(Number(params.limit))}, got ${shown}`;
+  }
   if (error.keyword === "pattern") {
     const hint = configPatternHints[String(params.pattern)] ?? `a value matching ${String(params.pattern)}`;
     return `${fieldName(error.instancePath)}: must be ${hint}, got ${shown}`;

@@ -77,10 +77,10 @@ describe("webhook settings in the configuration file", () => {
       ),
     ).toEqual([
       'accounts[0].webhookEndpoints[0].url: must be an http or https URL, got "ftp://shop.example.com/hooks"',
-      "accounts[0].webhookEndpoints[1].secret: must NOT have fewer than 16 characters, got a value of 5 characters",
+      "accounts[0].webhookEndpoints[1].secret: must have at least 16 characters, got a value of 5 characters",
       'accounts[0].webhookEndpoints[2].events[0]: must be equal to one of the allowed values, got "payment.refunded"',
       "accounts[0].webhookEndpoints[3].colour: unknown field; remove it or check its spelling",
-      "webhookRetryDelaysMs: must NOT have more than 3 items, got [1000,5000,15000,60000]",
+      "webhookRetryDelaysMs: must have at most 3 items, got [1000,5000,15000,60000]",
       "webhookTimeoutMs: must be >= 1, got 0",
     ]);
     expect(
