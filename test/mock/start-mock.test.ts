@@ -89,6 +89,10 @@ describe("npm run mock", () => {
     const mock = await startMockScript(["--port", String(port), "--verbose"]);
     expect(mock.output()).toContain(`Prism is listening on http://127.0.0.1:${port}`);
     expect(mock.output()).toContain("  Log:   Prism's whole log");
+    // The banner comes after Prism's own start-up lines, not among them.
+    expect(mock.output().indexOf("Prism is listening")).toBeLessThan(
+      mock.output().indexOf("payreq mock (Prism"),
+    );
     const routes = mock.output().match(/\[CLI\] ℹ {2}info {6}(GET|POST|PUT|PATCH|DELETE) +http/g) ?? [];
     const operations = Object.values(spec.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
       Object.keys(item).filter((key) => ["get", "post", "put", "patch", "delete"].includes(key)),

@@ -95,9 +95,14 @@ export async function runMock(
   const exited = once(prism, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
   const stop = watchStopSignals();
   try {
-    passPrismOutput(prism.stdout, io, { verbose: verbose === true });
+    const logged = passPrismOutput(prism.stdout, io, { verbose: verbose === true });
     const base = `http://${reachableUrlHost(host)}:${port}`;
-    waitUntilAccepting(new URL(base).hostname.replace(/^\[(.*)\]$/, "$1"), port, exited).then(
+    // Quiet, Prism says nothing once it listens: the port tells. Verbose, its route list follows
+    // the port opening, and the banner waits for the end of it.
+    Promise.all([
+      waitUntilAccepting(new URL(base).hostname.replace(/^\[(.*)\]$/, "$1"), port, exited),
+      verbose ? logged.listening : undefined,
+    ]).then(
       () =>
         printLine(
           io.stdout,
@@ -131,13 +136,28 @@ export async function runMock(
 /** Prism's start-up notice, which it prints even at the "error" level. */
 const startingLine = /\[CLI\] …\s+awaiting\s+Starting Prism/;
 
-/** Passes Prism's log through, whole lines at a time; quiet, without its start-up notice. */
-function passPrismOutput(output: NodeJS.ReadableStream, io: CliIo, options: { verbose: boolean }): void {
+/**
+ * Passes Prism's log through, whole lines at a time; quiet, without its start-up notice.
+ * `listening` resolves once the log says Prism listens, which only its "info" level says.
+ */
+function passPrismOutput(
+  output: NodeJS.ReadableStream,
+  io: CliIo,
+  options: { verbose: boolean },
+): { listening: Promise<void> } {
   let partial = "";
+  let seen = "";
+  let sawListening: () => void = () => {};
+  const listening = new Promise<void>((resolve) => {
+    sawListening = resolve;
+  });
   output.setEncoding("utf8");
   output.on("data", (chunk: string) => {
     if (options.verbose) {
       io.stdout.write(chunk);
+      // Chunks may split the line.
+      seen = (seen + chunk).slice(-500);
+      if (seen.includes("Prism is listening")) sawListening();
       return;
     }
     const lines = (partial + chunk).split("\n");
@@ -148,4 +168,5 @@ function passPrismOutput(output: NodeJS.ReadableStream, io: CliIo, options: { ve
   output.on("end", () => {
     if (partial !== "" && !startingLine.test(partial)) io.stdout.write(partial);
   });
+  return { listening };
 }

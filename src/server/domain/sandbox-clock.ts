@@ -1,4 +1,4 @@
-import { isSandboxInstant, type SandboxClock } from "../clock.ts";
+import { isSandboxInstant, type SandboxClock, sandboxClockRange } from "../clock.ts";
 import { invalidField } from "../problems.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -6,7 +6,8 @@ export function readSandboxClock(clock: SandboxClock): Schemas["SandboxClock"] {
   return { now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 };
 }
 
-const rangeWords = "from 1970-01-01T00:00:00Z up to, not including, 9000-01-01T00:00:00Z";
+const whole = (epochMs: number) => new Date(epochMs).toISOString().replace(".000Z", "Z");
+const rangeWords = `from ${whole(sandboxClockRange.earliest)} up to, not including, ${whole(sandboxClockRange.end)}`;
 
 /**
  * Moves the sandbox clock by `advanceSeconds` or to `now`, for every caller at once. A move that
