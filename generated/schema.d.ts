@@ -580,10 +580,18 @@ export interface paths {
          *     on are delivered to it: `payment.confirmed`, `payment.partial` and `payment.failed`, or the
          *     subset given in `events`. Endpoints can also come from the server's configuration file.
          *
-         *     When the server runs with `blockPrivateWebhookTargets`, a URL whose host is, or resolves to,
-         *     a loopback, private, link-local or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6
-         *     included; `localhost` too) is refused with `400` naming `/body/url`. Each delivery checks the
-         *     resolved address again, since DNS answers can change.
+         *     The URL must reach a public address. A host that is, or resolves to, a loopback, private,
+         *     link-local, multicast, broadcast, unspecified or reserved address is refused with `400`
+         *     naming `/body/url`, and so is every IPv6 form that embeds an IPv4 address (IPv4-mapped
+         *     `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64
+         *     `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`), and `localhost`
+         *     names. Each delivery checks the resolved addresses again and connects only to those, since
+         *     DNS answers can change. The server's configuration can let chosen origins or hosts through
+         *     (`allowWebhookTargets`, for receivers on the developer's machine).
+         *
+         *     An account has at most 20 endpoints (configured and registered together; the server's
+         *     `maxWebhookEndpointsPerAccount` can change it): one more answers `400`
+         *     `/problems/invalid-state`. Delete one to make room.
          */
         post: operations["createSandboxWebhookEndpoint"];
         delete?: never;
@@ -2129,18 +2137,33 @@ export interface components {
             offsetSeconds: number;
         };
         /**
+         * SandboxInstant
+         * Format: date-time
+         * @description An RFC 3339 date-time that the sandbox can keep: from `1970-01-01T00:00:00Z` up to, but not
+         *     including, `9000-01-01T00:00:00Z`, with seconds from 00 to 59 (a leap second such as
+         *     `23:59:60` is refused: the sandbox clock does not count them). The range leaves every
+         *     timestamp the sandbox derives from its clock, such as a link's expiry, a valid four-digit-year
+         *     date-time. The pattern checks the year and the seconds; the server also refuses an instant
+         *     whose offset moves it out of the range, with a `400` naming the field.
+         * @example 2026-04-12T10:00:00Z
+         */
+        SandboxInstant: string;
+        /**
          * SandboxClockUpdate
          * @description Sandbox only. Moves the sandbox clock: either forward or backward by `advanceSeconds`, or to
          *     the instant `now`. Exactly one of the two. The clock keeps running from its new position.
+         *     Either way the clock must land from `1970-01-01T00:00:00Z` up to, but not including,
+         *     `9000-01-01T00:00:00Z` (see `SandboxInstant`); a move outside that range answers `400` naming
+         *     the field and leaves the clock where it was.
          */
         SandboxClockUpdate: {
-            /** @description Seconds to move the clock by; negative moves it back. At most ten years either way. */
-            advanceSeconds?: number;
             /**
-             * Format: date-time
-             * @description The instant to set the clock to.
+             * @description Seconds to move the clock by; negative moves it back. At most ten years either way, and
+             *     the clock must stay within the range of `SandboxInstant`.
              */
-            now?: string;
+            advanceSeconds?: number;
+            /** @description The instant to set the clock to, within the range of `SandboxInstant`. */
+            now?: components["schemas"]["SandboxInstant"];
         } & (unknown | unknown);
         /**
          * SandboxWalletBalance
@@ -2389,10 +2412,10 @@ export interface components {
              */
             spender: components["schemas"]["EvmAddress"];
             /**
-             * Format: date-time
-             * @description When the next payment is due; absent means none is scheduled yet.
+             * @description When the next payment is due, within the range of `SandboxInstant`; absent means none is
+             *     scheduled yet.
              */
-            nextPaymentDate?: string;
+            nextPaymentDate?: components["schemas"]["SandboxInstant"];
         };
         /**
          * SandboxRecurringPayment
@@ -2530,8 +2553,10 @@ export interface components {
             /**
              * Format: uri
              * @description Where events are POSTed: an absolute `http` or `https` URL without credentials or fragment.
-             *     When the server runs with `blockPrivateWebhookTargets`, a host that is or resolves to a
-             *     loopback, private, link-local or unspecified address is refused (`400` naming `/body/url`).
+             *     The host must be, or resolve to, a public address: loopback, private, link-local,
+             *     multicast, broadcast, unspecified and reserved addresses, IPv6 forms that embed an IPv4
+             *     address and `localhost` names are refused (`400` naming `/body/url`), unless the server's
+             *     `allowWebhookTargets` lists the origin or host.
              */
             url: string;
             /** @description The events to send to it; all of them when absent. */
@@ -3054,6 +3079,7 @@ export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSin
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
 export type SandboxClock = components['schemas']['SandboxClock'];
+export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
 export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance'];
 export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];
@@ -4069,8 +4095,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or (with
-             *     `blockPrivateWebhookTargets`) reaches a private address; or an event name is unknown.
+             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or does not
+             *     reach a public address; or an event name is unknown (`/problems/validation-failed`). Or
+             *     the account already has as many endpoints as it may (`/problems/invalid-state`).
              */
             400: {
                 headers: {
