@@ -4,10 +4,12 @@ import { isObject } from "../spec/spec-document.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
+import { createThenReadRequest, signRecurringPayout } from "./request-scenarios.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
-const prismIsStateless = "Prism is stateless: it does not keep the secure payments it answers 201 to";
+const prismIsStateless =
+  "Prism is stateless: it does not keep what it answers 201 to, and checks no signature";
 
 async function createThenCheckToken(
   context: SuiteContext,
@@ -51,15 +53,45 @@ async function createThenCheckToken(
 /** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
 export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  const notRunReason = context.options.stateful ? undefined : prismIsStateless;
+  const checks: PlannedCheck[] = [];
   const create = byId.get("createSecurePayment");
   const check = byId.get("checkSecurePaymentToken");
-  if (!create || !check) return [];
-  return [
-    defineCheck(context, {
-      operationId: check.operationId,
-      check: "token of a secure payment just created -> 200 with its requestIds",
-      notRunReason: context.options.stateful ? undefined : prismIsStateless,
-      body: () => createThenCheckToken(context, create, check),
-    }),
-  ];
+  if (create && check) {
+    checks.push(
+      defineCheck(context, {
+        operationId: check.operationId,
+        check: "token of a secure payment just created -> 200 with its requestIds",
+        notRunReason,
+        body: () => createThenCheckToken(context, create, check),
+      }),
+    );
+  }
+  const createRequest = byId.get("createRequest");
+  const getRequestStatus = byId.get("getRequestStatus");
+  if (createRequest && getRequestStatus) {
+    checks.push(
+      defineCheck(context, {
+        operationId: getRequestStatus.operationId,
+        check: "request just created -> 200 with its requestId and paymentReference, unpaid",
+        notRunReason,
+        body: () => createThenReadRequest(context, createRequest, getRequestStatus),
+      }),
+    );
+  }
+  const createPayout = byId.get("createPayout");
+  const sign = byId.get("submitRecurringPaymentSignature");
+  const progress = byId.get("getRecurringPaymentStatus");
+  if (createPayout && sign && progress) {
+    checks.push(
+      defineCheck(context, {
+        operationId: sign.operationId,
+        check:
+          "recurring payout just created: another wallet's permit signature -> 400, the payer's -> 201, then active",
+        notRunReason,
+        body: () => signRecurringPayout(context, createPayout, sign, progress),
+      }),
+    );
+  }
+  return checks;
 }
