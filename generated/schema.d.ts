@@ -1796,10 +1796,9 @@ export interface components {
             /**
              * @description Whether the payee is paid out in fiat: the payer pays in crypto and the service's off-ramp
              *     pays the bank account registered through the payer endpoints. Such a request may omit
-             *     `payee`.
-             * @default false
+             *     `payee`. False when absent.
              */
-            isCryptoToFiatAvailable: boolean;
+            isCryptoToFiatAvailable?: boolean;
             customerInfo?: components["schemas"]["CustomerInfo"];
             reference?: components["schemas"]["MerchantReference"];
             /** @description For a period of a recurring invoice, the request the recurrence started from. */

@@ -1,43 +1,24 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
-import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
+import {
+  runWalkthrough,
+  shellBlocks,
+  startServerScript,
+  startServerScriptProcess,
+} from "../support/guide-walkthrough.ts";
+import { envWithoutSandboxSettings } from "../support/start-process.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
-const script = path.join(repoRoot, "scripts", "start-server.ts");
-
-/** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
-async function startScript(args: string[]): Promise<{ server: RunningProcess; banner: string; url: string }> {
-  const server = await startProcess(tsx, [script, ...args], {
-    name: `npm start -- ${args.join(" ")}`,
-    ready: /Stop with Ctrl\+C\./,
-  });
-  const banner = server.output();
-  const url = /API:\s+(http:\/\/\S+)/.exec(banner)?.[1];
-  if (url === undefined) {
-    await server.kill();
-    throw new Error(`no API URL in the banner:\n${banner}`);
-  }
-  return { server, banner, url };
-}
-
-/** The fenced `sh` blocks of a section of docs/reference-server.md. */
-function shellBlocks(section: string): string[] {
-  const doc = readFileSync(path.join(repoRoot, "docs", "reference-server.md"), "utf8");
-  const start = doc.indexOf(`## ${section}\n`);
-  const end = doc.indexOf("\n## ", start + 1);
-  const text = doc.slice(start, end < 0 ? undefined : end);
-  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
-}
 
 describe("npm start (scripts/start-server.ts)", () => {
-  let started: Awaited<ReturnType<typeof startScript>>;
+  let started: Awaited<ReturnType<typeof startServerScriptProcess>>;
   beforeAll(async () => {
-    started = await startScript(["--port", "0"]);
+    started = await startServerScriptProcess(["--port", "0"]);
   });
   afterAll(() => started?.server.kill());
 
@@ -54,25 +35,9 @@ describe("npm start (scripts/start-server.ts)", () => {
   });
 
   it("runs the quick start of docs/reference-server.md as written (only BASE points at this server)", () => {
-    const blocks = shellBlocks("Quick start");
+    const blocks = shellBlocks("docs/reference-server.md", "Quick start");
     expect(blocks[0]).toBe("npm ci && npm start\n");
-    const walkthrough = blocks.slice(1).join("\n");
-    expect(walkthrough.startsWith("BASE=http://127.0.0.1:3000\n")).toBe(true);
-    const result = spawnSync(
-      "bash",
-      [
-        "-e",
-        "-o",
-        "pipefail",
-        "-c",
-        walkthrough.replace("BASE=http://127.0.0.1:3000", `BASE=${started.url}`),
-      ],
-      {
-        cwd: repoRoot,
-        encoding: "utf8",
-        timeout: 60_000,
-      },
-    );
+    const result = runWalkthrough(blocks.slice(1).join("\n"), started.url);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
@@ -94,7 +59,7 @@ describe("npm start (scripts/start-server.ts)", () => {
 
 describe("start-up errors", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(tsx, [script, ...args], {
+    spawnSync(tsx, [startServerScript, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { ...envWithoutSandboxSettings, ...env },
