@@ -121,20 +121,14 @@ export function signRecurringPayout(
       };
     }
     const permit = readTypedData(field(created, "recurringPaymentPermit"));
-    await send(context, {
-      label: "another wallet signs",
-      operation: sign,
-      path,
-      body: { permitSignature: await stranger.signTypedData(permit as never) },
-      expect: 400,
-    });
-    await send(context, {
-      label: "the payer signs",
-      operation: sign,
-      path,
-      body: { permitSignature: await payer.signTypedData(permit as never) },
-      expect: 201,
-    });
+    // Another wallet's signature must be refused, the payer's accepted.
+    for (const [label, signer, expect] of [
+      ["another wallet signs", stranger, 400],
+      ["the payer signs", payer, 201],
+    ] as const) {
+      const permitSignature = await signer.signTypedData(permit as never);
+      await send(context, { label, operation: sign, path, body: { permitSignature }, expect });
+    }
     const progress = await send(context, { label: "read", operation: read, path, expect: 200 });
     const issues =
       field(progress, "status") === "active" ? [] : [`read: status ${field(progress, "status")}, not active`];

@@ -50,48 +50,52 @@ async function createThenCheckToken(
   };
 }
 
+/** A scenario: the check's name, the operation it is reported under, and the operations it calls. */
+interface Scenario {
+  operationId: string;
+  check: string;
+  calls: string[];
+  run(context: SuiteContext, operations: SpecOperation[]): Promise<Verdict>;
+}
+
+const scenarios: Scenario[] = [
+  {
+    operationId: "checkSecurePaymentToken",
+    check: "token of a secure payment just created -> 200 with its requestIds",
+    calls: ["createSecurePayment", "checkSecurePaymentToken"],
+    run: (context, [create, check]) =>
+      createThenCheckToken(context, create as SpecOperation, check as SpecOperation),
+  },
+  {
+    operationId: "getRequestStatus",
+    check: "request just created -> 200 with its requestId and paymentReference, unpaid",
+    calls: ["createRequest", "getRequestStatus"],
+    run: (context, [create, read]) =>
+      createThenReadRequest(context, create as SpecOperation, read as SpecOperation),
+  },
+  {
+    operationId: "submitRecurringPaymentSignature",
+    check:
+      "recurring payout just created: another wallet's permit signature -> 400, the payer's -> 201, then active",
+    calls: ["createPayout", "submitRecurringPaymentSignature", "getRecurringPaymentStatus"],
+    run: (context, [create, sign, read]) =>
+      signRecurringPayout(context, create as SpecOperation, sign as SpecOperation, read as SpecOperation),
+  },
+];
+
 /** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
 export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  const notRunReason = context.options.stateful ? undefined : prismIsStateless;
-  const checks: PlannedCheck[] = [];
-  const create = byId.get("createSecurePayment");
-  const check = byId.get("checkSecurePaymentToken");
-  if (create && check) {
-    checks.push(
+  return scenarios.flatMap((scenario) => {
+    const calls = scenario.calls.map((operationId) => byId.get(operationId));
+    if (calls.some((operation) => operation === undefined)) return [];
+    return [
       defineCheck(context, {
-        operationId: check.operationId,
-        check: "token of a secure payment just created -> 200 with its requestIds",
-        notRunReason,
-        body: () => createThenCheckToken(context, create, check),
+        operationId: scenario.operationId,
+        check: scenario.check,
+        notRunReason: context.options.stateful ? undefined : prismIsStateless,
+        body: () => scenario.run(context, calls as SpecOperation[]),
       }),
-    );
-  }
-  const createRequest = byId.get("createRequest");
-  const getRequestStatus = byId.get("getRequestStatus");
-  if (createRequest && getRequestStatus) {
-    checks.push(
-      defineCheck(context, {
-        operationId: getRequestStatus.operationId,
-        check: "request just created -> 200 with its requestId and paymentReference, unpaid",
-        notRunReason,
-        body: () => createThenReadRequest(context, createRequest, getRequestStatus),
-      }),
-    );
-  }
-  const createPayout = byId.get("createPayout");
-  const sign = byId.get("submitRecurringPaymentSignature");
-  const progress = byId.get("getRecurringPaymentStatus");
-  if (createPayout && sign && progress) {
-    checks.push(
-      defineCheck(context, {
-        operationId: sign.operationId,
-        check:
-          "recurring payout just created: another wallet's permit signature -> 400, the payer's -> 201, then active",
-        notRunReason,
-        body: () => signRecurringPayout(context, createPayout, sign, progress),
-      }),
-    );
-  }
-  return checks;
+    ];
+  });
 }

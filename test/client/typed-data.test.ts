@@ -14,18 +14,14 @@ const permitJson = JSON.stringify({
     EIP712Domain: [{ name: "name", type: "string" }],
     Permit: [
       { name: "owner", type: "address" },
-      { name: "spender", type: "address" },
       { name: "value", type: "uint256" },
-      { name: "nonce", type: "uint256" },
       { name: "deadline", type: "uint256" },
     ],
   },
   primaryType: "Permit",
   values: {
     owner: "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
-    spender: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
     value: "1000000",
-    nonce: "0",
     deadline: "1776164400",
   },
 });

@@ -1,24 +1,21 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTypedData } from "../../src/client/typed-data.ts";
-import { createDefaultConfig } from "../../src/server/index.ts";
-import { payee, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  asOtherAccount,
+  payee,
+  problemErrors,
+  startTestServerWithOtherAccount,
+  type TestServer,
+} from "./helpers.ts";
 
 // A local key stands for the payer's wallet; another for a wallet that is not the payer's.
 const wallet = privateKeyToAccount("0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6");
 const stranger = privateKeyToAccount("0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897");
-const otherKey = "sk_other_account_0000000004";
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_04",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServerWithOtherAccount();
 });
 afterAll(() => server.close());
 
@@ -202,10 +199,7 @@ describe("sendPaymentIntent (POST /v2/request/payment-intents/{paymentIntentId})
     const { pay } = await newIntent();
     const body = { signedPaymentIntent: await sign(pay.paymentIntent) };
     problemErrors(await submit("01KP3G7ZQ6V2D8W4N5R9T1XHJC", body), "/problems/not-found", 404);
-    const foreign = await submit(pay.paymentIntentId, body, {
-      auth: "none",
-      headers: { "x-api-key": otherKey },
-    });
+    const foreign = await submit(pay.paymentIntentId, body, asOtherAccount);
     problemErrors(foreign, "/problems/not-found", 404);
   });
 });

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig } from "../../src/server/index.ts";
-import { payee, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  asOtherAccount,
+  payee,
+  problemErrors,
+  startTestServerWithOtherAccount,
+  type TestServer,
+} from "./helpers.ts";
 
-const otherKey = "sk_other_account_0000000005";
 const otherPayee = "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984";
 const hash = (byte: string) => `0x${byte.repeat(32)}`;
 
@@ -29,14 +33,7 @@ async function createPaid(
 }
 
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_05",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServerWithOtherAccount();
   ids.invoice = await createPaid(
     { payee, amount: "150", invoiceCurrency: "USD", paymentCurrency: "USDC-base", reference: "INV-1" },
     [
@@ -53,8 +50,7 @@ beforeAll(async () => {
     [{ outcome: "failed", txHash: hash("c1"), now: "2026-04-04T10:00:00.000Z" }],
   );
   await server.call("POST", "/v2/request", {
-    auth: "none",
-    headers: { "x-api-key": otherKey },
+    ...asOtherAccount,
     body: { payee, amount: "1", invoiceCurrency: "USD", paymentCurrency: "USDC-base" },
   });
   await at("2026-04-12T10:00:00.000Z");

@@ -3,28 +3,25 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOfficialContracts } from "../../src/chain/index.ts";
 import { readTypedData } from "../../src/client/typed-data.ts";
-import { createDefaultConfig } from "../../src/server/index.ts";
-import { feeAddress, payee, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  asOtherAccount,
+  feeAddress,
+  payee,
+  problemErrors,
+  startTestServerWithOtherAccount,
+  type TestServer,
+} from "./helpers.ts";
 
 // Local keys, known to the test only: they sign permits as a payer's wallet would.
 const subscriber = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
 const baseProxy = "0xDc8781fFAb20Fef4aB0472c3d6E50073B540Ed9e";
 const usdcBase = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const otherKey = "sk_other_account_0000000003";
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 const approveAbi = parseAbi(["function approve(address spender, uint256 amount)"]);
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_03",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServerWithOtherAccount();
 });
 afterAll(() => server.close());
 
@@ -324,7 +321,7 @@ describe("submitRecurringPaymentSignature (POST /v2/payouts/recurring/{id})", ()
     problemErrors(withoutPermit, "/problems/invalid-state", 400);
     const { id } = await createRecurring();
     const foreign = await server.call("POST", `/v2/payouts/recurring/${id}`, {
-      ...asOther,
+      ...asOtherAccount,
       body: { permitSignature: signature },
     });
     problemErrors(foreign, "/problems/not-found", 404);
@@ -401,7 +398,7 @@ describe("getRecurringPaymentStatus (GET /v2/payouts/recurring/{id})", () => {
   it("answers 404 for another account's recurring payment", async () => {
     const { id } = await createRecurring();
     problemErrors(
-      await server.call("GET", `/v2/payouts/recurring/${id}`, asOther),
+      await server.call("GET", `/v2/payouts/recurring/${id}`, asOtherAccount),
       "/problems/not-found",
       404,
     );

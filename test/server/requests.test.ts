@@ -1,23 +1,21 @@
 import { decodeFunctionData, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig } from "../../src/server/index.ts";
-import { feeAddress, payee, payer, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  asOtherAccount,
+  feeAddress,
+  payee,
+  payer,
+  problemErrors,
+  startTestServerWithOtherAccount,
+  type TestServer,
+} from "./helpers.ts";
 
-const otherKey = "sk_other_account_0000000002";
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 const invoice = { payee, amount: "150", invoiceCurrency: "USD", paymentCurrency: "USDC-base" };
 const offRamp = "0xc59D435887F5955731b31386fE4E487d3eeE8516";
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_02",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServerWithOtherAccount();
 });
 afterAll(() => server.close());
 
@@ -113,7 +111,7 @@ describe("createRequest (POST /v2/request)", () => {
 
   it("checks that originalRequestId is one of the caller's requests, with its reference", async () => {
     const original = await create();
-    const theirs = await server.call("POST", "/v2/request", { ...asOther, body: invoice });
+    const theirs = await server.call("POST", "/v2/request", { ...asOtherAccount, body: invoice });
     const foreign = await server.call("POST", "/v2/request", {
       body: { ...invoice, originalRequestId: theirs.body.requestId },
     });
@@ -233,7 +231,7 @@ describe("getRequestStatus (GET /v2/request/{requestId})", () => {
 
   it("answers 404 for another account's request, as for an unknown one", async () => {
     const { requestId } = await create();
-    const answer = await server.call("GET", `/v2/request/${requestId}`, asOther);
+    const answer = await server.call("GET", `/v2/request/${requestId}`, asOtherAccount);
     problemErrors(answer, "/problems/not-found", 404);
     expect(answer.body.detail).toBe(`No request has the id ${requestId}.`);
   });
@@ -268,7 +266,7 @@ describe("updateRequest (PATCH /v2/request/{requestId})", () => {
       recurrence: { startDate: "2026-05-01", frequency: "WEEKLY" },
     });
     const foreign = await server.call("PATCH", `/v2/request/${recurring.requestId}`, {
-      ...asOther,
+      ...asOtherAccount,
       body: { isRecurrenceStopped: true },
     });
     problemErrors(foreign, "/problems/not-found", 404);
@@ -334,7 +332,11 @@ describe("listRequestRoutes (GET /v2/request/{requestId}/routes)", () => {
     expect(problemErrors(noWallet, "/problems/validation-failed", 400).map((issue) => issue.path)).toEqual([
       "/query/wallet",
     ]);
-    const foreign = await server.call("GET", `/v2/request/${requestId}/routes?wallet=${payer}`, asOther);
+    const foreign = await server.call(
+      "GET",
+      `/v2/request/${requestId}/routes?wallet=${payer}`,
+      asOtherAccount,
+    );
     problemErrors(foreign, "/problems/not-found", 404);
   });
 });
