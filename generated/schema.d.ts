@@ -1901,8 +1901,10 @@ export interface components {
             /** @description The payments received, oldest first; failed attempts are not payments. */
             payments?: components["schemas"]["RequestPayment"][];
             /**
-             * @description What was paid and what is left, in the request's payment currency; present (not null) once
-             *     a request is partially paid or received more than one payment.
+             * @description What was paid and what is left, in the request's payment currency. The service fills it
+             *     for a request partially paid or paid in several payments, and leaves it out or null
+             *     otherwise; the reference server always fills it, so that the amount due can be read
+             *     before anything is paid.
              */
             conversionBreakdown?: components["schemas"]["RequestPaidBreakdown"] | null;
             /**

@@ -162,7 +162,7 @@ describe("getRequestStatus (GET /v2/request/{requestId})", () => {
       isListening: true,
       txHash: null,
       payments: [],
-      conversionBreakdown: null,
+      conversionBreakdown: { paidAmount: "0", remainingAmount: "150", payments: [] },
       amountInUsd: "150",
       recurrence: null,
       isRecurrenceStopped: false,

@@ -19,7 +19,6 @@ export function toRequestDetails(request: RequestRecord): Schemas["RequestDetail
   const received = receivedPayments(request);
   const paid = request.status === "paid";
   const latest = received.at(-1);
-  const showBreakdown = request.status === "partially_paid" || received.length > 1;
   // The sandbox prices only the dollar stablecoins, at par.
   const inDollars = fiatRates.USD !== undefined && Object.hasOwn(fiatRates.USD, token.symbol);
   return {
@@ -34,16 +33,16 @@ export function toRequestDetails(request: RequestRecord): Schemas["RequestDetail
       txHash: payment.txHash,
       timestamp: payment.recordedAt,
     })),
-    conversionBreakdown: showBreakdown
-      ? {
-          paidAmount: format(request.amountPaid),
-          remainingAmount: format(remainingAmount(request)),
-          payments: received.map((payment) => ({
-            amount: format(payment.amount),
-            timestamp: payment.recordedAt,
-          })),
-        }
-      : null,
+    // The service fills it for partly paid requests only; the sandbox always does, so that the
+    // amount due can be read before anything is paid.
+    conversionBreakdown: {
+      paidAmount: format(request.amountPaid),
+      remainingAmount: format(remainingAmount(request)),
+      payments: received.map((payment) => ({
+        amount: format(payment.amount),
+        timestamp: payment.recordedAt,
+      })),
+    },
     amountInUsd: inDollars ? format(request.expectedAmount) : null,
     recurrence: request.recurrence ?? null,
     isRecurrenceStopped: request.isRecurrenceStopped ?? false,
