@@ -174,6 +174,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment request
+         * @description Creates one payment request (an invoice) and answers its `requestId` and `paymentReference`.
+         *     Nothing is sent on chain: the payer pays later, with the calldata of
+         *     `GET /v2/request/{requestId}/pay` (same chain) or a signed payment intent (cross-chain).
+         *     `GET /v2/request/{requestId}` reports its status, `GET /v2/payments` finds its payments, and
+         *     the `payment.*` webhooks announce them, exactly as for requests created by secure payments or
+         *     batch payouts.
+         *
+         *     `amount` is stated in `invoiceCurrency` (a currency id, or a fiat code such as `USD`) and
+         *     paid in `paymentCurrency`, whose network is the request's network. `payee` is required
+         *     unless `isCryptoToFiatAvailable` is true. With `recurrence`, the request is the first period
+         *     of a recurring invoice; stop it with `PATCH /v2/request/{requestId}`.
+         *
+         *     `customerInfo` and `reference` are kept for receipts; `reference` can be searched with
+         *     `GET /v2/payments`.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a request's status
+         * @description Answers whether the request is paid (`hasBeenPaid`), the payments received with their
+         *     transactions, what is left to pay once it is partly paid, its recurrence, and the receipt
+         *     details given at creation. It reads the same state as every other operation: a payment
+         *     recorded by any means (the pay calldata sent on chain and detected, a payment intent, the
+         *     sandbox API) shows here at once.
+         *
+         *     Another account's request answers `404`, like an unknown one.
+         */
+        get: operations["getRequestStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Stop or resume a recurring invoice
+         * @description Stops (`isRecurrenceStopped: true`) or resumes (`false`) the recurrence of a request created
+         *     with `recurrence`: once stopped, no further period is issued. Answers `200` with an empty
+         *     body, as the service does; read the result with `GET /v2/request/{requestId}`.
+         *
+         *     A request without a recurrence answers `400` (`/problems/invalid-state`) and is left as it is.
+         *     Another account's request answers `404`.
+         */
+        patch: operations["updateRequest"];
+        trace?: never;
+    };
     "/v2/request/{requestId}/pay": {
         parameters: {
             query?: never;
@@ -210,6 +284,103 @@ export interface paths {
         get: operations["getPayCalldata"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request/{requestId}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment routes for a request
+         * @description Lists the ways the payer wallet `wallet` can settle the request: the direct payment in the
+         *     request's own currency and network (`REQUEST_NETWORK_PAYMENT`), and cross-chain routes that
+         *     bridge USDC or USDT the wallet holds on another supported network, when the request pays in
+         *     one of them. A cross-chain route's `chain` and `token` are what to pass to
+         *     `GET /v2/request/{requestId}/pay` to get its payment intent. Each route states its total fee,
+         *     speed and price impact.
+         *
+         *     The same routes as `GET /v1/request/{paymentReference}/routes`, found by request id instead
+         *     of payment reference. `amount`, `feePercentage` and `feeAddress` price the routes for a
+         *     payment that differs from the request's amount, or carries a fee taken at payment time;
+         *     send `feePercentage` and `feeAddress` together.
+         */
+        get: operations["listRequestRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request/payment-intents/{paymentIntentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a signed cross-chain payment intent
+         * @description Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
+         *     answered a `paymentIntentId`, the payment intent to sign and, for a token with EIP-2612, a
+         *     permit to sign; send the signatures here, each with the `nonce` and `deadline` of what was
+         *     signed. The service checks both signatures against the payer's wallet named in the intent,
+         *     then moves the funds through its bridge and pays the request: its status, its payments and
+         *     the `payment.confirmed` (or `payment.partial`) webhook follow as for any other payment.
+         *
+         *     Answers `200` with an empty body, as the service does. Refused with `400`: a signature that
+         *     is malformed or not the payer's, a `nonce` or `deadline` other than the intent's, a missing
+         *     permit signature when a permit was issued (`/problems/validation-failed`, naming the field);
+         *     an intent already submitted or past its deadline, or a request already paid
+         *     (`/problems/invalid-state`). An unknown intent, or another account's, answers `404`.
+         */
+        post: operations["sendPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay someone now, once or on a schedule
+         * @description Creates a request and answers the calldata that pays it (`PayoutCalldata`), in one call: the
+         *     way to pay a payee without creating the request first. Send the transactions in order from
+         *     the payer's wallet: an ERC-20 `approve` of the network's ERC20FeeProxy when the allowance is
+         *     too low (index 0), then the payment (`metadata.paymentTransactionIndex`). The request is like
+         *     any other: `GET /v2/request/{requestId}` reports it, and webhooks announce its payment. Name
+         *     the paying wallet in `payerWallet` so that the approval is left out when the allowance
+         *     suffices and the balance checks mean something.
+         *
+         *     With `recurrence` the answer is a `RecurringPayout` instead: a recurring payment in status
+         *     `pending`, the approval of the ERC20RecurringPaymentProxy to send first if the payer's
+         *     allowance is too low, and the EIP-712 permit the payer signs. Submit the signature with
+         *     `POST /v2/payouts/recurring/{id}`; the service then executes `totalPayments` payments, one
+         *     per period, each paying a request of its own. Recurring payouts pay ERC-20 tokens only, and
+         *     the payer cannot be the payee.
+         *
+         *     `feePercentage` and `feeAddress` (both or neither) add a fee to each payment; without them a
+         *     client ID's fee applies.
+         */
+        post: operations["createPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -253,12 +424,36 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a recurring payment's progress
+         * @description Answers where a recurring payment stands: its status, how many of its payments were executed,
+         *     when the last one was and when the next one is due, the request of each period and each
+         *     payment made. A paused one also says how many executions failed in a row and why. Another
+         *     account's recurring payment answers `404`, like an unknown one.
+         */
+        get: operations["getRecurringPaymentStatus"];
         put?: never;
-        post?: never;
+        /**
+         * Start a recurring payout with the payer's signature
+         * @description Takes the payer's signature of the `recurringPaymentPermit` that `POST /v2/payouts` answered
+         *     and starts the recurring payment: its status goes from `pending` to `active`, and the service
+         *     executes its payments from the permit's `firstExec` on. The signature is checked against the
+         *     permit and the payer (`values.subscriber`): one by any other wallet, or over other values, is
+         *     refused with `400` naming `/body/permitSignature`, and the recurring payment stays `pending`.
+         *
+         *     A recurring payment that is not `pending`, or whose permit deadline has passed, answers `400`
+         *     (`/problems/invalid-state`). Another account's recurring payment answers `404`.
+         */
+        post: operations["submitRecurringPaymentSignature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -266,7 +461,7 @@ export interface paths {
          * Cancel or resume a recurring payment
          * @description Applies an action to a recurring payment that the service executes on the payer's behalf.
          *
-         *     - `cancel` stops an `active` or `paused` recurring payment for good (status `cancelled`). The
+         *     - `cancel` stops a `pending`, `active` or `paused` recurring payment for good (status `cancelled`). The
          *       answer tells how many payments and how much remain unpaid, and carries an ERC-20
          *       `approve(spender, 0)` transaction that the payer can send to withdraw the allowance given
          *       to the recurring payment contract.
@@ -280,6 +475,36 @@ export interface paths {
          *     transition.
          */
         patch: operations["updateRecurringPayment"];
+        trace?: never;
+    };
+    "/v2/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search your payments
+         * @description Finds the caller's payments, newest first, one page at a time. Filters combine with AND; at
+         *     least one of `txHash`, `walletAddress`, `paymentReference`, `requestId`, `reference`, `type`,
+         *     `invoiceCurrency`, `paymentCurrency`, `fromDate` or `toDate` is required (`400` naming
+         *     `/query` otherwise). Every payment recorded on a request shows here, however the request was
+         *     created (`POST /v2/request`, a payout, a secure payment, a batch) and however it was paid;
+         *     failed attempts are not payments.
+         *
+         *     `walletAddress` matches the payee, or the payer when known (cross-chain payments name it).
+         *     `invoiceCurrency` and `paymentCurrency` match a currency id (`USDC-base`), a symbol (`USDC`)
+         *     or a fiat code (`USD`), in any letter case. `fromDate` and `toDate` are inclusive instants in
+         *     UTC, ending in `Z`; `toDate` cannot be before `fromDate`.
+         */
+        get: operations["searchPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/secure-payments": {
@@ -1457,11 +1682,270 @@ export interface components {
             lastUsedAt: string | null;
         };
         /**
+         * StartDate
+         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
+         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
+         *     date or instant earlier than the start of the current UTC day is refused with `400`.
+         * @example 2026-05-01
+         */
+        StartDate: string;
+        /**
+         * RecurrenceFrequency
+         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
+         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
+         *     1 day, 7 days, 30 days or 365 days.
+         * @example MONTHLY
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
+        /**
+         * RequestRecurrence
+         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
+         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
+         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY"
+         *     }
+         */
+        RequestRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+        };
+        /**
+         * CustomerAddress
+         * @description The customer's postal address, for receipts; every member is optional.
+         * @example {
+         *       "street": "12 Harbour Road",
+         *       "city": "Leith",
+         *       "postalCode": "EH6 6PR",
+         *       "country": "GB"
+         *     }
+         */
+        CustomerAddress: {
+            /** @description Street and number. */
+            street?: string;
+            /** @description City. */
+            city?: string;
+            /** @description State, province or region. */
+            state?: string;
+            /** @description Postal or ZIP code. */
+            postalCode?: string;
+            /** @description Country, ISO 3166-1 alpha-2. */
+            country?: components["schemas"]["CountryCode"];
+        };
+        /**
+         * CustomerInfo
+         * @description Who the customer is, kept with the request for the merchant's receipts and reconciliation.
+         *     It plays no part in the payment. Every member is optional.
+         * @example {
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "email": "ada@example.com",
+         *       "address": {
+         *         "street": "12 Harbour Road",
+         *         "city": "Leith",
+         *         "postalCode": "EH6 6PR",
+         *         "country": "GB"
+         *       }
+         *     }
+         */
+        CustomerInfo: {
+            /** @description The customer's first name. */
+            firstName?: string;
+            /** @description The customer's last name. */
+            lastName?: string;
+            /**
+             * Format: email
+             * @description The customer's email address.
+             */
+            email?: string;
+            address?: components["schemas"]["CustomerAddress"];
+        };
+        /**
+         * MerchantReference
+         * @description Your own reference for a payment, such as an order or invoice number, kept for receipts and search.
+         * @example INV-2026-0412
+         */
+        MerchantReference: string;
+        /**
          * RequestId
          * @description A request identifier, 66 lower-case hex digits beginning with `01`.
          * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
          */
         RequestId: string;
+        /**
+         * PaymentReference
+         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
+         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReference: string;
+        /**
+         * CreateRequestRequest
+         * @description The body of `POST /v2/request`: one payment request, or invoice, to create. The payer pays it
+         *     later, with the calldata of `GET /v2/request/{requestId}/pay` or a payment intent.
+         *
+         *     `payee` is required, except for a crypto-to-fiat request (`isCryptoToFiatAvailable: true`),
+         *     whose funds go to the service's off-ramp and then to the payee's bank account; the service
+         *     answers `400` naming `payee` when it is missing otherwise.
+         */
+        CreateRequestRequest: {
+            /** @description The wallet that receives the payment. */
+            payee?: components["schemas"]["EvmAddress"];
+            /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
+            payer?: components["schemas"]["EvmAddress"];
+            /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the request's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            recurrence?: components["schemas"]["RequestRecurrence"];
+            /**
+             * @description Whether the payee is paid out in fiat: the payer pays in crypto and the service's off-ramp
+             *     pays the bank account registered through the payer endpoints. Such a request may omit
+             *     `payee`. False when absent.
+             */
+            isCryptoToFiatAvailable?: boolean;
+            customerInfo?: components["schemas"]["CustomerInfo"];
+            reference?: components["schemas"]["MerchantReference"];
+            /** @description For a period of a recurring invoice, the request the recurrence started from. */
+            originalRequestId?: components["schemas"]["RequestId"];
+            /** @description The payment reference of `originalRequestId`; when both are sent they must match. */
+            originalRequestPaymentReference?: components["schemas"]["PaymentReference"];
+        };
+        /**
+         * RequestCreated
+         * @description A newly created request: its identifier, which webhooks and the other request operations use,
+         *     and its payment reference, which the on-chain payment carries.
+         */
+        RequestCreated: {
+            /** @description The request's identifier. Store it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference that links the on-chain payment to the request. */
+            paymentReference: components["schemas"]["PaymentReference"];
+        };
+        /**
+         * TxHash
+         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
+         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+         */
+        TxHash: string;
+        /**
+         * RequestPayment
+         * @description One payment received for a request.
+         * @example {
+         *       "amount": "150",
+         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "timestamp": "2026-04-12T10:05:00.000Z"
+         *     }
+         */
+        RequestPayment: {
+            /** @description The amount paid, in the request's payment currency, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The transaction that paid it, on the request's network. */
+            txHash: components["schemas"]["TxHash"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected.
+             */
+            timestamp: string;
+        };
+        /**
+         * RequestPaidBreakdown
+         * @description How much of a request is paid and how much is left, with each payment, as human-readable
+         *     decimals in the request's payment currency.
+         * @example {
+         *       "paidAmount": "100",
+         *       "remainingAmount": "50",
+         *       "payments": [
+         *         {
+         *           "amount": "100",
+         *           "timestamp": "2026-04-12T10:05:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        RequestPaidBreakdown: {
+            /** @description The total received so far. */
+            paidAmount: components["schemas"]["DecimalAmount"];
+            /** @description What is left to pay; `0` once paid. */
+            remainingAmount: components["schemas"]["DecimalAmount"];
+            /** @description Each payment received, oldest first. */
+            payments: {
+                /** @description The amount of this payment. */
+                amount: components["schemas"]["DecimalAmount"];
+                /**
+                 * Format: date-time
+                 * @description When it was detected.
+                 */
+                timestamp: string;
+            }[];
+        };
+        /**
+         * RequestDetails
+         * @description Where a request stands: whether it is paid, what it is owed and what was received, its
+         *     recurrence, and the receipt details given at creation. `hasBeenPaid` is the member to rely
+         *     on; `status` says more, but the service documents no fixed list for it.
+         */
+        RequestDetails: {
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the on-chain payment carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description True once the payments received cover the amount due. */
+            hasBeenPaid: boolean;
+            /**
+             * @description A finer status. The reference server answers `pending` (nothing received), `partially_paid`,
+             *     `paid` or `failed` (the last attempt failed; the request can still be paid). The service
+             *     documents no list: treat an unknown value by `hasBeenPaid`.
+             * @example pending
+             */
+            status?: string;
+            /** @description Whether the service still watches the chain for payments of this request; false once it is paid. */
+            isListening?: boolean;
+            /** @description The transaction of the latest payment; null while nothing was paid. */
+            txHash: components["schemas"]["TxHash"] | null;
+            /** @description The payments received, oldest first; failed attempts are not payments. */
+            payments?: components["schemas"]["RequestPayment"][];
+            /**
+             * @description What was paid and what is left, in the request's payment currency. The service fills it
+             *     for a request partially paid or paid in several payments, and leaves it out or null
+             *     otherwise; the reference server always fills it, so that the amount due can be read
+             *     before anything is paid.
+             */
+            conversionBreakdown?: components["schemas"]["RequestPaidBreakdown"] | null;
+            /**
+             * @description The amount due in US dollars when the request is invoiced in USD or in a dollar stablecoin;
+             *     null otherwise.
+             */
+            amountInUsd?: components["schemas"]["DecimalAmount"] | null;
+            /** @description The recurrence given at creation; null for a one-off request. */
+            recurrence?: components["schemas"]["RequestRecurrence"] | null;
+            /** @description Whether the recurrence was stopped; false for a one-off request. */
+            isRecurrenceStopped?: boolean;
+            /** @description For a period of a recurring invoice, the request the recurrence started from; else null. */
+            originalRequestId?: components["schemas"]["RequestId"] | null;
+            /** @description The payment reference of `originalRequestId`; else null. */
+            originalRequestPaymentReference?: components["schemas"]["PaymentReference"] | null;
+            /** @description Whether the payee is paid out in fiat through the off-ramp. */
+            isCryptoToFiatAvailable?: boolean;
+            /** @description The customer details given at creation; null when none were. */
+            customerInfo?: components["schemas"]["CustomerInfo"] | null;
+            /** @description The merchant reference given at creation; null when none was. */
+            reference?: components["schemas"]["MerchantReference"] | null;
+            /** @description The fees taken from the payments received; empty while unpaid. */
+            fees?: components["schemas"]["PaymentRouteFee"][];
+        };
+        /**
+         * UpdateRequestRequest
+         * @description The body of `PATCH /v2/request/{requestId}`: stop a recurring invoice (`true`), so that no
+         *     further period is issued, or resume it (`false`).
+         */
+        UpdateRequestRequest: {
+            /** @description True to stop the recurrence, false to resume it. */
+            isRecurrenceStopped: boolean;
+        };
         /**
          * HexData
          * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
@@ -1635,6 +2119,395 @@ export interface components {
             metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
         };
         /**
+         * Ulid
+         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
+         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
+         * @example 01KM9S346Q3D25VT4F5V37E3S3
+         */
+        Ulid: string;
+        /**
+         * Signature
+         * @description An ECDSA signature of an EOA over EIP-712 typed data, as `eth_signTypedData_v4` returns it:
+         *     `0x` and 130 hex digits (`r`, `s`, `v`), or 128 hex digits in the compact EIP-2098 form.
+         * @example 0xe7c0a9a3b30eea0c385e438ecc7767cd418b6136df37fcf2748d18efedb886311f0b1cbaa96843f62f42f23568e9a8c62387decef836829b92538d22f40e2ca61c
+         */
+        Signature: string;
+        /**
+         * UintString
+         * @description An unsigned integer written in decimal digits, as typed-data values carry large numbers.
+         * @example 1776160800
+         */
+        UintString: string;
+        /**
+         * SignedTypedData
+         * @description The payer's signature over EIP-712 typed data the service issued, with the `nonce` and
+         *     `deadline` of that typed data repeated as decimal strings, as its `values` carry them.
+         * @example {
+         *       "signature": "0xb7ff9c0b477234a1011c78ad06cec6737fd9c2470f31ff8c3a0f7f7da8a8c3a26eb88112c433b621ac3b2962db609b388ade3bdc119017f36f77f0ccfe37262b1b",
+         *       "nonce": "1776160800000",
+         *       "deadline": "1776164400"
+         *     }
+         */
+        SignedTypedData: {
+            signature: components["schemas"]["Signature"];
+            /** @description The `nonce` of the typed data that was signed. */
+            nonce: components["schemas"]["UintString"];
+            /** @description The `deadline` of the typed data that was signed, in Unix seconds. */
+            deadline: components["schemas"]["UintString"];
+        };
+        /**
+         * PaymentIntentSubmission
+         * @description The body of `POST /v2/request/payment-intents/{paymentIntentId}`: the payer's signature of the
+         *     cross-chain payment intent and, when the intent came with an EIP-2612 permit to sign
+         *     (`approvalPermitPayload`), the signature of that permit.
+         */
+        PaymentIntentSubmission: {
+            /** @description The signature of `paymentIntent`, with its `nonce` and `deadline`. */
+            signedPaymentIntent: components["schemas"]["SignedTypedData"];
+            /**
+             * @description The signature of `approvalPermitPayload`, with its `nonce` and `deadline`. Required when
+             *     the intent was issued with a permit; refused when it was not.
+             */
+            signedApprovalPermit?: components["schemas"]["SignedTypedData"];
+        };
+        /**
+         * PayoutRecurrence
+         * @description Makes a payout recurring: `totalPayments` payments of the same amount, every `frequency`
+         *     period from `startDate` on, taken from `payer`'s wallet by the service's
+         *     ERC20RecurringPaymentProxy once the payer signs the permit the answer carries.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY",
+         *       "totalPayments": 12,
+         *       "payer": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9"
+         *     }
+         */
+        PayoutRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+            /**
+             * @description How many payments in all. The service documents at most 256, but the permit carries the
+             *     count as a `uint8`, so 255 is the largest a permit can hold and the reference server
+             *     refuses 256.
+             */
+            totalPayments: number;
+            /** @description The wallet the payments are taken from; it signs the permit. It cannot be the payee. */
+            payer: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CreatePayoutRequest
+         * @description The body of `POST /v2/payouts`: a payment to make now, without creating the request first.
+         *     The service creates the request and answers the calldata that pays it. With `recurrence` it
+         *     creates a recurring payment instead and answers the permit the payer signs to start it.
+         */
+        CreatePayoutRequest: {
+            /** @description The wallet that receives the payment. */
+            payee: components["schemas"]["EvmAddress"];
+            /** @description The amount to pay (each time, when recurring), in `invoiceCurrency`. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description A fee added to each payment, as a percentage of its amount. Send it with `feeAddress`. */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee of `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"];
+            recurrence?: components["schemas"]["PayoutRecurrence"];
+            /**
+             * @description The wallet that will pay, so that the answer only includes an approval when its allowance
+             *     is too low and reports whether its balance and gas suffice.
+             */
+            payerWallet?: components["schemas"]["EvmAddress"];
+            /** @description Another name for `payerWallet`; when both are sent they must be equal. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            customerInfo?: components["schemas"]["CustomerInfo"];
+            reference?: components["schemas"]["MerchantReference"];
+        };
+        /**
+         * PayoutFee
+         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
+         * @example {
+         *       "percentage": "2.5",
+         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
+         *     }
+         */
+        PayoutFee: {
+            percentage: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee. */
+            address: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * PayoutMetadata
+         * @description The pay-calldata metadata, plus where the payment transaction sits in `transactions` and the
+         *     fee the payout carries. The approval, when needed, is always at index 0 and the payment at
+         *     index 1; without an approval the payment is at index 0.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description Position of the payment transaction in `transactions`; send it last. */
+            paymentTransactionIndex: number;
+            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
+            platformFee?: components["schemas"]["PayoutFee"];
+        };
+        /**
+         * PayoutCalldata
+         * @description A one-off payout: the request the service created and the transactions that pay it, to send
+         *     in order from the payer's wallet (an ERC-20 `approve` of the network's ERC20FeeProxy when the
+         *     allowance is too low, then the payment). Every `value` is an ethers v5 BigNumber object
+         *     (`0x00` for ERC-20 calls), the form every known client of this operation can read.
+         * @example {
+         *       "requestId": "011d9f7a4c2b86e35d0f1a9c7e4b2d6f80a3c5e7b9d1f2a4c6e8b0d2f4a6c810b5",
+         *       "paymentReference": "0xe23a6b02059c2b30",
+         *       "transactions": [
+         *         {
+         *           "to": "0xe11BF2fDA23bF0A98365e1A4c04A87C9339e8687",
+         *           "data": "0xb868980b0000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d70000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008e23a6b02059c2b30000000000000000000000000000000000000000000000000",
+         *           "value": {
+         *             "type": "BigNumber",
+         *             "hex": "0x02c68af0bb140000"
+         *           }
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        PayoutCalldata: {
+            /** @description The request created for the payout; webhooks name it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the payment transaction carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The transactions to send, in this order. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayoutMetadata"];
+        };
+        /**
+         * TypedDataField
+         * @description One member of an EIP-712 struct type, as `eth_signTypedData_v4` takes it.
+         * @example {
+         *       "name": "subscriber",
+         *       "type": "address"
+         *     }
+         */
+        TypedDataField: {
+            /** @description The member's name. */
+            name: string;
+            /** @description The member's Solidity type, such as `address` or `uint128`. */
+            type: string;
+        };
+        /**
+         * SchedulePermitValues
+         * @description The values of a recurring payment permit: who pays whom, how much and how often, and until
+         *     when the signature is valid. Amounts are base units of `token`, as decimal strings.
+         * @example {
+         *       "subscriber": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+         *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "recipient": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "feeAddress": "0x0000000000000000000000000000000000000000",
+         *       "amount": "50000000",
+         *       "feeAmount": "0",
+         *       "gasFee": "0",
+         *       "periodSeconds": 2592000,
+         *       "firstExec": 1777593600,
+         *       "totalExecutions": 12,
+         *       "nonce": "1775988000000",
+         *       "deadline": 1808697600
+         *     }
+         */
+        SchedulePermitValues: {
+            /** @description The payer, who signs the permit. */
+            subscriber: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token paid. */
+            token: components["schemas"]["EvmAddress"];
+            /** @description The payee. */
+            recipient: components["schemas"]["EvmAddress"];
+            /** @description Receives `feeAmount`; the zero address when there is no fee. */
+            feeAddress: components["schemas"]["EvmAddress"];
+            /** @description Each payment, in base units. */
+            amount: components["schemas"]["UintString"];
+            /** @description The fee taken with each payment, in base units. */
+            feeAmount: components["schemas"]["UintString"];
+            /** @description What each execution pays the service for its gas, in base units; `0` in the sandbox. */
+            gasFee: components["schemas"]["UintString"];
+            /** @description Seconds between two payments (86400 for `DAILY`). */
+            periodSeconds: number;
+            /** @description When the first payment is due, in Unix seconds. */
+            firstExec: number;
+            /** @description How many payments in all. */
+            totalExecutions: number;
+            /** @description Makes this permit unique. */
+            nonce: components["schemas"]["UintString"];
+            /** @description The permit is void after this instant, in Unix seconds; it covers the whole schedule. */
+            deadline: number;
+        };
+        /**
+         * RecurringPaymentPermit
+         * @description EIP-712 typed data the payer signs (`eth_signTypedData_v4`, or ethers'
+         *     `signTypedData(domain, types, values)`) to let the ERC20RecurringPaymentProxy take the scheduled
+         *     payments from the payer's wallet. The domain is the proxy on the payment's network; the
+         *     primary type is `SchedulePermit`. Submit the signature with `POST /v2/payouts/recurring/{id}`.
+         * @example {
+         *       "domain": {
+         *         "name": "ERC20RecurringPaymentProxy",
+         *         "version": "1",
+         *         "chainId": 8453,
+         *         "verifyingContract": "0xDc8781fFAb20Fef4aB0472c3d6E50073B540Ed9e"
+         *       },
+         *       "types": {
+         *         "SchedulePermit": [
+         *           {
+         *             "name": "subscriber",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "token",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "recipient",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "feeAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "amount",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "feeAmount",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "gasFee",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "periodSeconds",
+         *             "type": "uint32"
+         *           },
+         *           {
+         *             "name": "firstExec",
+         *             "type": "uint32"
+         *           },
+         *           {
+         *             "name": "totalExecutions",
+         *             "type": "uint8"
+         *           },
+         *           {
+         *             "name": "nonce",
+         *             "type": "uint256"
+         *           },
+         *           {
+         *             "name": "deadline",
+         *             "type": "uint256"
+         *           }
+         *         ]
+         *       },
+         *       "primaryType": "SchedulePermit",
+         *       "values": {
+         *         "subscriber": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+         *         "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "recipient": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *         "feeAddress": "0x0000000000000000000000000000000000000000",
+         *         "amount": "50000000",
+         *         "feeAmount": "0",
+         *         "gasFee": "0",
+         *         "periodSeconds": 2592000,
+         *         "firstExec": 1777593600,
+         *         "totalExecutions": 12,
+         *         "nonce": "1775988000000",
+         *         "deadline": 1808697600
+         *       }
+         *     }
+         */
+        RecurringPaymentPermit: {
+            /** @description The EIP-712 domain. */
+            domain: {
+                /**
+                 * @description The contract's EIP-712 name.
+                 * @constant
+                 */
+                name: "ERC20RecurringPaymentProxy";
+                /** @description The contract's EIP-712 version, `1`. */
+                version: string;
+                /** @description The EIP-155 chain id of the payment's network. */
+                chainId: number;
+                /** @description The ERC20RecurringPaymentProxy on that network. */
+                verifyingContract: components["schemas"]["EvmAddress"];
+            };
+            /** @description The struct types; `SchedulePermit` alone. */
+            types: {
+                /** @description The members of the permit, in order. */
+                SchedulePermit: components["schemas"]["TypedDataField"][];
+            };
+            /**
+             * @description The type to sign. The service's own answers leave it out; it is always `SchedulePermit`.
+             * @constant
+             */
+            primaryType?: "SchedulePermit";
+            values: components["schemas"]["SchedulePermitValues"];
+        };
+        /**
+         * BaseUnitAmount
+         * @description An integer amount in the token's smallest unit (wei for ETH, 10^-6 for USDC).
+         * @example 5000000
+         */
+        BaseUnitAmount: string;
+        /**
+         * RecurringPayoutMetadata
+         * @description What starting a recurring payout takes: the steps (the approval, when needed, then the
+         *     signature) and the allowance the proxy needs, in base units of the token.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "totalNeededAllowance": "600000000",
+         *       "currentAllowance": "0",
+         *       "additionalAllowanceNeeded": "600000000",
+         *       "existingPaymentsAmount": "0"
+         *     }
+         */
+        RecurringPayoutMetadata: {
+            /** @description The transactions to send plus the signature. */
+            stepsRequired: number;
+            /** @description What the proxy must be allowed to take in all, fees included. */
+            totalNeededAllowance: components["schemas"]["BaseUnitAmount"];
+            /** @description What the payer's wallet allows the proxy to take now. */
+            currentAllowance: components["schemas"]["BaseUnitAmount"];
+            /** @description The shortfall the approval in `transactions` covers; `0` when none is needed. */
+            additionalAllowanceNeeded: components["schemas"]["BaseUnitAmount"];
+            /** @description What the payer's other recurring payments through the proxy still need; the sandbox counts `0`. */
+            existingPaymentsAmount: components["schemas"]["BaseUnitAmount"];
+        };
+        /**
+         * RecurringPayout
+         * @description A recurring payout waiting for the payer's signature: its identifier, the ERC-20 approval of
+         *     the ERC20RecurringPaymentProxy to send first when the payer's allowance is too low (`value` is
+         *     the hex string `0x0`), and the permit to sign. Until the signature is submitted with
+         *     `POST /v2/payouts/recurring/{id}` the recurring payment is `pending` and nothing is paid.
+         */
+        RecurringPayout: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            /** @description The approval to send before signing; empty when the allowance already suffices. */
+            transactions: components["schemas"]["Transaction"][];
+            recurringPaymentPermit: components["schemas"]["RecurringPaymentPermit"];
+            metadata: components["schemas"]["RecurringPayoutMetadata"];
+        };
+        /**
          * PaymentRequestItem
          * @description One payment request to create: who is paid, how much, in which currency the amount is stated
          *     and in which currency it is paid. All items of one call must pay on the same network.
@@ -1734,12 +2607,101 @@ export interface components {
             batchPaymentTransaction?: components["schemas"]["Transaction"];
         } & (unknown | unknown | unknown);
         /**
-         * Ulid
-         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
-         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
-         * @example 01KM9S346Q3D25VT4F5V37E3S3
+         * RecurringPaymentStatus
+         * @description Where a recurring payment stands.
+         *
+         *     - `pending`: created by `POST /v2/payouts` and waiting for the payer's permit signature;
+         *       nothing is executed until `POST /v2/payouts/recurring/{id}` accepts it.
+         *     - `active`: the service executes the payments on schedule.
+         *     - `paused`: an execution failed (for example the payer's balance or allowance was too low);
+         *       no further payment is executed until the payment is unpaused.
+         *     - `completed`: the last scheduled payment was executed. Final.
+         *     - `cancelled`: stopped by a `cancel` action. Final.
+         *
+         *     Transitions:
+         *
+         *     - `pending` -> `active` when the permit signature is accepted;
+         *     - `pending` -> `cancelled` on `cancel`;
+         *     - `active` -> `paused` when an execution fails;
+         *     - `paused` -> `active` on `unpause`;
+         *     - `active` -> `completed` after the last payment is executed;
+         *     - `active` -> `cancelled` and `paused` -> `cancelled` on `cancel`.
+         *
+         *     Refused with `400` (`/problems/invalid-state`), leaving the status unchanged: `cancel` on a
+         *     `cancelled` or `completed` payment, and `unpause` on any payment that is not `paused`.
+         * @example active
+         * @enum {string}
          */
-        Ulid: string;
+        RecurringPaymentStatus: "pending" | "active" | "paused" | "completed" | "cancelled";
+        /**
+         * RecurringPaymentProgress
+         * @description Where a recurring payment stands: its status, how many payments were executed, when the last
+         *     one was and when the next one is due, the request of each period and each payment made. After
+         *     a failed execution (status `paused`) it says how many attempts failed and why.
+         */
+        RecurringPaymentProgress: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description Payments executed so far. */
+            processedPayments: number;
+            /** @description Payments in the whole schedule. */
+            totalPayments: number;
+            /**
+             * Format: date-time
+             * @description When the latest payment was executed; null before the first.
+             */
+            lastPaymentDate: string | null;
+            /**
+             * Format: date-time
+             * @description When the next payment is due; null when none is scheduled (pending, paused, completed or cancelled).
+             */
+            nextPaymentDate: string | null;
+            /** @description The request of each period executed or attempted so far, oldest first. */
+            requests: {
+                /** @description The period's request. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description Its payment reference. */
+                paymentReference: components["schemas"]["PaymentReference"];
+            }[];
+            /** @description The payments executed, oldest first. */
+            payments: {
+                /** @description The period's request this payment paid. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The amount paid, as a human-readable decimal of the token. */
+                amount: components["schemas"]["DecimalAmount"];
+                /**
+                 * Format: date-time
+                 * @description When it was executed.
+                 */
+                timestamp: string;
+                /** @description The transaction that executed it. */
+                txHash: components["schemas"]["TxHash"];
+            }[];
+            /** @description Present while paused after failed executions; how many failed in a row. */
+            failureCount?: number;
+            /** @description Present while paused; why the latest execution failed, for example `insufficient_funds`. */
+            failureReason?: string;
+        };
+        /**
+         * RecurringPaymentSignature
+         * @description The body of `POST /v2/payouts/recurring/{id}`: the payer's signature of the recurring payment permit.
+         */
+        RecurringPaymentSignature: {
+            /** @description The signature of `recurringPaymentPermit`, by the payer (`values.subscriber`). */
+            permitSignature: components["schemas"]["Signature"];
+        };
+        /**
+         * RecurringPaymentActivated
+         * @description A recurring payment whose permit signature was accepted; the service now executes it on schedule.
+         */
+        RecurringPaymentActivated: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description A human-readable confirmation. */
+            message: string;
+        };
         /**
          * RecurringPaymentAction
          * @description What to do with a recurring payment. `cancel`: stop it for good (allowed while `active` or
@@ -1756,35 +2718,6 @@ export interface components {
         UpdateRecurringPaymentRequest: {
             action: components["schemas"]["RecurringPaymentAction"];
         };
-        /**
-         * RecurringPaymentStatus
-         * @description Where a recurring payment stands.
-         *
-         *     - `active`: the service executes the payments on schedule.
-         *     - `paused`: an execution failed (for example the payer's balance or allowance was too low);
-         *       no further payment is executed until the payment is unpaused.
-         *     - `completed`: the last scheduled payment was executed. Final.
-         *     - `cancelled`: stopped by a `cancel` action. Final.
-         *
-         *     Transitions:
-         *
-         *     - `active` -> `paused` when an execution fails;
-         *     - `paused` -> `active` on `unpause`;
-         *     - `active` -> `completed` after the last payment is executed;
-         *     - `active` -> `cancelled` and `paused` -> `cancelled` on `cancel`.
-         *
-         *     Refused with `400` (`/problems/invalid-state`), leaving the status unchanged: `cancel` on a
-         *     `cancelled` or `completed` payment, and `unpause` on any payment that is not `paused`.
-         * @example active
-         * @enum {string}
-         */
-        RecurringPaymentStatus: "active" | "paused" | "completed" | "cancelled";
-        /**
-         * BaseUnitAmount
-         * @description An integer amount in the token's smallest unit (wei for ETH, 10^-6 for USDC).
-         * @example 5000000
-         */
-        BaseUnitAmount: string;
         /**
          * RecurringPaymentMetadata
          * @description Progress of a recurring payment's schedule. `processedPayments` and `totalPayments` are always
@@ -1829,6 +2762,120 @@ export interface components {
              */
             transactions?: components["schemas"]["Transaction"][];
             metadata: components["schemas"]["RecurringPaymentMetadata"];
+        };
+        /**
+         * PaymentType
+         * @description How a payment was made: `direct` (in the invoice currency itself), `conversion` (the invoice is
+         *     in another currency, such as USD, converted to the payment currency), `crosschain` (bridged
+         *     from another network through a payment intent) or `recurring` (executed by a recurring payment).
+         * @example direct
+         * @enum {string}
+         */
+        PaymentType: "direct" | "conversion" | "crosschain" | "recurring";
+        /**
+         * PaymentSearchItem
+         * @description One payment of the caller's, with the request it paid. Amounts are human-readable decimals of
+         *     the payment currency. The conversion members are null in the sandbox, which converts only
+         *     at par.
+         * @example {
+         *       "id": "01KP3G7ZQ6V2D8W4N5R9T1XHJC",
+         *       "amount": "150",
+         *       "sourceNetwork": "base",
+         *       "destinationNetwork": "base",
+         *       "sourceTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "destinationTxHash": null,
+         *       "timestamp": "2026-04-12T10:05:00.000Z",
+         *       "type": "conversion",
+         *       "currency": "USD",
+         *       "paymentCurrency": "USDC",
+         *       "conversionRateSource": null,
+         *       "conversionRateDestination": null,
+         *       "convertedAmountSource": null,
+         *       "convertedAmountDestination": null,
+         *       "rateProvider": null,
+         *       "fees": [],
+         *       "recurringPaymentId": null,
+         *       "request": {
+         *         "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *         "paymentReference": "0x8d21a7cc3f5e9b04",
+         *         "hasBeenPaid": true,
+         *         "customerInfo": null,
+         *         "reference": "INV-2026-0412"
+         *       }
+         *     }
+         */
+        PaymentSearchItem: {
+            /** @description The payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            /** @description The amount paid. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The network the payer paid on; another network than `destinationNetwork` for a cross-chain payment. */
+            sourceNetwork: components["schemas"]["NetworkName"];
+            /** @description The request's network, where the payee was paid. */
+            destinationNetwork: components["schemas"]["NetworkName"];
+            /** @description The payer's transaction on `sourceNetwork`, when known. */
+            sourceTxHash: components["schemas"]["TxHash"] | null;
+            /** @description The transaction that paid the payee on `destinationNetwork`, for a cross-chain payment; else null. */
+            destinationTxHash: components["schemas"]["TxHash"] | null;
+            /**
+             * Format: date-time
+             * @description When the payment was detected.
+             */
+            timestamp: string;
+            type: components["schemas"]["PaymentType"];
+            /** @description The invoice currency, as a symbol or fiat code (`USD`, `USDC`). */
+            currency: string;
+            /** @description The symbol of the token paid (`USDC`). */
+            paymentCurrency: string;
+            /** @description The rate of the source currency used in a conversion; null in the sandbox. */
+            conversionRateSource?: null | string;
+            /** @description The rate of the destination currency used in a conversion; null in the sandbox. */
+            conversionRateDestination?: null | string;
+            /** @description The amount converted from; null in the sandbox. */
+            convertedAmountSource?: null | string;
+            /** @description The amount converted to; null in the sandbox. */
+            convertedAmountDestination?: null | string;
+            /**
+             * @description Where the conversion rate came from; null in the sandbox.
+             * @enum {null|string}
+             */
+            rateProvider?: "lifi" | "chainlink" | "coingecko" | "unknown" | null;
+            /** @description The fees taken from this payment; empty when none. */
+            fees: components["schemas"]["PaymentRouteFee"][];
+            /** @description The recurring payment that executed this payment; null for other payments. */
+            recurringPaymentId: components["schemas"]["Ulid"] | null;
+            /** @description The request this payment paid. */
+            request: {
+                /** @description The request's identifier. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description Its payment reference. */
+                paymentReference: components["schemas"]["PaymentReference"];
+                /** @description Whether the request is fully paid now. */
+                hasBeenPaid: boolean;
+                /** @description The customer details given at creation; null when none were. */
+                customerInfo: components["schemas"]["CustomerInfo"] | null;
+                /** @description The merchant reference given at creation; null when none was. */
+                reference: components["schemas"]["MerchantReference"] | null;
+            };
+        };
+        /**
+         * PaymentSearchResults
+         * @description One page of the caller's payments matching every filter given, newest first, with the page's position.
+         */
+        PaymentSearchResults: {
+            /** @description The payments of this page. */
+            payments: components["schemas"]["PaymentSearchItem"][];
+            /** @description Where this page sits among all the matches. */
+            pagination: {
+                /** @description How many payments match in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many matches were skipped before this page. */
+                offset: number;
+                /** @description Whether more matches follow this page. */
+                hasMore: boolean;
+            };
         };
         /**
          * CreateSecurePaymentRequest
@@ -1907,13 +2954,6 @@ export interface components {
          * @enum {string}
          */
         SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
-        /**
-         * PaymentReference
-         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
-         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
-         * @example 0xb3581f0b0f74cc61
-         */
-        PaymentReference: string;
         /**
          * SecurePaymentFeePlan
          * @description The fees of a secure payment, fixed when it was created, as USD amounts. A payer page uses
@@ -2234,12 +3274,6 @@ export interface components {
          * @enum {string}
          */
         SandboxRequestStatus: "pending" | "partially_paid" | "paid" | "failed";
-        /**
-         * TxHash
-         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
-         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
-         */
-        TxHash: string;
         /**
          * SandboxRequestPayment
          * @description Sandbox only. One payment, or failed payment attempt, recorded for a request.
@@ -2692,6 +3726,18 @@ export interface components {
             deliveries: components["schemas"]["SandboxWebhookDelivery"][];
         };
         /**
+         * WebhookRecurringPayment
+         * @description The recurring payment an execution belongs to, on the `payment.*` events of the requests its
+         *     executions pay; absent on other payments.
+         * @example {
+         *       "id": "01JXYJKCAHGFTDR15F2D072ESG"
+         *     }
+         */
+        WebhookRecurringPayment: {
+            /** @description The recurring payment's identifier, as `POST /v2/payouts` answered it. */
+            id: components["schemas"]["Ulid"];
+        };
+        /**
          * WebhookFee
          * @description One fee taken on a payment reported by a webhook event.
          * @example {
@@ -2759,6 +3805,7 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
         } & (unknown | unknown);
@@ -2814,6 +3861,7 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
         } & (unknown | unknown);
@@ -3051,7 +4099,21 @@ export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus'];
 export type ClientIdStatus = components['schemas']['ClientIdStatus'];
 export type ClientId = components['schemas']['ClientId'];
+export type StartDate = components['schemas']['StartDate'];
+export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
+export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type CustomerAddress = components['schemas']['CustomerAddress'];
+export type CustomerInfo = components['schemas']['CustomerInfo'];
+export type MerchantReference = components['schemas']['MerchantReference'];
 export type RequestId = components['schemas']['RequestId'];
+export type PaymentReference = components['schemas']['PaymentReference'];
+export type CreateRequestRequest = components['schemas']['CreateRequestRequest'];
+export type RequestCreated = components['schemas']['RequestCreated'];
+export type TxHash = components['schemas']['TxHash'];
+export type RequestPayment = components['schemas']['RequestPayment'];
+export type RequestPaidBreakdown = components['schemas']['RequestPaidBreakdown'];
+export type RequestDetails = components['schemas']['RequestDetails'];
+export type UpdateRequestRequest = components['schemas']['UpdateRequestRequest'];
 export type HexData = components['schemas']['HexData'];
 export type BigNumberValue = components['schemas']['BigNumberValue'];
 export type TransactionValue = components['schemas']['TransactionValue'];
@@ -3060,20 +4122,39 @@ export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
 export type PayCalldata = components['schemas']['PayCalldata'];
 export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
 export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
+export type Ulid = components['schemas']['Ulid'];
+export type Signature = components['schemas']['Signature'];
+export type UintString = components['schemas']['UintString'];
+export type SignedTypedData = components['schemas']['SignedTypedData'];
+export type PaymentIntentSubmission = components['schemas']['PaymentIntentSubmission'];
+export type PayoutRecurrence = components['schemas']['PayoutRecurrence'];
+export type CreatePayoutRequest = components['schemas']['CreatePayoutRequest'];
+export type PayoutFee = components['schemas']['PayoutFee'];
+export type PayoutMetadata = components['schemas']['PayoutMetadata'];
+export type PayoutCalldata = components['schemas']['PayoutCalldata'];
+export type TypedDataField = components['schemas']['TypedDataField'];
+export type SchedulePermitValues = components['schemas']['SchedulePermitValues'];
+export type RecurringPaymentPermit = components['schemas']['RecurringPaymentPermit'];
+export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
+export type RecurringPayoutMetadata = components['schemas']['RecurringPayoutMetadata'];
+export type RecurringPayout = components['schemas']['RecurringPayout'];
 export type PaymentRequestItem = components['schemas']['PaymentRequestItem'];
 export type BatchPayoutRequest = components['schemas']['BatchPayoutRequest'];
 export type BatchPayout = components['schemas']['BatchPayout'];
-export type Ulid = components['schemas']['Ulid'];
+export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
+export type RecurringPaymentProgress = components['schemas']['RecurringPaymentProgress'];
+export type RecurringPaymentSignature = components['schemas']['RecurringPaymentSignature'];
+export type RecurringPaymentActivated = components['schemas']['RecurringPaymentActivated'];
 export type RecurringPaymentAction = components['schemas']['RecurringPaymentAction'];
 export type UpdateRecurringPaymentRequest = components['schemas']['UpdateRecurringPaymentRequest'];
-export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
-export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
 export type RecurringPaymentMetadata = components['schemas']['RecurringPaymentMetadata'];
 export type RecurringPayment = components['schemas']['RecurringPayment'];
+export type PaymentType = components['schemas']['PaymentType'];
+export type PaymentSearchItem = components['schemas']['PaymentSearchItem'];
+export type PaymentSearchResults = components['schemas']['PaymentSearchResults'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
 export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
-export type PaymentReference = components['schemas']['PaymentReference'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
@@ -3086,7 +4167,6 @@ export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowan
 export type SandboxWalletUpdate = components['schemas']['SandboxWalletUpdate'];
 export type SandboxWallet = components['schemas']['SandboxWallet'];
 export type SandboxRequestStatus = components['schemas']['SandboxRequestStatus'];
-export type TxHash = components['schemas']['TxHash'];
 export type SandboxRequestPayment = components['schemas']['SandboxRequestPayment'];
 export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
@@ -3107,6 +4187,7 @@ export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookD
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
+export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type WebhookFee = components['schemas']['WebhookFee'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
@@ -3411,6 +4492,134 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestCreated"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing, malformed or out of range, `payee` is missing
+             *     from a request that is not crypto-to-fiat, the currencies cannot be converted, the
+             *     recurrence starts in the past, or `originalRequestId` names no request of yours.
+             *     `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRequestStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The recurrence was updated. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The body is invalid, or the request has no recurrence to stop or resume
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getPayCalldata: {
         parameters: {
             query?: {
@@ -3492,6 +4701,159 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listRequestRoutes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payer's wallet address; cross-chain routes depend on its balances.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
+                 * @example 125.00
+                 */
+                amount?: components["parameters"]["AmountQuery"];
+                /**
+                 * @description A fee to add at payment time, as a percentage of the amount (`2.5` means 2.5 %). Send it with `feeAddress`.
+                 * @example 2.5
+                 */
+                feePercentage?: components["parameters"]["FeePercentageQuery"];
+                /**
+                 * @description The address that receives the fee given by `feePercentage`.
+                 * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
+                 */
+                feeAddress?: components["parameters"]["FeeAddressQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routes available to this wallet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRoutes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `paymentIntentId` of the pay calldata answer.
+                 * @example 01KP3G7ZQ6V2D8W4N5R9T1XHJC
+                 */
+                paymentIntentId: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentSubmission"];
+            };
+        };
+        responses: {
+            /** @description The signatures were accepted and the payment recorded. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A signature, `nonce` or `deadline` does not match the intent the service issued
+             *     (`/problems/validation-failed`), or the intent can no longer be submitted
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The payout was created: the calldata of a one-off payout (`PayoutCalldata`, with
+             *     `requestId`), or the permit of a recurring one (`RecurringPayout`, with `id`).
+             */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutCalldata"] | components["schemas"]["RecurringPayout"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing, malformed or out of range, the currencies cannot
+             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), or a recurrence
+             *     starts in the past, pays a native currency or names the payee as payer. `errors` lists
+             *     every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createBatchPayout: {
         parameters: {
             query?: never;
@@ -3531,6 +4893,91 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRecurringPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring payment's progress. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentProgress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    submitRecurringPaymentSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecurringPaymentSignature"];
+            };
+        };
+        responses: {
+            /** @description The signature was accepted and the recurring payment is active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentActivated"];
+                };
+            };
+            /**
+             * @description The signature is malformed or not the payer's over this permit
+             *     (`/problems/validation-failed`), or the recurring payment is not waiting for one
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3585,6 +5032,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    searchPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A transaction hash, on the source or the destination network.
+                 * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+                 */
+                txHash?: string;
+                /**
+                 * @description A wallet that paid or was paid.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                walletAddress?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The payment reference of the request paid.
+                 * @example 0x8d21a7cc3f5e9b04
+                 */
+                paymentReference?: components["schemas"]["PaymentReference"];
+                /**
+                 * @description The request paid.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId?: components["schemas"]["RequestId"];
+                /**
+                 * @description The merchant reference given when the request was created.
+                 * @example INV-2026-0412
+                 */
+                reference?: components["schemas"]["MerchantReference"];
+                /**
+                 * @description Only payments made this way.
+                 * @example direct
+                 */
+                type?: components["schemas"]["PaymentType"];
+                /**
+                 * @description The request's invoice currency, as an id, a symbol or a fiat code.
+                 * @example USD
+                 */
+                invoiceCurrency?: string;
+                /**
+                 * @description The currency paid, as an id or a symbol.
+                 * @example USDC
+                 */
+                paymentCurrency?: string;
+                /**
+                 * @description Only payments at or after this instant (UTC, ending in `Z`).
+                 * @example 2026-04-01T00:00:00.000Z
+                 */
+                fromDate?: string;
+                /**
+                 * @description Only payments at or before this instant (UTC, ending in `Z`).
+                 * @example 2026-04-30T23:59:59.999Z
+                 */
+                toDate?: string;
+                /**
+                 * @description The largest number of payments in the page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description How many matches to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching payments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSearchResults"];
+                };
+            };
+            /**
+             * @description A parameter is malformed, no search parameter was given, or `toDate` is before
+             *     `fromDate`. `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

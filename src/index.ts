@@ -7,6 +7,8 @@ export type {
   ClientIdStatus,
   ConversionRoutes,
   CreatePaymentDetailsRequest,
+  CreatePayoutRequest,
+  CreateRequestRequest,
   CreateSecurePaymentRequest,
   CrossChainPayCalldata,
   Currency,
@@ -24,16 +26,25 @@ export type {
   PayCalldataMetadata,
   PayerComplianceStatus,
   PaymentDetailResponse,
+  PaymentIntentSubmission,
   PaymentReference,
   PaymentRequestItem,
   PaymentRoute,
   PaymentRoutes,
+  PaymentSearchItem,
+  PaymentSearchResults,
+  PayoutCalldata,
   Problem,
   paths,
   RecurringPayment,
   RecurringPaymentAction,
+  RecurringPaymentPermit,
+  RecurringPaymentProgress,
   RecurringPaymentStatus,
+  RecurringPayout,
   RegisterPayerRequest,
+  RequestCreated,
+  RequestDetails,
   RequestId,
   SecurePayment,
   SecurePaymentBatchDetails,
@@ -56,6 +67,7 @@ export { createPayreqClient, type PayreqClient, type PayreqClientOptions } from 
 export { InvalidValueError, PayreqError, type PayreqErrorParameters } from "./client/payreq-error.ts";
 export { type FetchLike, type RetryOptions, withRetries } from "./client/retrying-fetch.ts";
 export { transactionValueToBigInt } from "./client/transaction-value.ts";
+export { readTypedData, type SignableTypedData, type TypedDataMember } from "./client/typed-data.ts";
 export {
   normaliseWebhookEvent,
   type PaymentConfirmedEvent,

@@ -1,11 +1,18 @@
 import { createBatchPayout } from "../domain/batch-payouts.ts";
 import { getClientId } from "../domain/client-ids.ts";
 import { listConversionRoutes } from "../domain/conversion.ts";
+import { createRequest } from "../domain/create-request.ts";
 import { listCurrencies } from "../domain/currencies.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
 import { createPaymentDetails, registerPayer } from "../domain/payers.ts";
-import { listPaymentRoutes } from "../domain/payment-routes.ts";
+import { sendPaymentIntent } from "../domain/payment-intents.ts";
+import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
+import { searchPayments } from "../domain/payment-search.ts";
+import { createPayout } from "../domain/payouts.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
+import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
+import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
+import { getRequestStatus, updateRequest } from "../domain/request-status.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
 import {
@@ -40,11 +47,20 @@ export const operationHandlers: OperationHandlers = {
   listCurrencies,
   listConversionRoutes,
   listPaymentRoutes,
+  listRequestRoutes,
   // Requests and payments
+  createRequest,
+  getRequestStatus,
+  updateRequest,
   getPayCalldata,
+  sendPaymentIntent,
+  searchPayments,
   createSecurePayment,
   checkSecurePaymentToken,
+  createPayout,
   createBatchPayout,
+  getRecurringPaymentStatus,
+  submitRecurringPaymentSignature,
   updateRecurringPayment,
   // Payers and client IDs
   registerPayer,
