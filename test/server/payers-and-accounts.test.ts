@@ -65,7 +65,7 @@ afterAll(() => server.close());
 const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 
 describe("registerPayer (POST /v2/payer)", () => {
-  it("registers a payer with both steps not started, answering 200 with sandbox page links", async () => {
+  it("registers a payer with the agreement pending and the KYC initiated, answering 200 with sandbox page links", async () => {
     const answer = await server.call("POST", "/v2/payer", { body: registration });
     expect(answer.status).toBe(200);
     expect(schemaErrors("PayerComplianceStatus", answer.body)).toBe("");
@@ -75,7 +75,7 @@ describe("registerPayer (POST /v2/payer)", () => {
       agreementUrl: `${server.url}/pages/agreement/${userId}`,
       kycUrl: `${server.url}/pages/kyc/${userId}`,
       userId,
-      status: { agreementStatus: "not_started", kycStatus: "not_started" },
+      status: { agreementStatus: "pending", kycStatus: "initiated" },
     });
     const kycPage = await fetch(answer.body.kycUrl);
     expect(kycPage.status).toBe(200);

@@ -371,6 +371,19 @@ export const operations: OperationCheck[] = [
   },
 ];
 
+/**
+ * Paths the given spec does not show that the service's published v2 contract has, and that the
+ * spec serves too (issue 11). Only these may be added to the given paths.
+ */
+export const publishedPathsBeyondTheGivenSpec = [
+  "/v2/currencies",
+  "/v2/currencies/{currencyId}/conversion-routes",
+  "/v2/payer/{clientUserId}",
+  "/v2/payer/{clientUserId}/payment-details",
+  "/v2/client-ids",
+  "/v2/secure-payments/{token}/pay",
+];
+
 /** Transaction.value in the three forms the service sends. */
 export const transactionValueForms = {
   accepts: [0, "0x0", "0x2386f26fc10000", { type: "BigNumber", hex: "0x2386f26fc10000" }],

@@ -135,3 +135,9 @@ export function remainingAmount(request: RequestRecord): bigint {
   const left = BigInt(request.expectedAmount) - BigInt(request.amountPaid);
   return left > 0n ? left : 0n;
 }
+
+/** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */
+export function amountDue(request: RequestRecord): bigint {
+  const left = remainingAmount(request);
+  return left > 0n ? left : BigInt(request.expectedAmount);
+}
