@@ -1484,7 +1484,7 @@ export interface components {
              * @default local
              * @enum {string}
              */
-            rails: "local" | "swift" | "wire";
+            rails?: "local" | "swift" | "wire";
             /** @description UK sort code of the branch, six digits (`123456`). */
             sortCode?: string;
             /** @description International Bank Account Number, up to 34 letters and digits without spaces, starting with the country code. */
@@ -2683,7 +2683,9 @@ export interface components {
              * @description The real service's summary of the fee transactions its fee plan adds; null when no fee
              *     plan applies, which is always the case in payreq.
              */
-            feeBundle: Record<string, never> | null;
+            feeBundle: {
+                [key: string]: unknown;
+            } | null;
             metadata: components["schemas"]["SecurePaymentCalldataMetadata"];
         };
         /**
@@ -2993,7 +2995,7 @@ export interface components {
              * @description The status to create it in.
              * @default active
              */
-            status: components["schemas"]["RecurringPaymentStatus"];
+            status?: components["schemas"]["RecurringPaymentStatus"];
             /** @description The wallet the payments are taken from. */
             payer: components["schemas"]["EvmAddress"];
             /** @description The wallet the payments go to. */
@@ -3008,7 +3010,7 @@ export interface components {
              * @description Payments already executed.
              * @default 0
              */
-            processedPayments: number;
+            processedPayments?: number;
             /**
              * @description The recurring payment contract the payer allowed to spend `currency`; cancelling answers an
              *     `approve(spender, 0)` on `currency`.
@@ -3184,7 +3186,7 @@ export interface components {
              * @description The event to imitate; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
-            event: components["schemas"]["WebhookEventName"];
+            event?: components["schemas"]["WebhookEventName"];
         };
         /**
          * SandboxWebhookDeliveryState
