@@ -5,6 +5,7 @@ import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
+import { planV2Scenarios } from "./v2-scenarios.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
 const prismIsStateless = "Prism is stateless: it does not keep the secure payments it answers 201 to";
@@ -53,7 +54,8 @@ export function planStatefulScenarios(context: SuiteContext, operations: SpecOpe
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const create = byId.get("createSecurePayment");
   const check = byId.get("checkSecurePaymentToken");
-  if (!create || !check) return [];
+  const v2Scenarios = planV2Scenarios(context, operations);
+  if (!create || !check) return v2Scenarios;
   return [
     defineCheck(context, {
       operationId: check.operationId,
@@ -61,5 +63,6 @@ export function planStatefulScenarios(context: SuiteContext, operations: SpecOpe
       notRunReason: context.options.stateful ? undefined : prismIsStateless,
       body: () => createThenCheckToken(context, create, check),
     }),
+    ...v2Scenarios,
   ];
 }
