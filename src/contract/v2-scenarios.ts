@@ -38,6 +38,32 @@ async function createClientId(run: ScenarioRun): Promise<JsonObject> {
   return created;
 }
 
+/** Stores a bank account for a new payer through `createdBy`, then lists it (by its id, or all). */
+async function storeThenList(
+  run: ScenarioRun,
+  createdBy: "createPaymentDetails" | "createPaymentDetailsV2",
+  byId: boolean,
+): Promise<void> {
+  const { clientUserId } = await registerPayer(run);
+  const created = await run.send(createdBy, { path: { clientUserId } }, [201]);
+  const id = (created?.payment_detail as JsonObject | undefined)?.id;
+  const query = byId ? { paymentDetailsId: String(id) } : {};
+  const listed = await run.send("listPaymentDetails", { path: { clientUserId }, query }, [200]);
+  const ids = (listed?.paymentDetails as JsonObject[] | undefined)?.map((detail) => detail.id);
+  run.expect(isDeepStrictEqual(ids, [id]), `listed ids ${text(ids)}, created ${text(id)}`);
+}
+
+/** Creates a client ID, uses it, then revokes it so that no scenario leaves an active one behind. */
+async function withNewClientId(
+  run: ScenarioRun,
+  use: (created: JsonObject, path: { id: string }) => Promise<void>,
+): Promise<void> {
+  const created = await createClientId(run);
+  const path = { id: String(created.id) };
+  await use(created, path);
+  await run.send("deleteClientId", { path }, [200]);
+}
+
 async function createSecurePayment(run: ScenarioRun): Promise<{ token: string; requestIds: unknown[] }> {
   const created = await run.send("createSecurePayment", {}, [201]);
   if (typeof created?.token !== "string" || !Array.isArray(created.requestIds)) {
@@ -89,73 +115,53 @@ const scenarios: Scenario[] = [
     check: "bank account of a payer just registered -> 201, then listed by its id",
     uses: ["registerPayer", "createPaymentDetailsV2", "listPaymentDetails"],
     statelessReason: prismKeepsNothing,
-    async steps(run) {
-      const { clientUserId } = await registerPayer(run);
-      const created = await run.send("createPaymentDetailsV2", { path: { clientUserId } }, [201]);
-      const id = (created?.payment_detail as JsonObject | undefined)?.id;
-      const listed = await run.send(
-        "listPaymentDetails",
-        { path: { clientUserId }, query: { paymentDetailsId: String(id) } },
-        [200],
-      );
-      const ids = (listed?.paymentDetails as JsonObject[] | undefined)?.map((detail) => detail.id);
-      run.expect(isDeepStrictEqual(ids, [id]), `listed ids ${text(ids)}, created ${text(id)}`);
-    },
+    steps: (run) => storeThenList(run, "createPaymentDetailsV2", true),
   },
   {
     operationId: "listPaymentDetails",
     check: "bank account stored on the v1 path -> listed on the v2 path",
     uses: ["registerPayer", "createPaymentDetails", "listPaymentDetails"],
     statelessReason: prismKeepsNothing,
-    async steps(run) {
-      const { clientUserId } = await registerPayer(run);
-      const created = await run.send("createPaymentDetails", { path: { clientUserId } }, [201]);
-      const id = (created?.payment_detail as JsonObject | undefined)?.id;
-      const listed = await run.send("listPaymentDetails", { path: { clientUserId }, query: {} }, [200]);
-      const ids = (listed?.paymentDetails as JsonObject[] | undefined)?.map((detail) => detail.id);
-      run.expect(isDeepStrictEqual(ids, [id]), `listed ids ${text(ids)}, created ${text(id)}`);
-    },
+    steps: (run) => storeThenList(run, "createPaymentDetails", false),
   },
   {
     operationId: "createClientId",
     check: "client ID just created -> read back active by its id (then revoked)",
     uses: ["createClientId", "getClientId", "deleteClientId"],
     statelessReason: prismKeepsNothing,
-    async steps(run) {
-      const created = await createClientId(run);
-      const path = { id: String(created.id) };
-      const read = await run.send("getClientId", { path }, [200]);
-      run.expect(read?.clientId === created.clientId && read?.status === "active", `read back ${text(read)}`);
-      await run.send("deleteClientId", { path }, [200]);
-    },
+    steps: (run) =>
+      withNewClientId(run, async (created, path) => {
+        const read = await run.send("getClientId", { path }, [200]);
+        run.expect(
+          read?.clientId === created.clientId && read?.status === "active",
+          `read back ${text(read)}`,
+        );
+      }),
   },
   {
     operationId: "listClientIds",
     check: "client ID just created -> in the list (then revoked)",
     uses: ["createClientId", "listClientIds", "deleteClientId"],
     statelessReason: prismKeepsNothing,
-    async steps(run) {
-      const created = await createClientId(run);
-      const listed = await run.send("listClientIds", {}, [200]);
-      const ids = (listed?.items as JsonObject[] | undefined)?.map((record) => record.id);
-      run.expect(ids?.includes(created.id) === true, `the list lacks ${text(created.id)}`);
-      await run.send("deleteClientId", { path: { id: String(created.id) } }, [200]);
-    },
+    steps: (run) =>
+      withNewClientId(run, async (created) => {
+        const listed = await run.send("listClientIds", {}, [200]);
+        const ids = (listed?.items as JsonObject[] | undefined)?.map((record) => record.id);
+        run.expect(ids?.includes(created.id) === true, `the list lacks ${text(created.id)}`);
+      }),
   },
   {
     operationId: "updateClientId",
     check: "client ID just created -> relabelled -> read back with the new label (then revoked)",
     uses: ["createClientId", "updateClientId", "getClientId", "deleteClientId"],
     statelessReason: prismKeepsNothing,
-    async steps(run) {
-      const created = await createClientId(run);
-      const path = { id: String(created.id) };
-      const label = uniqueId("label").slice(0, 100);
-      await run.send("updateClientId", { path, body: { label } }, [200]);
-      const read = await run.send("getClientId", { path }, [200]);
-      run.expect(read?.label === label, `label ${text(read?.label)}, expected ${text(label)}`);
-      await run.send("deleteClientId", { path }, [200]);
-    },
+    steps: (run) =>
+      withNewClientId(run, async (_created, path) => {
+        const label = uniqueId("label").slice(0, 100);
+        await run.send("updateClientId", { path, body: { label } }, [200]);
+        const read = await run.send("getClientId", { path }, [200]);
+        run.expect(read?.label === label, `label ${text(read?.label)}, expected ${text(label)}`);
+      }),
   },
   {
     operationId: "deleteClientId",

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  createDefaultConfig,
   createFixedClock,
   createMemoryStore,
   createServer,
   sampleCredentials,
 } from "../../src/server/index.ts";
+import { asOtherAccount, configWithOtherAccount } from "./fixtures.ts";
 import {
   feeAddress,
   problemErrors,
@@ -15,23 +15,13 @@ import {
   type TestServer,
 } from "./helpers.ts";
 
-const otherKey = "sk_other_account_0000000001";
 const shop = "https://shop.example.com";
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_01",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServer({ config: configWithOtherAccount() });
 });
 afterAll(() => server.close());
-
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 
 async function create(body: Record<string, unknown>, options = {}) {
   const answer = await server.call("POST", "/v2/client-ids", { body, ...options });
@@ -139,7 +129,10 @@ describe("createClientId (POST /v2/client-ids)", () => {
 
 describe("listClientIds (GET /v2/client-ids)", () => {
   it("lists the caller's client IDs only, the configured one first, revoked ones included", async () => {
-    const theirs = await create({ label: "Theirs", allowedDomains: ["https://theirs.example.com"] }, asOther);
+    const theirs = await create(
+      { label: "Theirs", allowedDomains: ["https://theirs.example.com"] },
+      asOtherAccount,
+    );
     const mine = await create({ label: "Mine, revoked", allowedDomains: ["https://mine.example.com"] });
     await server.call("DELETE", `/v2/client-ids/${mine.id}`);
     const listed = await server.call("GET", "/v2/client-ids");
@@ -151,7 +144,7 @@ describe("listClientIds (GET /v2/client-ids)", () => {
     expect(ids).not.toContain(theirs.id);
     expect(listed.body.find((record: { id: string }) => record.id === mine.id).status).toBe("revoked");
     expect(
-      (await server.call("GET", "/v2/client-ids", asOther)).body.map((r: { id: string }) => r.id),
+      (await server.call("GET", "/v2/client-ids", asOtherAccount)).body.map((r: { id: string }) => r.id),
     ).toEqual([theirs.id]);
   });
 });
@@ -211,7 +204,7 @@ describe("updateClientId (PUT /v2/client-ids/{id})", () => {
   });
 
   it("answers 404 for another account's client ID and an unknown one, changing nothing", async () => {
-    const theirs = await create({ label: "Theirs", allowedDomains: [shop] }, asOther);
+    const theirs = await create({ label: "Theirs", allowedDomains: [shop] }, asOtherAccount);
     const answer = await server.call("PUT", `/v2/client-ids/${theirs.id}`, { body: { status: "revoked" } });
     problemErrors(answer, "/problems/not-found", 404);
     problemErrors(
@@ -219,7 +212,9 @@ describe("updateClientId (PUT /v2/client-ids/{id})", () => {
       "/problems/not-found",
       404,
     );
-    expect((await server.call("GET", `/v2/client-ids/${theirs.id}`, asOther)).body.status).toBe("active");
+    expect((await server.call("GET", `/v2/client-ids/${theirs.id}`, asOtherAccount)).body.status).toBe(
+      "active",
+    );
   });
 });
 
@@ -239,7 +234,10 @@ describe("deleteClientId (DELETE /v2/client-ids/{id})", () => {
   });
 
   it("answers 404 for another account's client ID, which keeps working", async () => {
-    const theirs = await create({ label: "Theirs", allowedDomains: ["https://theirs.example.com"] }, asOther);
+    const theirs = await create(
+      { label: "Theirs", allowedDomains: ["https://theirs.example.com"] },
+      asOtherAccount,
+    );
     problemErrors(await server.call("DELETE", `/v2/client-ids/${theirs.id}`), "/problems/not-found", 404);
     expect((await browserCall(theirs.clientId, "https://theirs.example.com")).status).toBe(200);
   });

@@ -57,12 +57,6 @@ describe("docs/payers.md", () => {
     expect(lines).toContain("[ 'Musterbank Berlin EUR approved' ]");
     expect(lines.at(-1)).toBe("off-ramp calldata: 2 transactions");
   });
-
-  it("has a typed-client snippet that compiles", () => {
-    expect(guideSnippets("docs/payers.md")).toHaveLength(1);
-    const result = compileGuideSnippets("docs/payers.md");
-    expect(result.stdout + result.stderr).toBe("");
-  });
 });
 
 describe("docs/client-ids.md", () => {
@@ -85,12 +79,6 @@ describe("docs/client-ids.md", () => {
       "/problems/invalid-state",
     ]);
   });
-
-  it("has a typed-client snippet that compiles", () => {
-    expect(guideSnippets("docs/client-ids.md")).toHaveLength(1);
-    const result = compileGuideSnippets("docs/client-ids.md");
-    expect(result.stdout + result.stderr).toBe("");
-  });
 });
 
 describe("docs/currencies.md", () => {
@@ -111,5 +99,13 @@ describe("docs/secure-payments.md", () => {
       expect.stringMatching(/^completed, completed at \d{4}-\d\d-\d\dT/),
       "calldata of a completed link: 409",
     ]);
+  });
+});
+
+describe.each(["docs/payers.md", "docs/client-ids.md"])("the typed-client snippet of %s", (guide) => {
+  it("compiles with the project's strict settings", () => {
+    expect(guideSnippets(guide)).toHaveLength(1);
+    const result = compileGuideSnippets(guide);
+    expect(result.stdout + result.stderr).toBe("");
   });
 });

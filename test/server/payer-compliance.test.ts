@@ -1,54 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig } from "../../src/server/index.ts";
+import { asOtherAccount, bankAccount, configWithOtherAccount, payerRegistration } from "./fixtures.ts";
 import { problemErrors, schemaErrors, startTestServer, type TestServer } from "./helpers.ts";
-
-const otherKey = "sk_other_account_0000000001";
-const registration = (clientUserId: string) => ({
-  clientUserId,
-  email: "erika@example.com",
-  firstName: "Erika",
-  lastName: "Mustermann",
-  beneficiaryType: "individual",
-  dateOfBirth: "1988-04-12",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  state: "BE",
-  postcode: "10115",
-  country: "DE",
-  nationality: "DE",
-  phone: "+4915123456789",
-  ssn: "12345678901",
-});
-const bankAccount = {
-  bankName: "Musterbank Berlin",
-  accountName: "Erika Mustermann",
-  beneficiaryType: "individual",
-  currency: "EUR",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  country: "DE",
-  dateOfBirth: "1988-04-12",
-  postalCode: "10115",
-  iban: "DE89370400440532013000",
-};
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_01",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServer({ config: configWithOtherAccount() });
 });
 afterAll(() => server.close());
 
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
-
 async function register(clientUserId: string): Promise<string> {
-  const answer = await server.call("POST", "/v2/payer", { body: registration(clientUserId) });
+  const answer = await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
   expect(answer.status).toBe(200);
   return answer.body.userId;
 }
@@ -63,7 +24,7 @@ async function complianceEvents(clientUserId: string) {
 
 describe("getPayerComplianceStatus (GET /v2/payer/{clientUserId})", () => {
   it("answers a new payer's statuses at the top level: agreement pending, KYC initiated, the same links", async () => {
-    const registered = await server.call("POST", "/v2/payer", { body: registration("read-1") });
+    const registered = await server.call("POST", "/v2/payer", { body: payerRegistration("read-1") });
     const { userId } = registered.body;
     const answer = await server.call("GET", "/v2/payer/read-1");
     expect(answer.status).toBe(200);
@@ -86,7 +47,7 @@ describe("getPayerComplianceStatus (GET /v2/payer/{clientUserId})", () => {
     expect(unknown.body.detail).toBe(
       "No payer is registered under clientUserId 'nobody-here'; register it with POST /v2/payer first.",
     );
-    problemErrors(await server.call("GET", "/v2/payer/read-2", asOther), "/problems/not-found", 404);
+    problemErrors(await server.call("GET", "/v2/payer/read-2", asOtherAccount), "/problems/not-found", 404);
   });
 
   it("reads clientUserIds that need encoding, such as an email address", async () => {
@@ -169,7 +130,10 @@ describe("updatePayerComplianceStatus (PATCH /v2/payer/{clientUserId})", () => {
       404,
     );
     problemErrors(
-      await server.call("PATCH", "/v2/payer/agree-3", { ...asOther, body: { agreementCompleted: true } }),
+      await server.call("PATCH", "/v2/payer/agree-3", {
+        ...asOtherAccount,
+        body: { agreementCompleted: true },
+      }),
       "/problems/not-found",
       404,
     );
@@ -216,7 +180,10 @@ describe("updateSandboxPayer (PATCH /sandbox/payers/{clientUserId})", () => {
       "/body/kycStatus",
     ]);
     problemErrors(
-      await server.call("PATCH", "/sandbox/payers/kyc-2", { ...asOther, body: { kycStatus: "pending" } }),
+      await server.call("PATCH", "/sandbox/payers/kyc-2", {
+        ...asOtherAccount,
+        body: { kycStatus: "pending" },
+      }),
       "/problems/not-found",
       404,
     );
@@ -273,7 +240,7 @@ describe("createPaymentDetailsV2 (POST /v2/payer/{clientUserId}/payment-details)
   it("answers 404 for a payer that is not registered with the caller's account, storing nothing", async () => {
     await register("bank-2");
     const foreign = await server.call("POST", "/v2/payer/bank-2/payment-details", {
-      ...asOther,
+      ...asOtherAccount,
       body: bankAccount,
     });
     problemErrors(foreign, "/problems/not-found", 404);
@@ -325,7 +292,7 @@ describe("listPaymentDetails (GET /v2/payer/{clientUserId}/payment-details)", ()
       404,
     );
     problemErrors(
-      await server.call("GET", "/v2/payer/list-1/payment-details", asOther),
+      await server.call("GET", "/v2/payer/list-1/payment-details", asOtherAccount),
       "/problems/not-found",
       404,
     );

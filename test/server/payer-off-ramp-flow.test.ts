@@ -2,6 +2,7 @@ import { decodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { erc20FeeProxyAbi, getOfficialContracts } from "../../src/chain/index.ts";
 import { createPayreqClient, type PayreqClient, unwrap } from "../../src/index.ts";
+import { bankAccount, payerRegistration } from "./fixtures.ts";
 import { apiKey, payee, payer, startTestServer, type TestServer, usdcOnBase } from "./helpers.ts";
 
 // The crypto-to-fiat onboarding the service's own invoicing app runs, with the typed client against
@@ -27,22 +28,7 @@ describe("payer registration -> status -> agreement -> payment details -> off-ra
     // 2. Registration; the app then re-reads the status and shows the agreement.
     const registered = unwrap(
       await client.POST("/v2/payer", {
-        body: {
-          clientUserId: email,
-          email,
-          firstName: "Erika",
-          lastName: "Mustermann",
-          beneficiaryType: "individual",
-          dateOfBirth: "1988-04-12",
-          addressLine1: "Musterstrasse 1",
-          city: "Berlin",
-          state: "BE",
-          postcode: "10115",
-          country: "DE",
-          nationality: "DE",
-          phone: "+4915123456789",
-          ssn: "12345678901",
-        },
+        body: { ...payerRegistration(email), email },
       }),
     );
     const pending = unwrap(await client.GET("/v2/payer/{clientUserId}", { params: { path } }));
@@ -82,18 +68,7 @@ describe("payer registration -> status -> agreement -> payment details -> off-ra
     // 5. The payee's bank account, stored for this payer; the app keeps payment_detail.id.
     const created = await client.POST("/v2/payer/{clientUserId}/payment-details", {
       params: { path },
-      body: {
-        bankName: "Musterbank Berlin",
-        accountName: "Erika Mustermann",
-        beneficiaryType: "individual",
-        currency: "EUR",
-        addressLine1: "Musterstrasse 1",
-        city: "Berlin",
-        country: "DE",
-        dateOfBirth: "1988-04-12",
-        postalCode: "10115",
-        iban: "DE89370400440532013000",
-      },
+      body: bankAccount,
     });
     expect(created.response.status).toBe(201);
     const paymentDetailsId = unwrap(created).payment_detail.id;

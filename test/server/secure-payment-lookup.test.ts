@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig } from "../../src/server/index.ts";
+import { asOtherAccount, configWithOtherAccount } from "./fixtures.ts";
 import {
   createSecurePayment,
   problemErrors,
@@ -10,22 +10,12 @@ import {
   usdcOnBase,
 } from "./helpers.ts";
 
-const otherKey = "sk_other_account_0000000001";
-
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_01",
-    clientIds: [],
-  });
-  server = await startTestServer({ config });
+  server = await startTestServer({ config: configWithOtherAccount() });
 });
 afterAll(() => server.close());
 
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
 const find = (requestId: string, options = {}) =>
   server.call("GET", `/v2/secure-payments?requestId=${requestId}`, options);
 
@@ -94,7 +84,7 @@ describe("findSecurePayment (GET /v2/secure-payments?requestId=)", () => {
       `No secure payment of your account holds the request 01${"7".repeat(64)}.`,
     );
     const { requestIds } = await createSecurePayment(server);
-    problemErrors(await find(requestIds[0] as string, asOther), "/problems/not-found", 404);
+    problemErrors(await find(requestIds[0] as string, asOtherAccount), "/problems/not-found", 404);
     const since = (await server.server.store.listEvents()).at(-1)?.sequence ?? 0;
     const batch = await server.call("POST", "/v2/payouts/batch", { body: { requests: [usdcOnBase()] } });
     expect(batch.status).toBe(201);
