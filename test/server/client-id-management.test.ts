@@ -3,6 +3,7 @@ import {
   createFixedClock,
   createMemoryStore,
   createServer,
+  type Store,
   sampleCredentials,
 } from "../../src/server/index.ts";
 import { asOtherAccount, configWithOtherAccount } from "./fixtures.ts";
@@ -263,6 +264,62 @@ describe("configured client IDs after a restart on the same store", () => {
       expect(call.status).toBe(401);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe("authentication racing a revocation", () => {
+  it("never undoes the revocation when it stamps lastUsedAt", async () => {
+    const base = createMemoryStore();
+    let revokeDuringLookup = false;
+    // A revocation that commits right after the authentication read the client ID: the stamp
+    // written afterwards must not bring the old, active record back.
+    const revokeNow = () => {
+      if (!revokeDuringLookup) return;
+      revokeDuringLookup = false;
+      void base.withTransaction(async (tx) => {
+        const record = await tx.getClientId(sampleCredentials.clientIdRecordId);
+        if (record) await tx.putClientId({ ...record, status: "revoked" });
+      });
+    };
+    const racing: Store = {
+      ...base,
+      findClientIdByPublicValue: async (value) => {
+        const found = await base.findClientIdByPublicValue(value);
+        revokeNow();
+        return found;
+      },
+      withTransaction: (work) =>
+        base.withTransaction((tx) =>
+          work({
+            ...tx,
+            findClientIdByPublicValue: async (value) => {
+              const found = await tx.findClientIdByPublicValue(value);
+              revokeNow();
+              return found;
+            },
+          }),
+        ),
+    };
+    const running = await createServer({
+      store: racing,
+      clock: createFixedClock(startInstant),
+      warmUp: false,
+    }).listen({
+      port: 0,
+    });
+    try {
+      const browserCall = () =>
+        fetch(`${running.url}/v2/currencies?network=base`, {
+          headers: { "x-client-id": sampleCredentials.clientId, origin: "http://localhost:5173" },
+        });
+      revokeDuringLookup = true;
+      expect((await browserCall()).status).toBe(200);
+      await base.withTransaction(async () => {});
+      expect((await base.getClientId(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
+      expect((await browserCall()).status).toBe(401);
+    } finally {
+      await running.close();
     }
   });
 });
