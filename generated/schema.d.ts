@@ -65,6 +65,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List supported currencies (v2 path)
+         * @description The v2 path of `GET /v1/currencies`: the same filters, the same answers and the same
+         *     currency table. The real service documents both paths with one contract, and so does this
+         *     API; new code may use either.
+         *
+         *     As on the v1 path, the answer is an **array** of currencies, except a **single currency
+         *     object** when `firstOnly=true` (which needs both `network` and `symbol`) or `id` is given,
+         *     and nothing matching the filters answers `404`, not an empty array. Some clients expect an
+         *     array from this path whatever the filters: send `firstOnly`/`id` only if you handle the
+         *     single object.
+         */
+        get: operations["listCurrenciesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/currencies/{currencyId}/conversion-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the currencies a currency converts to (v2 path)
+         * @description The v2 path of `GET /v1/currencies/{currencyId}/conversion-routes`: the same filters and
+         *     answers, read from the same currency table. Browser payment widgets call this path with a
+         *     client ID, for example `GET /v2/currencies/USD/conversion-routes?network=sepolia` to list
+         *     the tokens that can pay an invoice in US dollars.
+         *
+         *     Filter with `network` for a single network, or with `networks` for several; send one or the
+         *     other. Without a filter, `network` is `null` in the answer; with `networks`, the answer
+         *     carries `networks` instead of `network`. An unknown currency answers `404`.
+         */
+        get: operations["listConversionRoutesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/request/{paymentReference}/routes": {
         parameters: {
             query?: never;
@@ -136,7 +191,10 @@ export interface paths {
          * @description Registers a payer, identified by your own `clientUserId`, for the compliance checks that
          *     off-ramp payments require: acceptance of an agreement, and identity verification (KYC) by the
          *     service's verification provider. The answer carries the two links to send the payer to and
-         *     the state of both steps, which starts as `not_started` for each.
+         *     the state of both steps. The real service's published example answers `not_started` for
+         *     both; payreq's sandbox issues both steps at once, answering the agreement `pending` and the
+         *     verification `initiated`, which is also what `GET /v2/payer/{clientUserId}` answers next.
+         *     Read that operation for the statuses as they progress.
          *
          *     The service answers `200`, not `201`. Its own documentation describes the call as returning
          *     the payer's compliance data and links; it documents no conflict answer for a `clientUserId`
@@ -146,6 +204,126 @@ export interface paths {
          *     browser.
          */
         post: operations["registerPayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payer/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payer's compliance status
+         * @description Answers where a payer registered with `POST /v2/payer` stands: the agreement status, the
+         *     identity verification (KYC) status, whether the payer is compliant, and the two links to
+         *     send the payer to. Poll it, or listen for the service's compliance webhooks, until
+         *     `isCompliant` is true.
+         *
+         *     A `clientUserId` that no payer of your account is registered under answers `404`: clients
+         *     read it as "compliance not started" and show the registration form.
+         *
+         *     Right after registration the agreement is `pending` and the verification `initiated`: send
+         *     the payer to `agreementUrl`, then report the acceptance with
+         *     `PATCH /v2/payer/{clientUserId}`; the verification then runs at `kycUrl`.
+         *
+         *     Requires the API key.
+         */
+        get: operations["getPayerComplianceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report that a payer accepted the agreement
+         * @description Records that the payer accepted the agreement shown at `agreementUrl`: send
+         *     `{"agreementCompleted": true}` once the agreement page reports the acceptance (the
+         *     service's own invoicing app does it when the embedded page posts the message
+         *     `{agreements: "complete"}`). The agreement status becomes `completed`; sending it again
+         *     changes nothing.
+         *
+         *     `{"agreementCompleted": false}` records nothing while the agreement is still open, and is
+         *     refused with `400` (`/problems/invalid-state`) once it is completed: an accepted agreement
+         *     cannot be withdrawn.
+         *
+         *     The answer only says that the update was recorded; read the statuses with
+         *     `GET /v2/payer/{clientUserId}`. Requires the API key.
+         */
+        patch: operations["updatePayerComplianceStatus"];
+        trace?: never;
+    };
+    "/v2/payer/{clientUserId}/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payer's bank accounts
+         * @description Lists the bank accounts stored for a payer, through either path of the creation, oldest
+         *     first, each with its status. With `paymentDetailsId`, only that account is listed, and an
+         *     id that names none of the payer's accounts answers `404`.
+         *
+         *     Account identifiers (IBAN, account and routing numbers) are not answered. The real service
+         *     lists the account and routing numbers too; payreq never keeps them. Requires the API key.
+         */
+        get: operations["listPaymentDetails"];
+        put?: never;
+        /**
+         * Add a payer's bank account (v2 path)
+         * @description The v2 path of `POST /v1/payer/{clientUserId}/payment-details`: the same body and answer,
+         *     and the same stored accounts, which both paths and `GET /v2/payer/{clientUserId}/payment-details`
+         *     read. Stores a bank account for a payer registered with `POST /v2/payer`, as the destination
+         *     of off-ramp (crypto to fiat) payments. The answer's `payment_detail.id` is the
+         *     `paymentDetailsId` to pass, with the same `clientUserId`, when asking for the calldata of an
+         *     off-ramp payment (`GET /v2/request/{requestId}/pay`).
+         *
+         *     The off-ramp provider then checks the account; its status (see `PaymentDetailStatus`) is
+         *     listed by `GET /v2/payer/{clientUserId}/payment-details`. Requires the API key.
+         */
+        post: operations["createPaymentDetailsV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/client-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your client IDs
+         * @description Lists every client ID of the calling account, oldest first, whatever its status (revoked
+         *     ones included), each as `GET /v2/client-ids/{id}` answers it. Requires the API key.
+         */
+        get: operations["listClientIds"];
+        put?: never;
+        /**
+         * Create a client ID
+         * @description Creates a browser-side credential for your account: a public `clientId` that pages on the
+         *     allowed origins send as `x-client-id` (the browser adds `Origin`). Operations that accept a
+         *     client ID then act for your account, and payments made through it carry its fee, if it has
+         *     one. The client ID is `active` at once.
+         *
+         *     Origins are exact: `https://shop.example.com` does not allow
+         *     `https://www.shop.example.com`. Only `https` origins are accepted, except `http://localhost`
+         *     and `http://127.0.0.1` for development. The real service's documentation also describes
+         *     "backend" client IDs with no allowed domains; its published contract, and this API, require
+         *     at least one.
+         *
+         *     Requires the API key: never create client IDs from a browser.
+         */
+        post: operations["createClientId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -166,9 +344,34 @@ export interface paths {
          *     that owns it.
          */
         get: operations["getClientId"];
-        put?: never;
+        /**
+         * Change a client ID
+         * @description Changes the members of a client ID that the body names: its label, its allowed origins, its
+         *     fee, its commerce settings, its status. `null` removes an optional setting. The fee must end
+         *     up with both `feePercentage` and `feeAddress`, or neither (`400` naming the missing one).
+         *
+         *     The status takes effect at once: an `inactive` or `revoked` client ID is refused (`401`) on
+         *     the very next call that presents it, and browsers get no CORS answers for its origins.
+         *     `inactive` can be made `active` again; `revoked` is final, and changing a revoked client ID
+         *     back answers `400` (`/problems/invalid-state`).
+         *
+         *     Requires the API key of the account that owns the client ID; another account's answers
+         *     `404`.
+         */
+        put: operations["updateClientId"];
         post?: never;
-        delete?: never;
+        /**
+         * Revoke a client ID
+         * @description Revokes a client ID for good, as the service does for this call: its status becomes
+         *     `revoked`, the very next call that presents it is refused (`401`), and browsers get no CORS
+         *     answers for its origins any more. The record stays readable, with status `revoked`, in
+         *     `GET /v2/client-ids` and `GET /v2/client-ids/{id}`; it can never be made active again.
+         *     Revoking a revoked client ID changes nothing and answers `200` again.
+         *
+         *     The answer has no body, as the service documents it. Requires the API key of the account
+         *     that owns the client ID; another account's answers `404`.
+         */
+        delete: operations["deleteClientId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -514,7 +717,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find the secure payment of a request
+         * @description Finds the secure payment that a request belongs to, by the request's identifier (one of
+         *     the `requestIds` that `POST /v2/secure-payments` answered): its token and hosted link, its
+         *     status and its dates. Use it to send a payer back to the link of an order, or to see
+         *     whether the link expired.
+         *
+         *     A request of another account, a request created otherwise than by a secure payment (a
+         *     batch payout, a recurring payment), and an unknown request all answer `404`.
+         *
+         *     The real service authenticates this lookup with its dashboard's sign-in session, not with
+         *     an API key; payreq, which has no sessions, requires the API key.
+         */
+        get: operations["findSecurePayment"];
         put?: never;
         /**
          * Create a secure payment link
@@ -563,6 +779,54 @@ export interface paths {
          *     not.
          */
         get: operations["checkSecurePaymentToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calldata that pays a secure payment
+         * @description Builds what the payer's wallet signs to pay the requests of a secure payment, found by its
+         *     token, as the hosted payment page does. The token is checked first, with the answers of the
+         *     token check (`GET /v2/secure-payments/{token}`):
+         *
+         *     | condition | answer |
+         *     |---|---|
+         *     | status `pending`, not expired | `200` with the calldata |
+         *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
+         *     | no secure payment has this token | `404` |
+         *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *
+         *     The answer takes one of two shapes (see `SecurePaymentCalldata`):
+         *
+         *     - a link of one request: `paymentType: single` with the `transactions` that
+         *       `GET /v2/request/{requestId}/pay` builds for it (an ERC-20 approval when the allowance is
+         *       too low, then the payment through the fee proxy) and `metadata.paymentTransactionIndex`;
+         *     - a link of several requests: the ERC-20 approvals of the BatchConversionPayments contract
+         *       (`ERC20ApprovalTransactions`, empty when none is needed) and one `batchPaymentTransaction`
+         *       that pays every request still due.
+         *
+         *     A request already partly paid is paid for what is left of it; a paid request of a batch is
+         *     left out. Pass `wallet` so that the approvals and `hasEnoughBalance`/`hasEnoughGas` reflect
+         *     the payer's allowances and balances. The fee is that of the calling client ID, as in the
+         *     token check.
+         *
+         *     The real service also takes `chain` and `token` (a cross-chain source), `eoaWallet` and
+         *     `isSafe` (smart-account payers) here, may answer a multicall shape, and answers `423` while a
+         *     submitted payment is executing; payreq builds same-chain calldata only and refuses those
+         *     parameters as unknown (`400`).
+         */
+        get: operations["getSecurePaymentCalldata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -707,6 +971,32 @@ export interface paths {
          *     (`/problems/invalid-state`).
          */
         patch: operations["updateSandboxSecurePayment"];
+        trace?: never;
+    };
+    "/sandbox/payers/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Decide a payer's identity verification
+         * @description Sandbox only. Does what the real verification provider does once the payer went through
+         *     `kycUrl`: moves the payer's `kycStatus` to `pending`, `approved`, `rejected` or
+         *     `retry_required`. A payer whose agreement is `completed` and whose verification is
+         *     `approved` is compliant (`isCompliant` in `GET /v2/payer/{clientUserId}`).
+         *
+         *     Only an open verification (`initiated`, `pending` or `retry_required`) can change;
+         *     `approved` and `rejected` are final and answer `400` (`/problems/invalid-state`).
+         */
+        patch: operations["updateSandboxPayer"];
         trace?: never;
     };
     "/sandbox/recurring-payments": {
@@ -1427,7 +1717,7 @@ export interface components {
              * @default local
              * @enum {string}
              */
-            rails: "local" | "swift" | "wire";
+            rails?: "local" | "swift" | "wire";
             /** @description UK sort code of the branch, six digits (`123456`). */
             sortCode?: string;
             /** @description International Bank Account Number, up to 34 letters and digits without spaces, starting with the country code. */
@@ -1554,17 +1844,20 @@ export interface components {
          * AgreementStatus
          * @description Progress of the agreement the payer must accept before off-ramp payments to a bank account.
          *
-         *     - `not_started`: the payer has not opened the agreement link yet. Every payer is in this
-         *       state right after registration.
-         *     - `pending`: the payer has opened `agreementUrl` and has not finished.
-         *     - `completed`: the payer accepted the agreement.
+         *     - `not_started`: no agreement is issued yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `pending`: the agreement is issued and waits for the payer at `agreementUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `completed`: the payer accepted the agreement, as reported with
+         *       `PATCH /v2/payer/{clientUserId}`.
          *     - `rejected`: the payer declined the agreement.
          *     - `failed`: the acceptance could not be recorded.
          *
-         *     Transitions: not_started -> pending when the payer opens the link; pending -> completed,
-         *     rejected or failed. No transition out of `completed`, `rejected` or `failed` is documented.
-         *     Off-ramp payments need `completed`.
-         * @example not_started
+         *     Transitions: not_started -> pending when the registration issues the agreement; pending ->
+         *     completed, rejected or failed. No transition out of `completed`, `rejected` or `failed` is
+         *     documented. Off-ramp payments need `completed`.
+         * @example pending
          * @enum {string}
          */
         AgreementStatus: "not_started" | "pending" | "completed" | "rejected" | "failed";
@@ -1572,35 +1865,39 @@ export interface components {
          * KycStatus
          * @description Progress of the payer's identity verification (KYC) with the service's verification provider.
          *
-         *     - `not_started`: the payer has not opened the verification link yet. Every payer is in this
-         *       state right after registration.
-         *     - `pending`: the payer has opened `kycUrl`; the documents are being submitted or reviewed.
+         *     - `not_started`: no verification is set up yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `initiated`: the verification is set up and waits for the payer at `kycUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `pending`: the payer has submitted documents; they are being reviewed.
          *     - `approved`: the identity is verified.
          *     - `rejected`: the verification failed.
          *     - `retry_required`: the provider needs new or better documents; the payer must go through
          *       `kycUrl` again.
          *
-         *     Transitions: not_started -> pending when the payer opens the link; pending -> approved,
-         *     rejected or retry_required when the provider decides; retry_required -> pending when the payer
-         *     submits again. No transition out of `approved` or `rejected` is documented. Off-ramp payments
-         *     need `approved`.
+         *     Transitions: not_started -> initiated when the registration sets the verification up;
+         *     initiated -> pending when the payer submits; pending -> approved, rejected or retry_required
+         *     when the provider decides; retry_required -> pending when the payer submits again. No
+         *     transition out of `approved` or `rejected` is documented. Off-ramp payments need `approved`.
          *
          *     - `completed`: reported by some versions of the real service instead of `approved`; it means
          *       the same. Newer clients should accept both.
          *
          *     Treat a value you do not know as "not verified yet".
-         * @example not_started
+         * @example initiated
          * @enum {string}
          */
-        KycStatus: "not_started" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
+        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
         /**
          * ComplianceStatus
-         * @description Where the payer stands in the two compliance steps. A newly registered payer has both at
-         *     `not_started`; the payer becomes compliant once the agreement is `completed` and the KYC is
-         *     `approved`.
+         * @description Where the payer stands in the two compliance steps. The payer becomes compliant once the
+         *     agreement is `completed` and the KYC is `approved`. payreq's sandbox registers payers with
+         *     the agreement `pending` and the KYC `initiated`; the real service's published example
+         *     answers `not_started` for both at registration.
          * @example {
-         *       "agreementStatus": "not_started",
-         *       "kycStatus": "not_started"
+         *       "agreementStatus": "pending",
+         *       "kycStatus": "initiated"
          *     }
          */
         ComplianceStatus: {
@@ -1631,6 +1928,108 @@ export interface components {
              */
             userId?: string;
             status: components["schemas"]["ComplianceStatus"];
+        };
+        /**
+         * PayerCompliance
+         * @description Where a registered payer stands in the compliance steps, with the links to send them to.
+         *     Unlike the registration answer, which nests the two statuses under `status`, this answer has
+         *     every member at the top level.
+         *
+         *     The payer is compliant, and off-ramp payments can be made for them, once the agreement is
+         *     `completed` and the identity verification `approved` (some versions of the real service say
+         *     `completed` for the latter).
+         */
+        PayerCompliance: {
+            /**
+             * Format: uuid
+             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
+             */
+            userId: string;
+            agreementStatus: components["schemas"]["AgreementStatus"];
+            kycStatus: components["schemas"]["KycStatus"];
+            /** @description True once the agreement is `completed` and the identity verification `approved` or `completed`. */
+            isCompliant: boolean;
+            /**
+             * Format: uri
+             * @description Page where the payer reads and accepts the agreement, the same link registration answered.
+             */
+            agreementUrl: string;
+            /**
+             * Format: uri
+             * @description Page of the verification provider where the payer proves their identity, the same link registration answered.
+             */
+            kycUrl: string;
+        };
+        /**
+         * PayerAgreementUpdate
+         * @description Tells the service whether the payer accepted the agreement. Send `true` once the agreement
+         *     page reports that the payer accepted it; `false` records nothing.
+         */
+        PayerAgreementUpdate: {
+            /** @description True when the payer has accepted the agreement. */
+            agreementCompleted: boolean;
+        };
+        /**
+         * PayerAgreementUpdated
+         * @description The answer to an agreement update; read the payer's statuses with `GET /v2/payer/{clientUserId}`.
+         */
+        PayerAgreementUpdated: {
+            /** @description True when the update was recorded. */
+            success: boolean;
+        };
+        /**
+         * PaymentDetailStatus
+         * @description Whether a bank account can receive off-ramp payments.
+         *
+         *     - `pending`: stored, being checked by the off-ramp provider.
+         *     - `approved`: accepted; off-ramp payments can be sent to it.
+         *     - `verified`: reported by newer versions of the real service for an account the provider
+         *       has verified; treat it like `approved`.
+         *     - `failed`: refused by the provider; store corrected details.
+         *
+         *     The real service usually decides within a minute and announces it with the
+         *     `payment_detail.updated` webhook. Treat a value you do not know as "not usable yet".
+         * @example approved
+         * @enum {string}
+         */
+        PaymentDetailStatus: "pending" | "approved" | "verified" | "failed";
+        /**
+         * StoredPaymentDetail
+         * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
+         *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
+         *     number, routing number) are not part of it.
+         * @example {
+         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
+         *       "clientUserId": "cust-20931",
+         *       "userId": "3b8f6c1e-5d2a-4c7b-9e40-7a1d2f8c9b63",
+         *       "bankName": "Musterbank Berlin",
+         *       "accountName": "Erika Mustermann",
+         *       "currency": "EUR",
+         *       "beneficiaryType": "individual",
+         *       "status": "approved",
+         *       "rails": "local"
+         *     }
+         */
+        StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
+            /**
+             * Format: uuid
+             * @description The service's identifier of the payer who owns the account (the `userId` of the registration).
+             */
+            userId: string;
+            status: components["schemas"]["PaymentDetailStatus"];
+            /**
+             * @description The payment network the account is reached by, as given at creation (`local` when it was not).
+             * @enum {string}
+             */
+            rails: "local" | "swift" | "wire";
+        };
+        /**
+         * PaymentDetailList
+         * @description The bank accounts stored for one payer, oldest first.
+         */
+        PaymentDetailList: {
+            /** @description The payer's bank accounts; only the one asked for when `paymentDetailsId` is given. */
+            paymentDetails: components["schemas"]["StoredPaymentDetail"][];
         };
         /**
          * ClientIdStatus
@@ -1680,6 +2079,73 @@ export interface components {
              * @description When the client ID last authenticated a request; null if never.
              */
             lastUsedAt: string | null;
+        };
+        /**
+         * ClientIdList
+         * @description The client IDs of the calling account, oldest first, revoked ones included.
+         */
+        ClientIdList: components["schemas"]["ClientId"][];
+        /**
+         * AllowedOrigin
+         * @description An origin as browsers send it in `Origin`: scheme, host and optional port, without a path.
+         *     `https` only, except `http://localhost` and `http://127.0.0.1` (any port) for development. A
+         *     trailing `/` is accepted and dropped; the host is stored in lower case.
+         * @example https://shop.example.com
+         */
+        AllowedOrigin: string;
+        /**
+         * CreateClientIdRequest
+         * @description A new client ID: a label for your own reference, the browser origins allowed to use it, and
+         *     optionally the fee its payments carry. The fee members accept `null` for "no fee", as some
+         *     clients send it.
+         */
+        CreateClientIdRequest: {
+            /** @description A name for your own reference, such as the site the client ID serves. */
+            label: string;
+            /**
+             * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
+             *     exactly. Repeated origins are kept once.
+             */
+            allowedDomains: components["schemas"]["AllowedOrigin"][];
+            /**
+             * @description Fee added to the payments made with this client ID, as a percentage; send it with
+             *     `feeAddress`. Calls that name their own fee take precedence.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description Address receiving that fee; required with `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Wallet allowed to act as operator for this client ID's commerce payments; the service's own operator when absent. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Default lifetime of a commerce pre-approval, in seconds. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description Default lifetime of a commerce authorization, in seconds. */
+            defaultAuthorizationExpiry?: number | null;
+        };
+        /**
+         * UpdateClientIdRequest
+         * @description The members of a client ID to change; those absent stay as they are. `null` removes an
+         *     optional setting (the fee, the operator wallet, an expiry). The fee must end up with both
+         *     `feePercentage` and `feeAddress`, or neither.
+         *
+         *     `status` moves the client ID between `active` and `inactive`, or revokes it for good with
+         *     `revoked`; a revoked client ID cannot be changed back (`400`, `/problems/invalid-state`).
+         */
+        UpdateClientIdRequest: {
+            /** @description A new name for your own reference. */
+            label?: string;
+            /** @description The new list of allowed origins, replacing the old one. */
+            allowedDomains?: components["schemas"]["AllowedOrigin"][];
+            /** @description The new fee percentage, or `null` to remove the fee. */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description The new fee address, or `null` to remove the fee. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new operator wallet, or `null` to go back to the service's own operator. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new default pre-approval lifetime in seconds, or `null` to remove it. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description The new default authorization lifetime in seconds, or `null` to remove it. */
+            defaultAuthorizationExpiry?: number | null;
+            status?: components["schemas"]["ClientIdStatus"];
         };
         /**
          * StartDate
@@ -2878,6 +3344,83 @@ export interface components {
             };
         };
         /**
+         * SecurePaymentStatus
+         * @description Where a secure payment is in its life.
+         *
+         *     - `pending`: created and waiting for the payer. The only payable state.
+         *     - `completed`: paid. Final.
+         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
+         *       secure payment to ask for the payment again.
+         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
+         *       link. Final.
+         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
+         *
+         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
+         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
+         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
+         *     `pending` ever changes.
+         *
+         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
+         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
+         *     and `compliance_failed` -> `403`; `completed` -> `409`.
+         *
+         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
+         *     while a submitted payment is still being executed and the status is still `pending`. This
+         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         * @example pending
+         * @enum {string}
+         */
+        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+        /**
+         * SecurePaymentLookup
+         * @description The secure payment a request belongs to: its token and hosted link, its status by the time of
+         *     the call (a `pending` link past `expiresAt` reads `expired`), and its life's dates.
+         *
+         *     The real service answers more members for its dashboard (payer address and screening
+         *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
+         */
+        SecurePaymentLookup: {
+            /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
+            token: components["schemas"]["Ulid"];
+            /**
+             * Format: uri
+             * @description The hosted payment page, carrying the token as the query parameter `token`.
+             */
+            securePaymentUrl: string;
+            status: components["schemas"]["SecurePaymentStatus"];
+            /**
+             * @description `single` for a link that pays one request, `batch` for several.
+             * @enum {string}
+             */
+            paymentType: "single" | "batch";
+            /** @description Every request of the secure payment, the one looked up included, in creation order. */
+            requestIds: components["schemas"]["RequestId"][];
+            /** @description The network the looked-up request is paid on. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The currency the looked-up request is paid in. */
+            currency: components["schemas"]["CurrencyId"];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
+             */
+            redirectUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the secure payment was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the link stops being payable, unless paid before.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When its last request was paid; null while it is not `completed`.
+             */
+            completedAt: string | null;
+        };
+        /**
          * CreateSecurePaymentRequest
          * @description The body of `POST /v2/secure-payments`: the payment requests to create and put behind one
          *     hosted payment link, plus optional details shown on, or used by, the hosted page. One item
@@ -2926,34 +3469,6 @@ export interface components {
              */
             token: components["schemas"]["Ulid"];
         };
-        /**
-         * SecurePaymentStatus
-         * @description Where a secure payment is in its life.
-         *
-         *     - `pending`: created and waiting for the payer. The only payable state.
-         *     - `completed`: paid. Final.
-         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
-         *       secure payment to ask for the payment again.
-         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
-         *       link. Final.
-         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
-         *
-         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
-         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
-         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
-         *     `pending` ever changes.
-         *
-         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
-         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
-         *     and `compliance_failed` -> `403`; `completed` -> `409`.
-         *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
-         * @example pending
-         * @enum {string}
-         */
-        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
         /**
          * SecurePaymentFeePlan
          * @description The fees of a secure payment, fixed when it was created, as USD amounts. A payer page uses
@@ -3162,6 +3677,107 @@ export interface components {
          *     resolved destinations and screening results, which are not described here.
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
+        /**
+         * SecurePaymentCalldataMetadata
+         * @description The metadata of a single payment's calldata, with where the payment transaction sits:
+         *     `paymentTransactionIndex`. Send every other transaction first, in order, then that one.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        SecurePaymentCalldataMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description Position of the payment transaction in `transactions`; the last one. */
+            paymentTransactionIndex: number;
+        };
+        /**
+         * SecurePaymentSingleCalldata
+         * @description What the payer signs to pay a secure payment of one request: the same transactions as
+         *     `GET /v2/request/{requestId}/pay` answers for that request (an ERC-20 approval when needed,
+         *     then the payment through the fee proxy), with the link's fee.
+         * @example {
+         *       "paymentType": "single",
+         *       "transactions": [
+         *         {
+         *           "to": "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814",
+         *           "data": "0xc219a14d000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d7000000000000000000000000000000000000000000000000000000000773594000000000000000000000000000000000000000000000000000000000000000c0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008dbb3a44c1f3db853000000000000000000000000000000000000000000000000",
+         *           "value": 0
+         *         }
+         *       ],
+         *       "feeBundle": null,
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        SecurePaymentSingleCalldata: {
+            /**
+             * @description Always `single` for this shape.
+             * @enum {string}
+             */
+            paymentType: "single";
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            /**
+             * @description The real service's summary of the fee transactions its fee plan adds; null when no fee
+             *     plan applies, which is always the case in payreq.
+             */
+            feeBundle: {
+                [key: string]: unknown;
+            } | null;
+            metadata: components["schemas"]["SecurePaymentCalldataMetadata"];
+        };
+        /**
+         * SecurePaymentBatchCalldata
+         * @description What the payer signs to pay a secure payment of several requests: the ERC-20 approvals of the
+         *     network's BatchConversionPayments contract it needs (an empty list when none), then one
+         *     `batchPayments` call that pays every request still due, as `POST /v2/payouts/batch` builds it.
+         * @example {
+         *       "ERC20ApprovalTransactions": [],
+         *       "batchPaymentTransaction": {
+         *         "to": "0x1aF3f22685AcdDc788B3730ed415912d8f654420",
+         *         "data": "0x92cddb9100000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000400000000000000000000000000522af70ff759ffaf327ba8f73a2710bdd39f33b900000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000001a00000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d7000000000000000000000000000000000000000000000000000000000773594000000000000000000000000000000000000000000000000000000000000000e000000000000000000000000000000000000000000000000000000000000001200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000000087aad6c16738186d20000000000000000000000000000000000000000000000000000000000000000000000001f9840a85d5af5bf1d1762f925bdaddc4201f9840000000000000000000000000000000000000000000000000000000002625a0000000000000000000000000000000000000000000000000000000000000000e000000000000000000000000000000000000000000000000000000000000001200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000008c56924aca87f7c330000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+         *         "value": {
+         *           "type": "BigNumber",
+         *           "hex": "0x00"
+         *         }
+         *       },
+         *       "metadata": {
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        SecurePaymentBatchCalldata: {
+            /** @description The approvals to send first, in order; empty when the payer's allowances suffice. */
+            ERC20ApprovalTransactions: components["schemas"]["Transaction"][];
+            /** @description The `batchPayments` call, sent after the approvals. */
+            batchPaymentTransaction: components["schemas"]["Transaction"];
+            /** @description Whether the payer's wallet can pay, by the balances known for `wallet`. */
+            metadata: {
+                /** @description Whether the payer holds every token the batch pays, amounts and fees included. */
+                hasEnoughBalance: boolean;
+                /** @description Whether the payer holds enough native currency for the gas of every transaction (and any native payment). */
+                hasEnoughGas: boolean;
+            };
+        };
+        /**
+         * SecurePaymentCalldata
+         * @description The calldata of a secure payment, in one of two shapes told apart by their members:
+         *     `SecurePaymentSingleCalldata` (`paymentType: single`, `transactions`) for a link of one
+         *     request, `SecurePaymentBatchCalldata` (`ERC20ApprovalTransactions`,
+         *     `batchPaymentTransaction`) for a link of several.
+         */
+        SecurePaymentCalldata: components["schemas"]["SecurePaymentSingleCalldata"] | components["schemas"]["SecurePaymentBatchCalldata"];
         /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
@@ -3414,6 +4030,18 @@ export interface components {
             expiresAt: string;
         };
         /**
+         * SandboxPayerUpdate
+         * @description Sandbox only. Records the verification provider's decision on a payer's identity, as the
+         *     real provider would after the payer went through `kycUrl`.
+         */
+        SandboxPayerUpdate: {
+            /**
+             * @description The identity verification status to move the payer to.
+             * @enum {string}
+             */
+            kycStatus: "pending" | "approved" | "rejected" | "retry_required";
+        };
+        /**
          * SandboxRecurringPaymentCreate
          * @description Sandbox only. A recurring payment to create, in any status, so that cancel and unpause can be
          *     tried on it. `processedPayments` must be below `totalPayments` for `active` and `paused`, and
@@ -3424,7 +4052,7 @@ export interface components {
              * @description The status to create it in.
              * @default active
              */
-            status: components["schemas"]["RecurringPaymentStatus"];
+            status?: components["schemas"]["RecurringPaymentStatus"];
             /** @description The wallet the payments are taken from. */
             payer: components["schemas"]["EvmAddress"];
             /** @description The wallet the payments go to. */
@@ -3439,7 +4067,7 @@ export interface components {
              * @description Payments already executed.
              * @default 0
              */
-            processedPayments: number;
+            processedPayments?: number;
             /**
              * @description The recurring payment contract the payer allowed to spend `currency`; cancelling answers an
              *     `approve(spender, 0)` on `currency`.
@@ -3617,7 +4245,7 @@ export interface components {
              * @description The event to imitate; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
-            event: components["schemas"]["WebhookEventName"];
+            event?: components["schemas"]["WebhookEventName"];
         };
         /**
          * SandboxWebhookDeliveryState
@@ -3895,6 +4523,32 @@ export interface components {
         } & (unknown | unknown);
     };
     responses: {
+        /**
+         * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
+         *     is given.
+         */
+        CurrencyList: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
+            };
+        };
+        /**
+         * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
+         *     `network` or `id`. `errors` lists every problem with its path.
+         */
+        CurrencyFilterInvalid: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The API key or client ID is missing or not recognised. */
         Unauthorized: {
             headers: {
@@ -3907,6 +4561,16 @@ export interface components {
         };
         /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
         OriginNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No currency matches the filters (or the `id`). */
+        CurrencyNoMatch: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -3937,6 +4601,16 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The currency and the currencies it can be converted to. */
+        ConversionRoutesFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConversionRoutes"];
             };
         };
         /** @description The request is invalid (a parameter or body field is missing, malformed or out of range, or the body is not valid JSON). `errors` lists every problem with its path. */
@@ -4013,6 +4687,45 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Only currencies on this network.
+         * @example base
+         */
+        CurrencyNetworkQuery: components["schemas"]["NetworkName"];
+        /**
+         * @description Only currencies with this symbol, for example `USDC`.
+         * @example USDC
+         */
+        CurrencySymbolQuery: string;
+        /**
+         * @description `true` answers only the first matching currency, as a single object instead of an array.
+         *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
+         *     value other than `true` or `false` is rejected with `400`.
+         * @example true
+         */
+        CurrencyFirstOnlyQuery: "true" | "false";
+        /**
+         * @description Only the currency with this id; the answer is then a single object.
+         * @example USDC-base
+         */
+        CurrencyIdQuery: components["schemas"]["CurrencyId"];
+        /**
+         * @description The currency to convert from: a fiat ISO 4217 code such as `USD`, or a currency id such
+         *     as `USDC-base`.
+         * @example USD
+         */
+        ConversionCurrencyIdPath: components["schemas"]["InvoiceCurrency"];
+        /**
+         * @description Only routes to currencies on this network.
+         * @example base
+         */
+        ConversionNetworkQuery: components["schemas"]["NetworkName"];
+        /**
+         * @description Only routes to currencies on these networks: network names separated by commas, without
+         *     spaces, for example `mainnet,sepolia`.
+         * @example mainnet,sepolia
+         */
+        ConversionNetworksQuery: string;
+        /**
          * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
          * @example 125.00
          */
@@ -4027,6 +4740,21 @@ export interface components {
          * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
          */
         FeeAddressQuery: components["schemas"]["EvmAddress"];
+        /**
+         * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+         * @example cust-20931
+         */
+        ClientUserIdPath: string;
+        /**
+         * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+         * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+         */
+        PaymentDetailsIdQuery: string;
+        /**
+         * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+         * @example cid_7Hq2
+         */
+        ClientIdRecordPath: string;
         /**
          * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
          *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
@@ -4097,8 +4825,18 @@ export type AgreementStatus = components['schemas']['AgreementStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
 export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus'];
+export type PayerCompliance = components['schemas']['PayerCompliance'];
+export type PayerAgreementUpdate = components['schemas']['PayerAgreementUpdate'];
+export type PayerAgreementUpdated = components['schemas']['PayerAgreementUpdated'];
+export type PaymentDetailStatus = components['schemas']['PaymentDetailStatus'];
+export type StoredPaymentDetail = components['schemas']['StoredPaymentDetail'];
+export type PaymentDetailList = components['schemas']['PaymentDetailList'];
 export type ClientIdStatus = components['schemas']['ClientIdStatus'];
 export type ClientId = components['schemas']['ClientId'];
+export type ClientIdList = components['schemas']['ClientIdList'];
+export type AllowedOrigin = components['schemas']['AllowedOrigin'];
+export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
+export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
 export type StartDate = components['schemas']['StartDate'];
 export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
 export type RequestRecurrence = components['schemas']['RequestRecurrence'];
@@ -4152,13 +4890,18 @@ export type RecurringPayment = components['schemas']['RecurringPayment'];
 export type PaymentType = components['schemas']['PaymentType'];
 export type PaymentSearchItem = components['schemas']['PaymentSearchItem'];
 export type PaymentSearchResults = components['schemas']['PaymentSearchResults'];
+export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
+export type SecurePaymentLookup = components['schemas']['SecurePaymentLookup'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
-export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
+export type SecurePaymentCalldataMetadata = components['schemas']['SecurePaymentCalldataMetadata'];
+export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
+export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
+export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
@@ -4172,6 +4915,7 @@ export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
@@ -4192,19 +4936,33 @@ export type WebhookFee = components['schemas']['WebhookFee'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
+export type ResponseCurrencyList = components['responses']['CurrencyList'];
+export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseOriginNotAllowed = components['responses']['OriginNotAllowed'];
+export type ResponseCurrencyNoMatch = components['responses']['CurrencyNoMatch'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseConversionRoutesFound = components['responses']['ConversionRoutesFound'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
+export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
+export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
+export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
+export type ParameterCurrencyIdQuery = components['parameters']['CurrencyIdQuery'];
+export type ParameterConversionCurrencyIdPath = components['parameters']['ConversionCurrencyIdPath'];
+export type ParameterConversionNetworkQuery = components['parameters']['ConversionNetworkQuery'];
+export type ParameterConversionNetworksQuery = components['parameters']['ConversionNetworksQuery'];
 export type ParameterAmountQuery = components['parameters']['AmountQuery'];
 export type ParameterFeePercentageQuery = components['parameters']['FeePercentageQuery'];
 export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery'];
+export type ParameterClientUserIdPath = components['parameters']['ClientUserIdPath'];
+export type ParameterPaymentDetailsIdQuery = components['parameters']['PaymentDetailsIdQuery'];
+export type ParameterClientIdRecordPath = components['parameters']['ClientIdRecordPath'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
 export type ParameterWebhookDeliveryHeader = components['parameters']['WebhookDeliveryHeader'];
 export type ParameterWebhookRetryCountHeader = components['parameters']['WebhookRetryCountHeader'];
@@ -4223,24 +4981,24 @@ export interface operations {
                  * @description Only currencies on this network.
                  * @example base
                  */
-                network?: components["schemas"]["NetworkName"];
+                network?: components["parameters"]["CurrencyNetworkQuery"];
                 /**
                  * @description Only currencies with this symbol, for example `USDC`.
                  * @example USDC
                  */
-                symbol?: string;
+                symbol?: components["parameters"]["CurrencySymbolQuery"];
                 /**
                  * @description `true` answers only the first matching currency, as a single object instead of an array.
                  *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
                  *     value other than `true` or `false` is rejected with `400`.
                  * @example true
                  */
-                firstOnly?: "true" | "false";
+                firstOnly?: components["parameters"]["CurrencyFirstOnlyQuery"];
                 /**
                  * @description Only the currency with this id; the answer is then a single object.
                  * @example USDC-base
                  */
-                id?: components["schemas"]["CurrencyId"];
+                id?: components["parameters"]["CurrencyIdQuery"];
             };
             header?: never;
             path?: never;
@@ -4248,44 +5006,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /**
-             * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
-             *     is given.
-             */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
-                };
-            };
-            /**
-             * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
-             *     `network` or `id`. `errors` lists every problem with its path.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["CurrencyList"];
+            400: components["responses"]["CurrencyFilterInvalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
-            /** @description No currency matches the filters (or the `id`). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["CurrencyNoMatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4297,13 +5022,13 @@ export interface operations {
                  * @description Only routes to currencies on this network.
                  * @example base
                  */
-                network?: components["schemas"]["NetworkName"];
+                network?: components["parameters"]["ConversionNetworkQuery"];
                 /**
                  * @description Only routes to currencies on these networks: network names separated by commas, without
                  *     spaces, for example `mainnet,sepolia`.
                  * @example mainnet,sepolia
                  */
-                networks?: string;
+                networks?: components["parameters"]["ConversionNetworksQuery"];
             };
             header?: never;
             path: {
@@ -4312,22 +5037,91 @@ export interface operations {
                  *     as `USDC-base`.
                  * @example USD
                  */
-                currencyId: components["schemas"]["InvoiceCurrency"];
+                currencyId: components["parameters"]["ConversionCurrencyIdPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The currency and the currencies it can be converted to. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConversionRoutes"];
-                };
+            200: components["responses"]["ConversionRoutesFound"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCurrenciesV2: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only currencies on this network.
+                 * @example base
+                 */
+                network?: components["parameters"]["CurrencyNetworkQuery"];
+                /**
+                 * @description Only currencies with this symbol, for example `USDC`.
+                 * @example USDC
+                 */
+                symbol?: components["parameters"]["CurrencySymbolQuery"];
+                /**
+                 * @description `true` answers only the first matching currency, as a single object instead of an array.
+                 *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
+                 *     value other than `true` or `false` is rejected with `400`.
+                 * @example true
+                 */
+                firstOnly?: components["parameters"]["CurrencyFirstOnlyQuery"];
+                /**
+                 * @description Only the currency with this id; the answer is then a single object.
+                 * @example USDC-base
+                 */
+                id?: components["parameters"]["CurrencyIdQuery"];
             };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CurrencyList"];
+            400: components["responses"]["CurrencyFilterInvalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["CurrencyNoMatch"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listConversionRoutesV2: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only routes to currencies on this network.
+                 * @example base
+                 */
+                network?: components["parameters"]["ConversionNetworkQuery"];
+                /**
+                 * @description Only routes to currencies on these networks: network names separated by commas, without
+                 *     spaces, for example `mainnet,sepolia`.
+                 * @example mainnet,sepolia
+                 */
+                networks?: components["parameters"]["ConversionNetworksQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The currency to convert from: a fiat ISO 4217 code such as `USD`, or a currency id such
+                 *     as `USDC-base`.
+                 * @example USD
+                 */
+                currencyId: components["parameters"]["ConversionCurrencyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConversionRoutesFound"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
@@ -4399,7 +5193,7 @@ export interface operations {
                  * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
                  * @example cust-20931
                  */
-                clientUserId: string;
+                clientUserId: components["parameters"]["ClientUserIdPath"];
             };
             cookie?: never;
         };
@@ -4460,6 +5254,271 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    getPayerComplianceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's compliance statuses and links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId` (compliance not
+             *     started). Another account's payers answer the same.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePayerComplianceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayerAgreementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerAgreementUpdated"];
+                };
+            };
+            /**
+             * @description The body is invalid (`agreementCompleted` missing or not a boolean), or it withdraws a
+             *     completed agreement (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPaymentDetails: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+                 * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+                 */
+                paymentDetailsId?: components["parameters"]["PaymentDetailsIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's bank accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId`, or the payer has no
+             *     bank account with this `paymentDetailsId`.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPaymentDetailsV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description The bank account is stored. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listClientIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's client IDs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID is created, `active`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /** @description The body is invalid; `errors` names each field, a fee without its address included. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getClientId: {
         parameters: {
             query?: never;
@@ -4469,7 +5528,7 @@ export interface operations {
                  * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
                  * @example cid_7Hq2
                  */
-                id: string;
+                id: components["parameters"]["ClientIdRecordPath"];
             };
             cookie?: never;
         };
@@ -4484,6 +5543,86 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ClientId"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateClientIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /**
+             * @description The body is invalid (`errors` names each field, a fee without its address included), or
+             *     it changes a revoked client ID (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client ID is revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5135,6 +6274,50 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    findSecurePayment: {
+        parameters: {
+            query: {
+                /**
+                 * @description The identifier of a request of the secure payment.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secure payment of the request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No secure payment of your account holds this request: the request is unknown, another
+             *     account's, or was not created by a secure payment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createSecurePayment: {
         parameters: {
             query?: never;
@@ -5203,6 +6386,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SecurePaymentDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSecurePaymentCalldata: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payer's wallet address. The service reads its allowances and balances to decide
+                 *     which approvals are needed and to fill `hasEnoughBalance` and `hasEnoughGas`.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments` (also the `token` query parameter of `securePaymentUrl`).
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is payable; the body holds the transactions to sign. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentCalldata"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5461,6 +6685,62 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSandboxPayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payer's compliance after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            /** @description The body is invalid, or the payer's verification is already decided (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

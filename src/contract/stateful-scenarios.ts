@@ -6,6 +6,7 @@ import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
 import { createThenReadRequest, signRecurringPayout } from "./request-scenarios.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
+import { planV2Scenarios } from "./v2-scenarios.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
 const prismIsStateless =
@@ -86,7 +87,7 @@ const scenarios: Scenario[] = [
 /** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
 export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  return scenarios.flatMap((scenario) => {
+  const planned = scenarios.flatMap((scenario) => {
     const calls = scenario.calls.map((operationId) => byId.get(operationId));
     if (calls.some((operation) => operation === undefined)) return [];
     return [
@@ -98,4 +99,5 @@ export function planStatefulScenarios(context: SuiteContext, operations: SpecOpe
       }),
     ];
   });
+  return [...planned, ...planV2Scenarios(context, operations)];
 }

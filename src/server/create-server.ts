@@ -199,14 +199,24 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 }
 
-/** Puts the configured client IDs into the store, keeping what the store already knows of their use. */
+/**
+ * Puts the configured client IDs into the store, keeping what the store already knows of their
+ * use, and keeping a revoked one revoked: revocation is final, a restart does not undo it.
+ */
 async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
   for (const account of config.accounts) {
     for (const clientId of account.clientIds) {
       const fresh = clientIdRecordFromConfig(account.id, clientId, now);
       const existing = await store.getClientId(clientId.id);
       await store.putClientId(
-        existing ? { ...fresh, createdAt: existing.createdAt, lastUsedAt: existing.lastUsedAt } : fresh,
+        existing
+          ? {
+              ...fresh,
+              createdAt: existing.createdAt,
+              lastUsedAt: existing.lastUsedAt,
+              ...(existing.status === "revoked" ? { status: "revoked" as const } : {}),
+            }
+          : fresh,
       );
     }
   }

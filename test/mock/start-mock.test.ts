@@ -3,6 +3,7 @@ import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
 import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
 import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort } from "../support/prism.ts";
@@ -14,10 +15,9 @@ const script = path.join(repoRoot, "scripts", "start-mock.ts");
 const spec = loadBundledSpec();
 /** The first example of GET /v1/currencies' 200 answer, the one Prism serves without --dynamic. */
 const currenciesExample = getAtPointer(spec, "/components/examples/CurrencyListMainnet/value");
-const currenciesSchema = getAtPointer(
-  spec,
-  "/paths/~1v1~1currencies/get/responses/200/content/application~1json/schema",
-);
+const currenciesSchema = readPathOperations(spec).find(
+  (operation) => operation.operationId === "listCurrencies",
+)?.responses["200"]?.content["application/json"]?.schema;
 
 const started: RunningProcess[] = [];
 afterEach(async () => {

@@ -3,6 +3,7 @@ import {
   type ClientIdRecord,
   createMemoryStore,
   type DomainEvent,
+  type PaymentDetailRecord,
   type PaymentIntentRecord,
   type RequestRecord,
 } from "../../src/server/index.ts";
@@ -69,6 +70,35 @@ describe("the in-memory store", () => {
     await store.putClientId({ ...record, clientId: "pk_new_value" });
     expect(await store.findClientIdByPublicValue("pk_old_value")).toBeUndefined();
     expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
+  });
+
+  it("lists the payment details of one payer of one account, oldest first", async () => {
+    const store = createMemoryStore();
+    const detail = (id: string, accountId: string, clientUserId: string): PaymentDetailRecord => ({
+      id,
+      accountId,
+      clientUserId,
+      bankName: "Bank",
+      accountName: "Holder",
+      currency: "EUR",
+      beneficiaryType: "individual",
+      rails: "local",
+      status: "approved",
+      createdAt: "2026-04-12T10:00:00.000Z",
+    });
+    await store.putPaymentDetail(detail("pd_2", "acct", "cust-1"));
+    await store.putPaymentDetail(detail("pd_other_payer", "acct", "cust-2"));
+    await store.putPaymentDetail(detail("pd_other_account", "acct_other", "cust-1"));
+    await store.putPaymentDetail(detail("pd_1", "acct", "cust-1"));
+    await store.putPaymentDetail({ ...detail("pd_2", "acct", "cust-1"), status: "failed" });
+    const listed = await store.listPaymentDetails("acct", "cust-1");
+    expect(listed.map((record) => [record.id, record.status])).toEqual([
+      ["pd_2", "failed"],
+      ["pd_1", "approved"],
+    ]);
+    (listed[0] as PaymentDetailRecord).status = "pending";
+    expect((await store.listPaymentDetails("acct", "cust-1"))[0]?.status).toBe("failed");
+    expect(await store.listPaymentDetails("acct", "cust-3")).toEqual([]);
   });
 
   it("finds requests by payment reference in any letter case", async () => {

@@ -161,3 +161,9 @@ export function loadOwnRequest(
 ): Promise<RequestRecord> {
   return requireOwnRecord(store.getRequest(requestId), principal, `No request has the id ${requestId}.`);
 }
+
+/** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */
+export function amountDue(request: RequestRecord): bigint {
+  const left = remainingAmount(request);
+  return left > 0n ? left : BigInt(request.expectedAmount);
+}

@@ -107,6 +107,11 @@ export function createMemoryStore(): Store {
           : undefined;
       },
       putPaymentDetail: async (record) => set(tables.paymentDetails, record.id, copy(record)),
+      // Insertion order is creation order: a record's id never changes once stored.
+      listPaymentDetails: async (accountId, clientUserId) =>
+        [...tables.paymentDetails.values()]
+          .filter((found) => found.accountId === accountId && found.clientUserId === clientUserId)
+          .map(copy),
       getClientId: async (id) => copy(tables.clientIds.get(id)),
       // A scan, not an index: a handful of records, and nothing to keep in step when one changes.
       findClientIdByPublicValue: async (clientId) =>
@@ -203,6 +208,7 @@ export function createMemoryStore(): Store {
     putPayer: single((tx) => tx.putPayer),
     getPaymentDetail: single((tx) => tx.getPaymentDetail),
     putPaymentDetail: single((tx) => tx.putPaymentDetail),
+    listPaymentDetails: single((tx) => tx.listPaymentDetails),
     getClientId: single((tx) => tx.getClientId),
     findClientIdByPublicValue: single((tx) => tx.findClientIdByPublicValue),
     listClientIds: single((tx) => tx.listClientIds),

@@ -158,6 +158,9 @@ export interface PaymentDetailRecord {
   accountName: string;
   currency: string;
   beneficiaryType: Schemas["BeneficiaryType"];
+  /** The payment network the account is reached by. */
+  rails: Schemas["StoredPaymentDetail"]["rails"];
+  status: Schemas["PaymentDetailStatus"];
   createdAt: string;
 }
 
@@ -212,6 +215,8 @@ export type DomainEventType =
   | "secure_payment.status_changed"
   | "recurring_payment.status_changed"
   | "payer.registered"
+  | "payer.compliance_changed"
+  | "payment_detail.status_changed"
   | WebhookEventName;
 
 /** The `data` of a webhook event in the outbox: the payload is fixed when the change commits. */

@@ -46,6 +46,8 @@ export interface StoreOperations {
     id: string,
   ): Promise<PaymentDetailRecord | undefined>;
   putPaymentDetail(record: PaymentDetailRecord): Promise<void>;
+  /** The payment details of one payer of one account, oldest first. */
+  listPaymentDetails(accountId: string, clientUserId: string): Promise<PaymentDetailRecord[]>;
 
   getClientId(id: string): Promise<ClientIdRecord | undefined>;
   findClientIdByPublicValue(clientId: string): Promise<ClientIdRecord | undefined>;
