@@ -38,6 +38,13 @@ export {
 } from "./payee-destination.ts";
 export { computePaymentReference, generateSalt, type PaymentReference } from "./payment-reference.ts";
 export {
+  buildSchedulePermit,
+  getRecurringPaymentProxy,
+  type SchedulePermit,
+  type SchedulePermitInput,
+  schedulePermitFields,
+} from "./recurring-payment-proxy.ts";
+export {
   computeNativeCurrencyHash,
   findToken,
   findTokenByAddress,

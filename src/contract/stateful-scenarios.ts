@@ -4,10 +4,13 @@ import { isObject } from "../spec/spec-document.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
+import { createThenReadRequest, signRecurringPayout } from "./request-scenarios.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
+import { planV2Scenarios } from "./v2-scenarios.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
-const prismIsStateless = "Prism is stateless: it does not keep the secure payments it answers 201 to";
+const prismIsStateless =
+  "Prism is stateless: it does not keep what it answers 201 to, and checks no signature";
 
 async function createThenCheckToken(
   context: SuiteContext,
@@ -115,47 +118,72 @@ async function batchAnswerAsTheAppReadsIt(context: SuiteContext, batch: SpecOper
   return { issues, summary: "ERC20ApprovalTransactions and batchPaymentTransaction", status: answer.status };
 }
 
+/** A scenario: the check's name, the operation it is reported under, and the operations it calls. */
+interface Scenario {
+  operationId: string;
+  check: string;
+  calls: string[];
+  /** True when a stateless mock can pass it too: it reads only what one call answers. */
+  stateless?: boolean;
+  run(context: SuiteContext, operations: SpecOperation[]): Promise<Verdict>;
+}
+
+const scenarios: Scenario[] = [
+  {
+    operationId: "checkSecurePaymentToken",
+    check: "token of a secure payment just created -> 200 with its requestIds",
+    calls: ["createSecurePayment", "checkSecurePaymentToken"],
+    run: (context, [create, check]) =>
+      createThenCheckToken(context, create as SpecOperation, check as SpecOperation),
+  },
+  {
+    operationId: "getRequestStatus",
+    check: "request just created -> 200 with its requestId and paymentReference, unpaid",
+    calls: ["createRequest", "getRequestStatus"],
+    run: (context, [create, read]) =>
+      createThenReadRequest(context, create as SpecOperation, read as SpecOperation),
+  },
+  {
+    operationId: "submitRecurringPaymentSignature",
+    check:
+      "recurring payout just created: another wallet's permit signature -> 400, the payer's -> 201, then active",
+    calls: ["createPayout", "submitRecurringPaymentSignature", "getRecurringPaymentStatus"],
+    run: (context, [create, sign, read]) =>
+      signRecurringPayout(context, create as SpecOperation, sign as SpecOperation, read as SpecOperation),
+  },
+  {
+    operationId: "getPayCalldata",
+    check: "calldata of a request just created -> metadata.paymentTransactionIndex names the payment",
+    calls: ["createSecurePayment", "getPayCalldata"],
+    run: (context, [create, pay]) =>
+      payCalldataNamesPayment(context, create as SpecOperation, pay as SpecOperation),
+  },
+  {
+    operationId: "createBatchPayout",
+    check: "answer as the service's app reads it -> ERC20ApprovalTransactions and batchPaymentTransaction",
+    calls: ["createBatchPayout"],
+    stateless: true,
+    run: (context, [batch]) => batchAnswerAsTheAppReadsIt(context, batch as SpecOperation),
+  },
+];
+
 /**
- * Checks of what one call creates and the next one finds (only a server keeping state can pass
- * them), and of the members the service's own app reads.
+ * Checks that only a server keeping state can pass (what one call creates, the next one finds),
+ * and of the members the service's own app reads.
  */
 export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  const create = byId.get("createSecurePayment");
-  const check = byId.get("checkSecurePaymentToken");
-  const pay = byId.get("getPayCalldata");
-  const batch = byId.get("createBatchPayout");
-  const notRunReason = context.options.stateful ? undefined : prismIsStateless;
-  return [
-    ...(create && check
-      ? [
-          defineCheck(context, {
-            operationId: check.operationId,
-            check: "token of a secure payment just created -> 200 with its requestIds",
-            notRunReason,
-            body: () => createThenCheckToken(context, create, check),
-          }),
-        ]
-      : []),
-    ...(create && pay
-      ? [
-          defineCheck(context, {
-            operationId: pay.operationId,
-            check: "calldata of a request just created -> metadata.paymentTransactionIndex names the payment",
-            notRunReason,
-            body: () => payCalldataNamesPayment(context, create, pay),
-          }),
-        ]
-      : []),
-    ...(batch
-      ? [
-          defineCheck(context, {
-            operationId: batch.operationId,
-            check:
-              "answer as the service's app reads it -> ERC20ApprovalTransactions and batchPaymentTransaction",
-            body: () => batchAnswerAsTheAppReadsIt(context, batch),
-          }),
-        ]
-      : []),
-  ];
+  const planned = scenarios.flatMap((scenario) => {
+    const calls = scenario.calls.map((operationId) => byId.get(operationId));
+    if (calls.some((operation) => operation === undefined)) return [];
+    return [
+      defineCheck(context, {
+        operationId: scenario.operationId,
+        check: scenario.check,
+        notRunReason: scenario.stateless || context.options.stateful ? undefined : prismIsStateless,
+        body: () => scenario.run(context, calls as SpecOperation[]),
+      }),
+    ];
+  });
+  return [...planned, ...planV2Scenarios(context, operations)];
 }

@@ -3,6 +3,7 @@ import { buildRouteTable } from "../../src/server/http/route-table.ts";
 import {
   ConfigError,
   type CreateServerOptions,
+  createDefaultConfig,
   createFixedClock,
   createServer,
   type PayreqServer,
@@ -102,6 +103,26 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
   return { server, running, url: running.url, clock, loggedErrors, call, close: () => running.close() };
 }
 
+/** The API key of the second account that `startTestServerWithOtherAccount` adds. */
+export const otherAccountKey = "sk_other_account_0000000099";
+/** Call options that present the second account's API key instead of the sandbox one. */
+export const asOtherAccount = {
+  auth: "none",
+  headers: { "x-api-key": otherAccountKey },
+} as const satisfies CallOptions;
+
+/** A test server with a second account, to check that no account reaches another's records. */
+export function startTestServerWithOtherAccount(): Promise<TestServer> {
+  const config = createDefaultConfig();
+  config.accounts.push({
+    id: "acct_other",
+    apiKeys: [otherAccountKey],
+    webhookSecret: "whsec_other_account_99",
+    clientIds: [],
+  });
+  return startTestServer({ config });
+}
+
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
 const routes = buildRouteTable(readPathOperations(spec));
@@ -171,34 +192,3 @@ export function problemsOf(value: unknown): string[] {
   }
   return [];
 }
-
-/** A payer to register with POST /v2/payer: an individual in Berlin. */
-export const registration = {
-  clientUserId: "cust-20931",
-  email: "erika@example.com",
-  firstName: "Erika",
-  lastName: "Mustermann",
-  beneficiaryType: "individual",
-  dateOfBirth: "1988-04-12",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  state: "BE",
-  postcode: "10115",
-  country: "DE",
-  nationality: "DE",
-  phone: "+4915123456789",
-  ssn: "12345678901",
-};
-/** A bank account of that payer for POST /v1/payer/{clientUserId}/payment-details. */
-export const bankAccount = {
-  bankName: "Musterbank Berlin",
-  accountName: "Erika Mustermann",
-  beneficiaryType: "individual",
-  currency: "EUR",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  country: "DE",
-  dateOfBirth: "1988-04-12",
-  postalCode: "10115",
-  iban: "DE89370400440532013000",
-};

@@ -1,10 +1,12 @@
 import type { components } from "../../../generated/schema.d.ts";
+import { schemaEnum, schemaPropertyEnum } from "../../spec/schemas.ts";
 import { UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import {
   callSandbox,
   connectToSandbox,
+  curlApiKeyHeader,
   defaultServerUrl,
   type SandboxConnection,
   sandboxConnectionOptions,
@@ -17,27 +19,16 @@ const requestIdPattern = /^01[0-9a-f]{64}$/;
 const decimalPattern = /^\d+(\.\d+)?$/;
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
-const kycStatuses: components["schemas"]["KycStatus"][] = [
-  "not_started",
-  "pending",
-  "approved",
-  "completed",
-  "rejected",
-  "retry_required",
-];
-const agreementStatuses: components["schemas"]["AgreementStatus"][] = [
-  "not_started",
-  "pending",
-  "completed",
-  "rejected",
-  "failed",
-];
-const detailStatuses: components["schemas"]["SandboxPaymentDetailUpdate"]["status"][] = [
-  "approved",
-  "verified",
-  "pending",
-  "failed",
-];
+type PayerUpdate = components["schemas"]["SandboxPayerUpdate"];
+const kycStatuses = schemaPropertyEnum<NonNullable<PayerUpdate["kycStatus"]>>(
+  "SandboxPayerUpdate",
+  "kycStatus",
+);
+const agreementStatuses = schemaPropertyEnum<NonNullable<PayerUpdate["agreementStatus"]>>(
+  "SandboxPayerUpdate",
+  "agreementStatus",
+);
+const detailStatuses = schemaEnum<components["schemas"]["PaymentDetailStatus"]>("PaymentDetailStatus");
 
 const triggerUsage = `Usage: ${command} EVENT [options]
 
@@ -138,7 +129,7 @@ export async function runWebhooksTrigger(args: readonly string[], io: CliIo): Pr
       receivers.length === 0
         ? `  No webhook endpoint of this account receives ${event}, so nothing is delivered: start \`payreq webhooks listen\` first.`
         : `  ${event} goes to ${receivers.length} webhook endpoint(s): ${receivers.join(", ")}`,
-      `  Deliveries: curl -H 'x-api-key: ${connection.apiKeyHint}' '${connection.server}/sandbox/webhooks/deliveries${report.deliveriesQuery ? `?${report.deliveriesQuery}` : ""}'`,
+      `  Deliveries: curl -H ${curlApiKeyHeader(connection)} '${connection.server}/sandbox/webhooks/deliveries${report.deliveriesQuery ? `?${report.deliveriesQuery}` : ""}'`,
     ].join("\n"),
   );
   return 0;
@@ -155,9 +146,10 @@ function readEvent(value: string | undefined): TriggeredEvent {
 function oneOf<Value extends string>(
   option: string,
   value: string | undefined,
-  allowed: Value[],
+  allowed: readonly Value[],
 ): Value | undefined {
-  if (value === undefined || (allowed as string[]).includes(value)) return value as Value | undefined;
+  if (value === undefined || (allowed as readonly string[]).includes(value))
+    return value as Value | undefined;
   throw new UsageError(`--${option} must be one of ${allowed.join(", ")}, got "${value}"`, command);
 }
 

@@ -24,9 +24,9 @@ export interface TriggerInput {
   subStatus: string | undefined;
   refundTo: string | undefined;
   clientUserId: string | undefined;
-  kycStatus: components["schemas"]["KycStatus"] | undefined;
-  agreementStatus: components["schemas"]["AgreementStatus"] | undefined;
-  detailStatus: components["schemas"]["SandboxPaymentDetailUpdate"]["status"] | undefined;
+  kycStatus: components["schemas"]["SandboxPayerUpdate"]["kycStatus"];
+  agreementStatus: components["schemas"]["SandboxPayerUpdate"]["agreementStatus"];
+  detailStatus: components["schemas"]["PaymentDetailStatus"] | undefined;
 }
 
 /** What a trigger did: lines to print, and where to read the deliveries. */
@@ -185,7 +185,10 @@ const complianceTrigger: Trigger = async (connection, _io, input) => {
   };
 };
 
-/** Registers a payer and stores payment details for it, then settles their check. */
+/**
+ * Registers a payer and stores payment details for it, which the sandbox approves at once; then
+ * moves them to `--status` when another status is asked for.
+ */
 const paymentDetailTrigger: Trigger = async (connection, _io, input) => {
   const clientUserId = freshClientUserId();
   await registerPayer(connection, clientUserId);
@@ -208,18 +211,20 @@ const paymentDetailTrigger: Trigger = async (connection, _io, input) => {
     }),
   );
   const paymentDetailsId = stored.payment_detail.id;
-  const detail = await callSandbox(connection, `settle payment details ${paymentDetailsId}`, () =>
-    connection.client.PATCH("/sandbox/payers/{clientUserId}/payment-details/{paymentDetailsId}", {
-      params: { path: { clientUserId, paymentDetailsId } },
-      body: { status: input.detailStatus ?? "approved" },
-    }),
-  );
-  return {
-    lines: [
-      `Stored payment details ${paymentDetailsId} for payer ${clientUserId}; their check is now ${detail.status}.`,
-    ],
-    deliveriesQuery: "",
-  };
+  const lines = [
+    `Stored payment details ${paymentDetailsId} for payer ${clientUserId}; the sandbox approved them.`,
+  ];
+  if (input.detailStatus !== undefined && input.detailStatus !== "approved") {
+    const status = input.detailStatus;
+    const detail = await callSandbox(connection, `set payment details ${paymentDetailsId} to ${status}`, () =>
+      connection.client.PATCH("/sandbox/payers/{clientUserId}/payment-details/{paymentDetailsId}", {
+        params: { path: { clientUserId, paymentDetailsId } },
+        body: { status },
+      }),
+    );
+    lines.push(`  Their status is now ${detail.status}.`);
+  }
+  return { lines, deliveriesQuery: "" };
 };
 
 /** How `payreq webhooks trigger` makes each event happen, by event name. */

@@ -1,9 +1,10 @@
 import type { RequestPaymentRecord, RequestRecord, RequestStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
+import { newUlid } from "./ids.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { completeIfAllPaid } from "./secure-payments.ts";
-import { appendPaymentWebhookEvent, type WebhookRecurringPayment } from "./webhook-payloads.ts";
+import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
 
 /** What the request holds as paid after the record: payments add, refunds take away, steps change nothing. */
 function amountPaidAfter(request: RequestRecord, payment: RequestPaymentRecord): bigint {
@@ -34,19 +35,28 @@ function statusAfter(
   }
 }
 
+/** A payment to record: its id is assigned here; `payer` and `sourceNetwork` are null unless known. */
+export type PaymentToRecord = Omit<RequestPaymentRecord, "id" | "payer" | "sourceNetwork"> &
+  Partial<Pick<RequestPaymentRecord, "payer" | "sourceNetwork">>;
+
 /**
  * Records one payment outcome on a request inside the caller's transaction: the request's new
  * state, the `request.payment_recorded` and webhook events in the outbox, and the completion of
- * its link once all of the link's requests are paid. A payment of a recurring payment names it in
- * its webhook (`recurringPayment`).
+ * its link once all of the link's requests are paid. A payment of a recurring payment's period
+ * names it in its webhook (`recurringPayment`).
  */
 export async function recordPayment(
   tx: StoreOperations,
   request: RequestRecord,
-  payment: RequestPaymentRecord,
+  given: PaymentToRecord,
   now: Date,
-  recurringPayment?: WebhookRecurringPayment,
 ): Promise<RequestRecord> {
+  const payment: RequestPaymentRecord = {
+    payer: null,
+    sourceNetwork: null,
+    ...given,
+    id: newUlid(new Date(given.recordedAt)),
+  };
   const token = paymentTokenOf(request);
   const amountPaid = amountPaidAfter(request, payment);
   const status = statusAfter(request, payment, amountPaid);
@@ -75,7 +85,7 @@ export async function recordPayment(
       subStatus: payment.subStatus,
     },
   });
-  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid, recurringPayment);
+  await appendPaymentWebhookEvent(tx, updated, payment, token, amountPaid);
   if (updated.securePaymentToken && status === "paid") {
     await completeIfAllPaid(tx, updated.securePaymentToken, now);
   }

@@ -1,7 +1,6 @@
 import type { TokenRecord } from "../../chain/index.ts";
 import type {
-  PayerRecord,
-  PaymentDetailRecord,
+  RecurringPaymentRecord,
   RequestPaymentRecord,
   RequestRecord,
   WebhookEventData,
@@ -29,13 +28,29 @@ export const paymentEventOf: Record<RequestPaymentRecord["outcome"], WebhookEven
 /** What a payment webhook says about the recurring payment a payment belongs to. */
 export type WebhookRecurringPayment = Schemas["WebhookRecurringPayment"];
 
+/** What webhooks say about a recurring payment: its id and counters. */
+export function toWebhookRecurringPayment(record: RecurringPaymentRecord): WebhookRecurringPayment {
+  const { id, status, processedPayments, totalPayments } = record;
+  return { id, status, processedPayments, totalPayments };
+}
+
+/** The recurring payment whose period a request pays, as its webhooks report it; none for other requests. */
+async function recurringPaymentOf(
+  tx: StoreOperations,
+  request: RequestRecord,
+): Promise<WebhookRecurringPayment | undefined> {
+  if (!request.recurringPaymentId) return undefined;
+  const record = await tx.getRecurringPayment(request.recurringPaymentId);
+  return record ? toWebhookRecurringPayment(record) : { id: request.recurringPaymentId };
+}
+
 /** The Request Scan page of a request, as the service links it in payment events. */
 export function explorerUrl(requestId: string): string {
   return `https://scan.request.network/request/${requestId}`;
 }
 
-/** Webhooks name currencies by symbol or fiat code, never by currency id. */
-function currencyCode(currency: string): string {
+/** Webhooks (and payment searches) name currencies by symbol or fiat code, never by currency id. */
+export function currencyCode(currency: string): string {
   return findCurrency(currency)?.symbol ?? currency;
 }
 
@@ -98,7 +113,7 @@ export function buildPaymentPayload(
         ...amounts,
         timestamp: payment.recordedAt,
         txHash: payment.txHash,
-        payerAddress: payment.payerAddress ?? null,
+        payerAddress: payment.payer ?? null,
         payerEoaAddress: payment.payerEoaAddress ?? null,
         network: request.network,
         currency: currencyCode(request.invoiceCurrency),
@@ -135,15 +150,18 @@ export async function appendWebhookEvent(
   await tx.appendEvent({ type: input.event, occurredAt: input.occurredAt, data });
 }
 
-/** Appends the webhook event of a recorded payment (see buildPaymentPayload). */
+/**
+ * Appends the webhook event of a recorded payment (see buildPaymentPayload); a payment of a
+ * recurring payment's period names it with its counters as stored.
+ */
 export async function appendPaymentWebhookEvent(
   tx: StoreOperations,
   request: RequestRecord,
   payment: RequestPaymentRecord,
   token: TokenRecord,
   amountPaid: bigint,
-  recurringPayment?: WebhookRecurringPayment,
 ): Promise<void> {
+  const recurringPayment = await recurringPaymentOf(tx, request);
   await appendWebhookEvent(tx, {
     event: paymentEventOf[payment.outcome],
     accountId: request.accountId,
@@ -157,53 +175,37 @@ export async function appendPaymentWebhookEvent(
 export function buildRequestRecurringPayload(
   request: RequestRecord,
   original: Pick<RequestRecord, "requestId" | "paymentReference">,
-  recurringPayment: WebhookRecurringPayment,
+  recurringPayment: WebhookRecurringPayment | undefined,
   now: Date,
 ): Record<string, unknown> {
   return {
     ...aboutRequest("request.recurring", request),
     originalRequestId: original.requestId,
     originalRequestPaymentReference: original.paymentReference,
-    recurringPayment,
+    ...(recurringPayment ? { recurringPayment } : {}),
     timestamp: now.toISOString(),
     paymentProcessor: cryptoProcessor,
   };
 }
 
-/** Whether a payer may receive off-ramp payments: verified and agreed. */
-export function isCompliant(payer: Pick<PayerRecord, "kycStatus" | "agreementStatus">): boolean {
-  return (
-    (payer.kycStatus === "approved" || payer.kycStatus === "completed") &&
-    payer.agreementStatus === "completed"
-  );
-}
-
-/** The body of `compliance.updated` for a payer's current statuses. */
-export function buildComplianceUpdatedPayload(payer: PayerRecord, now: Date): Record<string, unknown> {
-  return {
-    event: "compliance.updated",
-    clientUserId: payer.clientUserId,
-    kycStatus: payer.kycStatus,
-    agreementStatus: payer.agreementStatus,
-    isCompliant: isCompliant(payer),
-    timestamp: now.toISOString(),
-  };
-}
-
-/** The body of `payment_detail.updated` for payment details' current status. */
-export function buildPaymentDetailUpdatedPayload(
-  detail: PaymentDetailRecord,
+/**
+ * Appends `request.recurring` to the caller's transaction: a new request that recurs from
+ * `original`, issued by the recurrence of a request or by a recurring payment (named with its
+ * counters as stored).
+ */
+export async function appendRequestRecurring(
+  tx: StoreOperations,
+  request: RequestRecord,
+  original: Pick<RequestRecord, "requestId" | "paymentReference">,
   now: Date,
-  rejectionMessage?: string,
-): Record<string, unknown> {
-  return {
-    event: "payment_detail.updated",
-    paymentDetailsId: detail.id,
-    clientUserId: detail.clientUserId,
-    status: detail.status ?? "pending",
-    ...(rejectionMessage === undefined ? {} : { rejectionMessage }),
-    timestamp: now.toISOString(),
-  };
+): Promise<void> {
+  await appendWebhookEvent(tx, {
+    event: "request.recurring",
+    accountId: request.accountId,
+    requestId: request.requestId,
+    occurredAt: now.toISOString(),
+    payload: buildRequestRecurringPayload(request, original, await recurringPaymentOf(tx, request), now),
+  });
 }
 
 const placeholderRequestId = `01${"0".repeat(63)}1`;

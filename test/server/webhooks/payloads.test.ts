@@ -3,8 +3,9 @@ import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { sampleCredentials } from "../../../src/server/index.ts";
 import { createSchemaValidator, describeErrors } from "../../../src/spec/schema-validator.ts";
 import { isObject, loadBundledSpec, resolveNode } from "../../../src/spec/spec-document.ts";
+import { bankAccount, payerRegistration } from "../fixtures.ts";
 import type { TestServer } from "../helpers.ts";
-import { bankAccount, payee, payer, registration } from "../helpers.ts";
+import { payee, payer } from "../helpers.ts";
 import { createRequest, recordPayment, registerEndpoint, startWebhookServer } from "./harness.ts";
 import { type ReceivedWebhook, type Receiver, startReceiver } from "./receiver.ts";
 
@@ -258,7 +259,7 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
   it("compliance.updated follows a payer's statuses; payment_detail.updated a check of their bank details", async () => {
     server.clock.set("2026-04-12T12:40:00.000Z");
     const clientUserId = "cust-20931";
-    await server.call("POST", "/v2/payer", { body: { ...registration, clientUserId } });
+    await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
     const pending = await server.call("PATCH", `/sandbox/payers/${clientUserId}`, {
       body: { kycStatus: "pending" },
     });

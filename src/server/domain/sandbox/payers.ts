@@ -1,70 +1,74 @@
 import type { OperationInput } from "../../operations/operation-types.ts";
-import { notFound } from "../../problems.ts";
+import { invalidState, notFound } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
-import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../context.ts";
-import type { Principal } from "../principal.ts";
-import {
-  appendWebhookEvent,
-  buildComplianceUpdatedPayload,
-  buildPaymentDetailUpdatedPayload,
-  isCompliant,
-} from "../webhook-payloads.ts";
+import { appendComplianceChange, appendPaymentDetailStatus } from "../payer-events.ts";
+import { requirePayer, toPayerCompliance } from "../payers.ts";
+import { toStoredPaymentDetail } from "../payment-details.ts";
 import type { Schemas } from "../wire-types.ts";
 
-function toSandboxPayer(payer: PayerRecord): Schemas["SandboxPayer"] {
-  const { clientUserId, userId, kycStatus, agreementStatus } = payer;
-  return { clientUserId, userId, kycStatus, agreementStatus, isCompliant: isCompliant(payer) };
-}
+/** Verification decisions that no later decision changes. */
+const finalKycStatuses: ReadonlySet<PayerRecord["kycStatus"]> = new Set([
+  "approved",
+  "completed",
+  "rejected",
+  "failed",
+]);
 
-async function loadOwnPayer(tx: StoreOperations, principal: Principal, clientUserId: string) {
-  const payer = await tx.getPayer(principal.accountId, clientUserId);
-  if (!payer) throw notFound(`No payer is registered under clientUserId '${clientUserId}'.`);
-  return payer;
+/** Agreement outcomes that no later decision changes. */
+const finalAgreementStatuses: ReadonlySet<PayerRecord["agreementStatus"]> = new Set([
+  "completed",
+  "signed",
+  "rejected",
+  "failed",
+]);
+
+/** Why a payer's decided status cannot become the one asked for; undefined when it can. */
+function decidedRefusal(clientUserId: string, payer: PayerRecord, body: Schemas["SandboxPayerUpdate"]) {
+  const { kycStatus, agreementStatus } = body;
+  if (kycStatus !== undefined && kycStatus !== payer.kycStatus && finalKycStatuses.has(payer.kycStatus)) {
+    return invalidState(
+      `Payer '${clientUserId}' has kycStatus ${payer.kycStatus}, which is final; only initiated, pending or retry_required can change.`,
+    );
+  }
+  if (
+    agreementStatus !== undefined &&
+    agreementStatus !== payer.agreementStatus &&
+    finalAgreementStatuses.has(payer.agreementStatus)
+  ) {
+    return invalidState(
+      `Payer '${clientUserId}' has agreementStatus ${payer.agreementStatus}, which is final; only a pending agreement can change.`,
+    );
+  }
+  return undefined;
 }
 
 /**
- * Sandbox: sets a payer's KYC and agreement statuses as the verification provider would, and
- * sends `compliance.updated` when one of them changes. One transaction.
+ * Sandbox: the verification provider's and the agreement page's decisions on a payer, while they
+ * are still open. A change sends `compliance.updated` once, with both statuses after it; a call
+ * that changes nothing sends nothing. One transaction.
  */
 export async function updateSandboxPayer(
   ctx: DomainContext,
   { principal, path: { clientUserId }, body }: OperationInput<"updateSandboxPayer">,
-): Promise<Schemas["SandboxPayer"]> {
+): Promise<Schemas["PayerCompliance"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const payer = await loadOwnPayer(tx, principal, clientUserId);
+    const payer = await requirePayer(tx, principal.accountId, clientUserId);
+    const refused = decidedRefusal(clientUserId, payer, body);
+    if (refused) throw refused;
     const now = ctx.clock.now();
-    const updated: PayerRecord = {
+    const changed: PayerRecord = {
       ...payer,
       kycStatus: body.kycStatus ?? payer.kycStatus,
       agreementStatus: body.agreementStatus ?? payer.agreementStatus,
-      updatedAt: now.toISOString(),
     };
-    if (updated.kycStatus !== payer.kycStatus || updated.agreementStatus !== payer.agreementStatus) {
-      await tx.putPayer(updated);
-      await appendWebhookEvent(tx, {
-        event: "compliance.updated",
-        accountId: payer.accountId,
-        requestId: null,
-        occurredAt: now.toISOString(),
-        payload: buildComplianceUpdatedPayload(updated, now),
-      });
+    if (changed.kycStatus !== payer.kycStatus || changed.agreementStatus !== payer.agreementStatus) {
+      const stored = { ...changed, updatedAt: now.toISOString() };
+      await tx.putPayer(stored);
+      await appendComplianceChange(tx, stored, now);
     }
-    return toSandboxPayer(updated);
+    return toPayerCompliance(ctx, changed);
   });
-}
-
-function toSandboxPaymentDetail(detail: PaymentDetailRecord): Schemas["SandboxPaymentDetail"] {
-  const { id, clientUserId, bankName, accountName, currency, beneficiaryType } = detail;
-  return {
-    id,
-    clientUserId,
-    bankName,
-    accountName,
-    currency,
-    beneficiaryType,
-    status: detail.status ?? "pending",
-  };
 }
 
 /**
@@ -74,25 +78,19 @@ function toSandboxPaymentDetail(detail: PaymentDetailRecord): Schemas["SandboxPa
 export async function updateSandboxPaymentDetail(
   ctx: DomainContext,
   { principal, path: { clientUserId, paymentDetailsId }, body }: OperationInput<"updateSandboxPaymentDetail">,
-): Promise<Schemas["SandboxPaymentDetail"]> {
+): Promise<Schemas["StoredPaymentDetail"]> {
   return ctx.store.withTransaction(async (tx) => {
-    await loadOwnPayer(tx, principal, clientUserId);
+    const payer = await requirePayer(tx, principal.accountId, clientUserId);
     const detail = await tx.getPaymentDetail(principal.accountId, clientUserId, paymentDetailsId);
     if (!detail) {
       throw notFound(`Payer '${clientUserId}' has no payment details with id '${paymentDetailsId}'.`);
     }
     const now = ctx.clock.now();
     const updated: PaymentDetailRecord = { ...detail, status: body.status, updatedAt: now.toISOString() };
-    if (updated.status !== (detail.status ?? "pending")) {
+    if (updated.status !== detail.status) {
       await tx.putPaymentDetail(updated);
-      await appendWebhookEvent(tx, {
-        event: "payment_detail.updated",
-        accountId: detail.accountId,
-        requestId: null,
-        occurredAt: now.toISOString(),
-        payload: buildPaymentDetailUpdatedPayload(updated, now, body.rejectionMessage),
-      });
+      await appendPaymentDetailStatus(tx, updated, now, body.rejectionMessage);
     }
-    return toSandboxPaymentDetail(updated);
+    return toStoredPaymentDetail(payer, updated);
   });
 }

@@ -1,35 +1,25 @@
 import type { TokenRecord } from "../../../chain/index.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
-import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
+import type { RecurringPaymentRecord, RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits } from "../amounts.ts";
 import type { DomainContext } from "../context.ts";
 import { requireCurrency } from "../currencies.ts";
 import { newTxHash } from "../ids.ts";
-import { recordPayment } from "../record-payment.ts";
+import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
 import { loadOwnRecurringPayment } from "../recurring-payments.ts";
 import { createRequestRecord, remainingAmount, storeNewRequest } from "../requests.ts";
 import { appendStatusChange } from "../status-changes.ts";
-import {
-  appendWebhookEvent,
-  buildRequestRecurringPayload,
-  type WebhookRecurringPayment,
-} from "../webhook-payloads.ts";
+import { appendRequestRecurring } from "../webhook-payloads.ts";
 import type { Schemas } from "../wire-types.ts";
 import { toSandboxRecurringPayment } from "./recurring-payments.ts";
 import { toSandboxRequest } from "./requests.ts";
 
-/** What payment webhooks say about a recurring payment: its id and counters. */
-function toWebhookRecurringPayment(record: RecurringPaymentRecord): WebhookRecurringPayment {
-  const { id, status, processedPayments, totalPayments } = record;
-  return { id, status, processedPayments, totalPayments };
-}
-
 /**
  * The request the next payment pays: the one a failed execution of this period left behind, or a
  * new one for one period's amount, from the payer's schedule to the payee. A new request after the
- * first recurs from the first one, which `request.recurring` reports.
+ * first recurs from the first one (its `originalRequestId`), which `request.recurring` reports.
  */
 async function periodRequest(
   tx: StoreOperations,
@@ -41,7 +31,8 @@ async function periodRequest(
   const originalRequestId = record.originalRequestId ?? earlier?.requestId;
   if (earlier && earlier.status !== "paid")
     return { request: earlier, originalRequestId: originalRequestId ?? earlier.requestId };
-  const request = createRequestRecord(
+  const original = originalRequestId ? await tx.getRequest(originalRequestId) : undefined;
+  const created = createRequestRecord(
     {
       item: {
         payee: record.payee,
@@ -54,18 +45,22 @@ async function periodRequest(
     },
     { accountId: record.accountId, now, securePaymentToken: null, recurringPaymentId: record.id },
   );
+  const request: RequestRecord = original
+    ? {
+        ...created,
+        originalRequestId: original.requestId,
+        originalRequestPaymentReference: original.paymentReference,
+      }
+    : created;
   await storeNewRequest(tx, request, { recurringPaymentId: record.id }, now.toISOString());
-  const original = originalRequestId ? await tx.getRequest(originalRequestId) : undefined;
-  if (original) {
-    await appendWebhookEvent(tx, {
-      event: "request.recurring",
-      accountId: record.accountId,
-      requestId: request.requestId,
-      occurredAt: now.toISOString(),
-      payload: buildRequestRecurringPayload(request, original, toWebhookRecurringPayment(record), now),
-    });
-  }
+  if (original) await appendRequestRecurring(tx, request, original, now);
   return { request, originalRequestId: original?.requestId ?? request.requestId };
+}
+
+/** The due date after a successful execution: one period later, when the period is known. */
+function nextDate(record: RecurringPaymentRecord): string | null {
+  if (!record.periodSeconds || !record.nextPaymentDate) return record.nextPaymentDate;
+  return new Date(Date.parse(record.nextPaymentDate) + record.periodSeconds * 1000).toISOString();
 }
 
 function refusal(record: RecurringPaymentRecord): Error | undefined {
@@ -100,14 +95,14 @@ export async function executeSandboxRecurringPayment(
     const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const now = ctx.clock.now();
     const { request, originalRequestId } = await periodRequest(tx, record, token, now);
-    const payment: RequestPaymentRecord = {
+    const payment: PaymentToRecord = {
       outcome: failed ? "failed" : "paid",
       amount: failed ? "0" : remainingAmount(request).toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
       subStatus: failed ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
       // The service executes from the payer's wallet, which signs itself.
-      ...(failed ? {} : { payerAddress: record.payer, payerEoaAddress: record.payer }),
+      ...(failed ? {} : { payer: record.payer, payerEoaAddress: record.payer }),
     };
     const processedPayments = record.processedPayments + (failed ? 0 : 1);
     const status: RecurringPaymentRecord["status"] = failed
@@ -121,11 +116,12 @@ export async function executeSandboxRecurringPayment(
       processedPayments,
       currentRequestId: failed ? request.requestId : null,
       originalRequestId,
-      nextPaymentDate: status === "completed" ? null : record.nextPaymentDate,
+      nextPaymentDate: status === "completed" ? null : failed ? record.nextPaymentDate : nextDate(record),
       updatedAt: now.toISOString(),
     };
-    const paid = await recordPayment(tx, request, payment, now, toWebhookRecurringPayment(updated));
+    // Stored first: the payment's webhook reports the recurring payment's counters after it.
     await tx.putRecurringPayment(updated);
+    const paid = await recordPayment(tx, request, payment, now);
     if (status !== record.status) {
       await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);
     }
