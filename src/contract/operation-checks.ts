@@ -128,7 +128,9 @@ function planInvalidInputChecks(
     ...extraInputs(operation, call),
   ];
   return inputs.map((input) => {
-    if (input.unknownMember && !context.options.strictBodies) {
+    // A mock reads the closed body schemas literally; a stateful target ignores, as the service does.
+    const strictBodies = context.options.strictBodies ?? !context.options.stateful;
+    if (input.unknownMember && !strictBodies) {
       return planIgnoredMemberCheck(context, operation, call, input, credentials);
     }
     const statuses = rejectionStatuses(operation, input.expect);

@@ -19,7 +19,8 @@ export interface ContractSuiteOptions {
   /**
    * True when the target refuses request-body members the spec does not describe (a reference server
    * started with `--strict-bodies`, or a mock that reads the closed schemas literally, such as Prism);
-   * false (the default) when it ignores them, as the real service does.
+   * false when it ignores them, as the real service does. By default, true for a stateless target
+   * (a mock) and false for a stateful one.
    */
   strictBodies?: boolean;
   /** Per-request time limit; 15 s by default. */

@@ -140,7 +140,7 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger", "compliance.updated", "--kyc-status", "verified"],
-      '--kyc-status must be one of not_started, pending, approved, completed, rejected, retry_required, got "verified"',
+      '--kyc-status must be one of pending, approved, rejected, retry_required, got "verified"',
       "payreq webhooks trigger",
     ],
     [

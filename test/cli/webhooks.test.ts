@@ -424,7 +424,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       ],
       [
         ["payment_detail.updated", "--status", "verified"],
-        /their check is now verified\./,
+        /Their status is now verified\./,
         /payment_detail\.updated {2}requestId=- {2}.*signature=ok {2}answered=200$/m,
       ],
     ];

@@ -41,6 +41,11 @@ function rateOf(fiat: string, token: TokenRecord): string | undefined {
   return rates && asset && Object.hasOwn(rates, asset) ? rates[asset] : undefined;
 }
 
+/** Whether one unit of `token` is worth one unit of `fiat` in the sandbox price table. */
+export function isAtParWith(fiat: string, token: TokenRecord): boolean {
+  return rateOf(fiat, token) === "1";
+}
+
 /** Whether `code` is a fiat currency of the price table (upper case, as stored). */
 export function isPricedFiat(code: string): boolean {
   return Object.hasOwn(fiatRates, code);

@@ -259,13 +259,14 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
   it("compliance.updated follows a payer's statuses; payment_detail.updated a check of their bank details", async () => {
     server.clock.set("2026-04-12T12:40:00.000Z");
     const clientUserId = "cust-20931";
-    await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
+    const registered = await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
     const pending = await server.call("PATCH", `/sandbox/payers/${clientUserId}`, {
       body: { kycStatus: "pending" },
     });
+    // Registration opens the agreement (pending); the verification moves on its own.
     expect(pending.body).toMatchObject({
       kycStatus: "pending",
-      agreementStatus: "not_started",
+      agreementStatus: "pending",
       isCompliant: false,
     });
     await server.server.webhooks.settled();
@@ -273,7 +274,7 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
       event: "compliance.updated",
       clientUserId,
       kycStatus: "pending",
-      agreementStatus: "not_started",
+      agreementStatus: "pending",
       isCompliant: false,
       timestamp: "2026-04-12T12:40:00.000Z",
     });
@@ -311,6 +312,8 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
     expect(failed.body).toEqual({
       id: paymentDetailsId,
       clientUserId,
+      userId: registered.body.userId,
+      rails: "local",
       bankName: "Musterbank Berlin",
       accountName: "Erika Mustermann",
       currency: "EUR",
