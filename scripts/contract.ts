@@ -1,14 +1,17 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../src/cli/cli-errors.ts";
 import { readHttpUrl } from "../src/cli/option-values.ts";
+import { redactSecrets } from "../src/contract/check-kit.ts";
 import {
   type CheckResult,
   type ContractTarget,
+  CredentialRefusedError,
   type Credentials,
   formatOperationLine,
   formatResultLine,
   formatSummary,
   planContractChecks,
+  prepareContractRun,
   summariseOperations,
   summariseResults,
 } from "../src/contract/index.ts";
@@ -163,6 +166,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const { target, stateful, json, byOperation, timeoutMs } = options;
+  let run: Awaited<ReturnType<typeof prepareContractRun>>;
+  try {
+    run = await prepareContractRun(target, { stateful, timeoutMs });
+  } catch (error) {
+    if (!(error instanceof CredentialRefusedError)) throw error;
+    console.error(`Stopped before the checks: ${redactSecrets(target, error.message)}`);
+    return 1;
+  }
   const results: CheckResult[] = [];
   let unanswered = 0;
   for (const check of planContractChecks(target, { stateful, timeoutMs })) {
@@ -177,6 +188,9 @@ async function main(): Promise<number> {
       break;
     }
   }
+  const restored = await run.finish();
+  // The report stays alone on standard output; what was put back goes to standard error.
+  if (restored.length > 0) console.error(`Left the sandbox as it was found: ${restored.join("; ")}.`);
   const summary = summariseResults(results);
   const operations = summariseOperations(results);
   if (json) {
