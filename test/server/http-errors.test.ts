@@ -197,6 +197,21 @@ describe("errors as Problem Details", () => {
         rawBody: "{}",
         headers: { "content-type": "application/json; charset=latin-1" },
       }),
+      // Instants the sandbox clock cannot show: a leap second, year 10000, an impossible date.
+      server.call("POST", "/sandbox/clock", { body: { now: "2026-06-30T23:59:60Z" } }),
+      server.call("POST", "/sandbox/clock", { body: { now: "10000-01-01T00:00:00Z" } }),
+      server.call("POST", "/sandbox/clock", { body: { now: "2026-02-30T00:00:00Z" } }),
+      server.call("POST", "/sandbox/clock", { body: { advanceSeconds: 315_360_000 * 1000 } }),
+      // Webhook targets on this machine or no one's, in every IPv4-in-IPv6 spelling.
+      ...[
+        "http://[::127.0.0.1]/hook",
+        "http://[::ffff:0:127.0.0.1]/hook",
+        "http://[64:ff9b::127.0.0.1]/hook",
+        "http://[2002:7f00:1::]/hook",
+        "http://224.0.0.1/hook",
+        "http://255.255.255.255/hook",
+      ].map((url) => server.call("POST", "/sandbox/webhooks/endpoints", { body: { url } })),
+      server.call("HEAD", "/v1/currencies?firstOnly=maybe"),
     ];
     const answers = await Promise.all(attempts);
     for (const answer of answers) {
