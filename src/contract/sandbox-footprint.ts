@@ -1,6 +1,6 @@
 import { readPathOperations, type SpecOperation } from "../spec/operations.ts";
 import { isObject, type SpecDocument } from "../spec/spec-document.ts";
-import { sendRequest } from "./http-exchange.ts";
+import { NoAnswerError, sendRequest } from "./http-exchange.ts";
 import { type ContractTarget, credentialHeaders, listCredentials } from "./target.ts";
 import { type ContractRequest, jsonBody } from "./valid-inputs.ts";
 
@@ -71,30 +71,44 @@ export async function takeSandboxFootprint(
     return ids;
   };
 
-  const clockBefore = await readClock();
-  const endpointsBefore = await listEndpointIds();
+  // A target that does not answer has nothing to restore; the checks report it, once each.
+  const noAnswerAsUndefined = (error: unknown) => {
+    if (error instanceof NoAnswerError) return undefined;
+    throw error;
+  };
+  const clockBefore = await readClock().catch(noAnswerAsUndefined);
+  const endpointsBefore = clockBefore ? await listEndpointIds().catch(noAnswerAsUndefined) : undefined;
   if (!clockBefore || !endpointsBefore) return undefined;
+
+  const putBack = async (done: string[]) => {
+    const clockAfter = await readClock();
+    if (clockAfter && clockAfter.offsetSeconds !== clockBefore.offsetSeconds) {
+      const drift = (clockBefore.offsetSeconds - clockAfter.offsetSeconds) * 1000;
+      const now = new Date(Date.parse(clockAfter.now) + drift).toISOString();
+      const moved = await send(operations.setClock, { ...noInputs(), body: jsonBody({ now }) });
+      done.push(
+        moved.status === 200
+          ? "put the sandbox clock back where it was"
+          : `could not put the sandbox clock back (${moved.status})`,
+      );
+    }
+    const registered = ((await listEndpointIds()) ?? []).filter((id) => !endpointsBefore.includes(id));
+    for (const endpointId of registered) {
+      await send(operations.deleteEndpoint, { ...noInputs(), path: { endpointId } });
+    }
+    if (registered.length > 0) {
+      done.push(`deleted the ${registered.length} webhook endpoints the run registered`);
+    }
+  };
 
   return {
     async restore() {
       const done: string[] = [];
-      const clockAfter = await readClock();
-      if (clockAfter && clockAfter.offsetSeconds !== clockBefore.offsetSeconds) {
-        const drift = (clockBefore.offsetSeconds - clockAfter.offsetSeconds) * 1000;
-        const now = new Date(Date.parse(clockAfter.now) + drift).toISOString();
-        const moved = await send(operations.setClock, { ...noInputs(), body: jsonBody({ now }) });
-        done.push(
-          moved.status === 200
-            ? "put the sandbox clock back where it was"
-            : `could not put the sandbox clock back (${moved.status})`,
-        );
-      }
-      const registered = ((await listEndpointIds()) ?? []).filter((id) => !endpointsBefore.includes(id));
-      for (const endpointId of registered) {
-        await send(operations.deleteEndpoint, { ...noInputs(), path: { endpointId } });
-      }
-      if (registered.length > 0) {
-        done.push(`deleted the ${registered.length} webhook endpoints the run registered`);
+      try {
+        await putBack(done);
+      } catch (error) {
+        if (!(error instanceof NoAnswerError)) throw error;
+        done.push(`stopped putting the sandbox back: ${error.message}`);
       }
       return done;
     },
