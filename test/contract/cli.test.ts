@@ -79,8 +79,9 @@ describe("npm run contract: reports", () => {
     await Promise.all([prism?.stop(), broken?.stop()]);
   });
 
+  // Prism reads the closed body schemas literally, so it runs in the strict-bodies mode.
   it("passes the mock: one line per check, a summary, exit 0, and never the key", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey]);
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--strict-bodies"]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toBe("PASS     listCurrencies › valid call (API key): 200 application/json");
@@ -97,7 +98,9 @@ describe("npm run contract: reports", () => {
   });
 
   it("takes the key from PAYREQ_API_KEY and prints JSON with --json", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json"], { PAYREQ_API_KEY: secretKey });
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies"], {
+      PAYREQ_API_KEY: secretKey,
+    });
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ baseUrl: prism?.baseUrl, stateful: false, summary: { failed: 0 } });

@@ -10,6 +10,7 @@ const configDefaults = {
   webhookTimeoutMs: 5000,
   allowWebhookTargets: [],
   maxWebhookEndpointsPerAccount: 20,
+  strictBodies: false,
 };
 
 describe("parseConfig", () => {

@@ -18,23 +18,26 @@ export interface ServeCommandOptions {
 }
 
 function serveUsage(command: string): string {
-  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json]
+  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--strict-bodies]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service, with an
 in-memory store. Without --config (or PAYREQ_CONFIG) it uses built-in sandbox credentials,
 printed below once it listens. PORT sets the port when --port is not given.
 
 Options:
-  --port P       the port to listen on (default 3000; 0 picks a free one)
-  --host H       the address to listen on (default 127.0.0.1)
-  --config F     a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
-  -h, --help     show this help`;
+  --port P         the port to listen on (default 3000; 0 picks a free one)
+  --host H         the address to listen on (default 127.0.0.1)
+  --config F       a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
+  --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
+                   them as the service does; the same as "strictBodies": true in the config
+  -h, --help       show this help`;
 }
 
 const serveOptions = {
   port: { type: "string" },
   host: { type: "string" },
   config: { type: "string" },
+  "strict-bodies": { type: "boolean" },
 } as const;
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
@@ -67,7 +70,9 @@ export async function runServe(
     throw error;
   }
 
-  const server = createServer({ config });
+  const server = createServer({
+    config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
+  });
   const stop = watchStopSignals();
   try {
     const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {

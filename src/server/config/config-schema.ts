@@ -104,6 +104,7 @@ export const sandboxConfigSchema = {
     },
     maxWebhookEndpointsPerAccount: { type: "integer", minimum: 1, maximum: 1000, default: 20 },
     blockPrivateWebhookTargets: { type: "boolean" },
+    strictBodies: { type: "boolean", default: false },
   },
 } as const;
 

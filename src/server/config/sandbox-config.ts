@@ -66,6 +66,11 @@ export interface SandboxConfig {
    * is refused, naming `allowWebhookTargets` as the way to reach local receivers.
    */
   blockPrivateWebhookTargets?: boolean;
+  /**
+   * Refuse request bodies with members the spec does not describe (400 naming each one), to catch
+   * typos. Off by default: like the real service, the server then drops unknown members unread.
+   */
+  strictBodies?: boolean;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -75,7 +80,8 @@ type DefaultedField =
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
   | "allowWebhookTargets"
-  | "maxWebhookEndpointsPerAccount";
+  | "maxWebhookEndpointsPerAccount"
+  | "strictBodies";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

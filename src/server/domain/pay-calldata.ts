@@ -84,6 +84,11 @@ export async function getPayCalldata(
   return buildSameChainCalldata(ctx, { request, token, amount, fee, wallet: query.wallet });
 }
 
+/** Same-chain pay calldata as the reference server builds it: it always names the payment's index. */
+export type SameChainCalldata = Schemas["PayCalldata"] & {
+  metadata: { paymentTransactionIndex: number };
+};
+
 /** One request's payment on its own network: how much, with which fee, from which wallet if known. */
 export interface SameChainPayment {
   request: RequestRecord;
@@ -101,7 +106,7 @@ export interface SameChainPayment {
 export async function buildSameChainCalldata(
   ctx: DomainContext,
   { request, token, amount, fee, wallet }: SameChainPayment,
-): Promise<Schemas["PayCalldata"]> {
+): Promise<SameChainCalldata> {
   const contracts = contractsFor(ctx, request.network);
   const feeAmount = computeFeeAmount(amount, fee.feePercentage);
   const currentAllowance =
@@ -135,6 +140,8 @@ export async function buildSameChainCalldata(
       stepsRequired: built.transactions.length,
       needsApproval: built.needsApproval,
       approvalTransactionIndex: built.approvalTransactionIndex,
+      // The payment is always the last transaction, after any approval.
+      paymentTransactionIndex: built.transactions.length - 1,
       ...funds,
     },
   };
