@@ -18,6 +18,7 @@ export async function measureThroughput(
   options: { rounds: number; seconds: number; connections: number },
 ): Promise<ThroughputSample[]> {
   const samples: ThroughputSample[] = [];
+  // One second of each operation on each target first: JIT and caches warm, not measured.
   for (const request of Object.values(operations)) {
     for (const target of Object.values(targets)) {
       await measureLoad(target.baseUrl, request, { seconds: 1, connections: options.connections });

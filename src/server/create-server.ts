@@ -28,12 +28,14 @@ import { buildRouteTable } from "./http/route-table.ts";
 import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
 import { operationHandlers } from "./operations/operation-table.ts";
 import { pagesRouter } from "./pages/pages-router.ts";
+import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
 import { warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
+import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
@@ -59,7 +61,10 @@ export interface CreateServerOptions {
 }
 
 export interface RunningServer {
-  /** The origin the server listens on, such as `http://127.0.0.1:41234`. */
+  /**
+   * The origin the server is reached at, such as `http://127.0.0.1:41234`: the address it is
+   * bound to, or loopback when bound to every interface (`0.0.0.0`, `::`).
+   */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -98,13 +103,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const headers = credentialHeaders(spec);
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
+  const webhookAllowList = createTargetAllowList(config.allowWebhookTargets);
 
   const dispatcher = new WebhookDispatcher({
     store,
     clock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
-    blockPrivateTargets: config.blockPrivateWebhookTargets,
+    allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
   });
@@ -117,7 +123,8 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     publicOrigin,
     securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
     webhooks: {
-      blockPrivateTargets: config.blockPrivateWebhookTargets,
+      allowList: webhookAllowList,
+      maxEndpointsPerAccount: config.maxWebhookEndpointsPerAccount,
       enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
     },
   };
@@ -142,7 +149,8 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     ...ctx,
     store: createMemoryStore(),
     clock: new SandboxClock(options.clock ?? systemClock),
-    webhooks: { blockPrivateTargets: false, enqueue: () => undefined },
+    // Every target allowed: an example's endpoint URL is never looked up or called.
+    webhooks: { ...ctx.webhooks, allowList: { allows: () => true }, enqueue: () => undefined },
   };
   const readiness = createReadiness(
     ready.then(() => undefined),
@@ -168,10 +176,11 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       }),
       limitClientIdRate(limiter),
       parseJsonBody(),
-      refuseHostileBodies(spec, operations),
+      refuseHostileBodies(spec, operations, { strictBodies: config.strictBodies }),
       canonicaliseQuery(),
       validateAgainstSpec(spec, {
         validateResponses: options.validateResponses ?? true,
+        strictBodies: config.strictBodies,
         warmUpToken,
       }),
       dispatchOperation(operationHandlers, (req) => (isWarmUp(req) ? warmUpContext : ctx)),
@@ -197,8 +206,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         server.once("error", reject);
       });
       const address = server.address() as AddressInfo;
-      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      const url = `http://${shownHost}:${address.port}`;
+      const url = `http://${reachableUrlHost(address.address)}:${address.port}`;
       listeningOrigin = url;
       const closeHttp = () =>
         new Promise<void>((resolve, reject) => {
@@ -242,14 +250,24 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 }
 
-/** Puts the configured client IDs into the store, keeping what the store already knows of their use. */
+/**
+ * Puts the configured client IDs into the store, keeping what the store already knows of their
+ * use, and keeping a revoked one revoked: revocation is final, a restart does not undo it.
+ */
 async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
   for (const account of config.accounts) {
     for (const clientId of account.clientIds) {
       const fresh = clientIdRecordFromConfig(account.id, clientId, now);
       const existing = await store.getClientId(clientId.id);
       await store.putClientId(
-        existing ? { ...fresh, createdAt: existing.createdAt, lastUsedAt: existing.lastUsedAt } : fresh,
+        existing
+          ? {
+              ...fresh,
+              createdAt: existing.createdAt,
+              lastUsedAt: existing.lastUsedAt,
+              ...(existing.status === "revoked" ? { status: "revoked" as const } : {}),
+            }
+          : fresh,
       );
     }
   }

@@ -4,12 +4,14 @@ import type { AddressInfo } from "node:net";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
 import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
 import type { SpecDocument } from "../../src/spec/spec-document.ts";
+import { createPermitRule } from "./permit-rule.ts";
 
 /**
  * A stand-in for a stateful server, to exercise the suite's stateful checks: the Prism mock behind a
  * proxy that adds what Prism lacks (one real API key, one client ID with allowed domains, unknown
  * ids, a body size limit, Problem answers to malformed JSON and empty query values, one cross-field
- * rule). Ids other than the spec's examples are unknown; everything else is Prism's answer.
+ * rule, recurring payout permits only their payer can sign). Ids other than the spec's examples
+ * are unknown; everything else is Prism's answer.
  */
 export interface ConformingProxy {
   baseUrl: string;
@@ -62,6 +64,7 @@ function rejectFirst(
   url: URL,
   body: Buffer,
   validator: ReturnType<typeof createSchemaValidator>,
+  created: Set<string>,
 ): [number, string, string] | undefined {
   if (!route) return undefined;
   const { operation } = route;
@@ -102,7 +105,7 @@ function rejectFirst(
     const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
     const value = decodeURIComponent(values[index] ?? "");
     const wellFormed = parameter !== undefined && validator.errorsFor(parameter.schema, value).length === 0;
-    if (wellFormed && value !== String(parameter.example))
+    if (wellFormed && value !== String(parameter.example) && !created.has(value))
       return [404, "Not Found", `${name} ${value} is unknown`];
   }
   return undefined;
@@ -114,8 +117,10 @@ async function forward(
   url: URL,
   body: Buffer,
   response: ServerResponse,
-) {
-  const headers: Record<string, string> = { "x-api-key": "any" };
+  permits: ReturnType<typeof createPermitRule>,
+): Promise<unknown> {
+  const parsed = readJson(body);
+  const headers: Record<string, string> = { "x-api-key": "any", ...permits.headersFor(url.pathname, parsed) };
   const contentType = request.headers["content-type"];
   if (contentType !== undefined) headers["content-type"] = contentType;
   const answer = await fetch(upstream + url.pathname + url.search, {
@@ -128,14 +133,38 @@ async function forward(
     const value = answer.headers.get(name);
     if (value !== null) copied[name] = value;
   }
+  const text = await answer.text();
+  const json = readJson(Buffer.from(text));
   response.writeHead(answer.status, copied);
-  response.end(Buffer.from(await answer.arrayBuffer()));
+  response.end(
+    json && typeof json === "object" && !Array.isArray(json)
+      ? JSON.stringify(permits.rewrite(url.pathname, parsed, json as Record<string, unknown>))
+      : text,
+  );
+  return json;
+}
+
+/** The request ids a creation answered, which later calls may name. */
+function createdRequestIds(answered: unknown): string[] {
+  const requestIds = (answered as { requestIds?: unknown } | undefined)?.requestIds;
+  return Array.isArray(requestIds) ? requestIds.map(String) : [];
+}
+
+function readJson(body: Buffer): unknown {
+  try {
+    return body.length > 0 ? JSON.parse(body.toString("utf8")) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts the proxy on a free port of 127.0.0.1 in front of a running Prism. */
 export async function startConformingProxy(upstream: string, spec: SpecDocument): Promise<ConformingProxy> {
   const routes = compileRoutes(spec);
   const validator = createSchemaValidator(spec);
+  const permits = createPermitRule();
+  // The ids of the requests created through the proxy: known from then on, as on a real server.
+  const created = new Set<string>();
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -144,10 +173,15 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     const route = routes.find(
       (candidate) => candidate.operation.method === request.method && candidate.pattern.test(url.pathname),
     );
-    const rejection = rejectFirst(route, request, url, body, validator);
+    const json = (request.headers["content-type"] ?? "").startsWith("application/json");
+    const rejection =
+      rejectFirst(route, request, url, body, validator, created) ??
+      (json ? await permits.check(url.pathname, request.method ?? "GET", readJson(body)) : undefined);
     try {
       if (rejection) sendProblem(response, ...rejection);
-      else await forward(upstream, request, url, body, response);
+      else
+        for (const id of createdRequestIds(await forward(upstream, request, url, body, response, permits)))
+          created.add(id);
     } catch (error) {
       sendProblem(response, 502, "Bad Gateway", (error as Error).message);
     }

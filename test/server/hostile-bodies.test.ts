@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDefaultConfig } from "../../src/server/index.ts";
 import { maxListedIssues } from "../../src/server/problems.ts";
 import { problemErrors, startTestServer, type TestServer, usdcOnBase } from "./helpers.ts";
 
@@ -33,62 +34,87 @@ describe("createSecurePayment with hostile bodies", () => {
     });
     const errors = problemErrors(answer, "/problems/validation-failed", 400);
     expect(errors).toHaveLength(maxListedIssues);
-    // Each empty item lacks its four required fields: payee, amount, invoiceCurrency, paymentCurrency.
-    expect(errors.slice(0, 4)).toEqual([
-      { path: "/body/requests/0/payee", message: "must have required property 'payee'" },
-      { path: "/body/requests/0/amount", message: "must have required property 'amount'" },
-      { path: "/body/requests/0/invoiceCurrency", message: "must have required property 'invoiceCurrency'" },
-      { path: "/body/requests/0/paymentCurrency", message: "must have required property 'paymentCurrency'" },
-    ]);
-    expect(errors[19]?.path).toBe("/body/requests/4/paymentCurrency");
+    // Each empty item lacks the one member both forms of an item require: amount.
+    expect(errors).toEqual(
+      Array.from({ length: maxListedIssues }, (_, index) => ({
+        path: `/body/requests/${index}/amount`,
+        message: "must have required property 'amount'",
+      })),
+    );
     expect(answer.body.detail).toMatch(
-      /^400 issues were found; errors lists the first 20, about \/body\/requests\/0\/payee, /,
+      /^100 issues were found; errors lists the first 20, about \/body\/requests\/0\/amount, /,
     );
   });
 
   it("still lists every issue when there are 20 or fewer", async () => {
     const answer = await server.call("POST", "/v2/secure-payments", {
-      body: { requests: [usdcOnBase(), {}] },
+      body: { requests: [usdcOnBase(), {}, {}, {}] },
     });
     expect(problemErrors(answer, "/problems/validation-failed", 400).map((issue) => issue.path)).toEqual([
-      "/body/requests/1/payee",
       "/body/requests/1/amount",
-      "/body/requests/1/invoiceCurrency",
-      "/body/requests/1/paymentCurrency",
+      "/body/requests/2/amount",
+      "/body/requests/3/amount",
     ]);
     expect(answer.body.detail).toBe(
-      "4 fields are invalid: /body/requests/1/payee, /body/requests/1/amount, /body/requests/1/invoiceCurrency, /body/requests/1/paymentCurrency.",
+      "3 fields are invalid: /body/requests/1/amount, /body/requests/2/amount, /body/requests/3/amount.",
     );
   });
 });
 
+/** One secure-payment item with `count` members the spec does not describe. */
+function itemWithUnknownMembers(count: number): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...usdcOnBase() };
+  for (let index = 0; index < count; index++) item[`k${index}`] = 0;
+  return item;
+}
+
 describe("createSecurePayment with a hostile number of unknown fields", () => {
+  it("drops 85,000 unknown fields of one item unread and creates the payment", async () => {
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      body: { requests: [itemWithUnknownMembers(85_000)] },
+    });
+    expect(answer.status).toBe(201);
+    expect((answer.body as { requestIds: string[] }).requestIds).toHaveLength(1);
+  });
+});
+
+describe("createSecurePayment with unknown fields, with strictBodies", () => {
+  let strictServer: TestServer;
+  beforeAll(async () => {
+    const config = createDefaultConfig();
+    config.strictBodies = true;
+    strictServer = await startTestServer({ config });
+  });
+  afterAll(() => strictServer.close());
+
   it("lists 20 of 85,000 unknown fields of one item and counts them all", async () => {
-    const item: Record<string, unknown> = { ...usdcOnBase() };
-    for (let index = 0; index < 85_000; index++) item[`k${index}`] = 0;
-    const answer = await server.call("POST", "/v2/secure-payments", { body: { requests: [item] } });
+    const answer = await strictServer.call("POST", "/v2/secure-payments", {
+      body: { requests: [itemWithUnknownMembers(85_000)] },
+    });
     const errors = problemErrors(answer, "/problems/validation-failed", 400);
-    expect(errors).toHaveLength(20);
+    expect(errors).toHaveLength(maxListedIssues);
     expect(errors[0]).toEqual({
       path: "/body/requests/0/k0",
-      message: "must NOT have additional properties, got 0",
+      message:
+        "is not a member the spec describes here: remove it (the server runs with strictBodies), got 0",
     });
     expect(errors[19]?.path).toBe("/body/requests/0/k19");
     expect(answer.body.detail).toMatch(
       /^85000 issues were found; errors lists the first 20, about \/body\/requests\/0\/k0, /,
     );
   });
-});
 
-describe("createSecurePayment with a few unknown fields", () => {
-  it("still lists them with every other issue the validator finds", async () => {
-    const answer = await server.call("POST", "/v2/secure-payments", { body: { requests: [{ note: "x" }] } });
+  it("still lists a few of them with every other issue the validator finds", async () => {
+    const answer = await strictServer.call("POST", "/v2/secure-payments", {
+      body: { requests: [{ note: "x" }] },
+    });
     expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      { path: "/body/requests/0/payee", message: "must have required property 'payee'" },
       { path: "/body/requests/0/amount", message: "must have required property 'amount'" },
-      { path: "/body/requests/0/invoiceCurrency", message: "must have required property 'invoiceCurrency'" },
-      { path: "/body/requests/0/paymentCurrency", message: "must have required property 'paymentCurrency'" },
-      { path: "/body/requests/0/note", message: 'must NOT have additional properties, got "x"' },
+      {
+        path: "/body/requests/0/note",
+        message:
+          'is not a member the spec describes here: remove it (the server runs with strictBodies), got "x"',
+      },
     ]);
   });
 });

@@ -3,6 +3,8 @@ import {
   type ClientIdRecord,
   createMemoryStore,
   type DomainEvent,
+  type PaymentDetailRecord,
+  type PaymentIntentRecord,
   type RequestRecord,
 } from "../../src/server/index.ts";
 
@@ -33,7 +35,16 @@ describe("the in-memory store", () => {
     record.status = "paid";
     const read = (await store.getRequest(record.requestId)) as RequestRecord;
     expect(read.status).toBe("pending");
-    read.payments.push({ outcome: "paid", amount: "1", txHash: "0x00", subStatus: null, recordedAt: "x" });
+    read.payments.push({
+      id: "pay_1",
+      outcome: "paid",
+      amount: "1",
+      txHash: "0x00",
+      subStatus: null,
+      recordedAt: "x",
+      payer: null,
+      sourceNetwork: null,
+    });
     expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
   });
 
@@ -61,12 +72,88 @@ describe("the in-memory store", () => {
     expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
   });
 
+  it("lists the payment details of one payer of one account, oldest first", async () => {
+    const store = createMemoryStore();
+    const detail = (id: string, accountId: string, clientUserId: string): PaymentDetailRecord => ({
+      id,
+      accountId,
+      clientUserId,
+      bankName: "Bank",
+      accountName: "Holder",
+      currency: "EUR",
+      beneficiaryType: "individual",
+      rails: "local",
+      status: "approved",
+      createdAt: "2026-04-12T10:00:00.000Z",
+    });
+    await store.putPaymentDetail(detail("pd_2", "acct", "cust-1"));
+    await store.putPaymentDetail(detail("pd_other_payer", "acct", "cust-2"));
+    await store.putPaymentDetail(detail("pd_other_account", "acct_other", "cust-1"));
+    await store.putPaymentDetail(detail("pd_1", "acct", "cust-1"));
+    await store.putPaymentDetail({ ...detail("pd_2", "acct", "cust-1"), status: "failed" });
+    const listed = await store.listPaymentDetails("acct", "cust-1");
+    expect(listed.map((record) => [record.id, record.status])).toEqual([
+      ["pd_2", "failed"],
+      ["pd_1", "approved"],
+    ]);
+    (listed[0] as PaymentDetailRecord).status = "pending";
+    expect((await store.listPaymentDetails("acct", "cust-1"))[0]?.status).toBe("failed");
+    expect(await store.listPaymentDetails("acct", "cust-3")).toEqual([]);
+  });
+
   it("finds requests by payment reference in any letter case", async () => {
     const store = createMemoryStore();
     await store.putRequest(request(`01${"b".repeat(48)}abcdef0123456789`));
     expect((await store.findRequestByPaymentReference("0xABCDEF0123456789"))?.requestId).toBe(
       `01${"b".repeat(48)}abcdef0123456789`,
     );
+  });
+
+  it("lists one account's requests in creation order, a replaced one in its place", async () => {
+    const store = createMemoryStore();
+    const [first, second, third] = ["1", "2", "3"].map((n) => request(`01${n.repeat(64)}`));
+    await store.putRequest(first as RequestRecord);
+    await store.putRequest({ ...(second as RequestRecord), accountId: "other" });
+    await store.putRequest(third as RequestRecord);
+    await store.putRequest({ ...(first as RequestRecord), status: "paid" });
+    const listed = await store.listRequests("acct");
+    expect(listed.map((record) => [record.requestId, record.status])).toEqual([
+      [first?.requestId, "paid"],
+      [third?.requestId, "pending"],
+    ]);
+    expect((await store.listRequests("other")).map((record) => record.requestId)).toEqual([
+      second?.requestId,
+    ]);
+    expect(await store.listRequests("nobody")).toEqual([]);
+  });
+
+  it("keeps payment intents by id, as copies, and forgets them with the transaction that failed", async () => {
+    const store = createMemoryStore();
+    const intent: PaymentIntentRecord = {
+      id: "01KP3G7ZQ6V2D8W4N5R9T1XHJC",
+      accountId: "acct",
+      requestId: `01${"e".repeat(64)}`,
+      payer: "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+      amount: "50000000",
+      sourceNetwork: "optimism",
+      sourceCurrency: "USDC-optimism",
+      sourceAmount: "50000000",
+      paymentIntent: "{}",
+      approvalPermit: null,
+      status: "issued",
+      createdAt: "2026-04-12T10:00:00.000Z",
+      updatedAt: "2026-04-12T10:00:00.000Z",
+    };
+    await store.putPaymentIntent(intent);
+    intent.status = "submitted";
+    expect((await store.getPaymentIntent(intent.id))?.status).toBe("issued");
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.putPaymentIntent({ ...intent, id: "01KP3G7ZQ6V2D8W4N5R9T1XHJD" });
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await store.getPaymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJD")).toBeUndefined();
   });
 
   it("undoes every change of a transaction that throws, and announces no event", async () => {

@@ -120,7 +120,7 @@ describe("server gaps", () => {
 
   it("refuses a configuration that does not pass the schema", () => {
     expect(() => createServer({ config: { accounts: [] } })).toThrow(
-      "the server configuration is not a valid sandbox configuration:\n  - accounts: must NOT have fewer than 1 items, got []",
+      "the server configuration is not a valid sandbox configuration:\n  - accounts: must have at least 1 item, got []",
     );
   });
 });

@@ -3,12 +3,14 @@ import {
   type SandboxConfig,
   sampleCredentials,
 } from "../../server/config/sandbox-config.ts";
+import { isWildcardAddress } from "../../server/reachable-host.ts";
 import { CommandError, UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
 import { readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import { watchStopSignals } from "../stop-signal.ts";
+import { isLoopbackBindAddress, loopbackWebhookTargets } from "./local-webhook-targets.ts";
 
 export interface ServeCommandOptions {
   /** How the user typed the command, for usage and messages: `payreq serve` or `npm start --`. */
@@ -16,23 +18,26 @@ export interface ServeCommandOptions {
 }
 
 function serveUsage(command: string): string {
-  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json]
+  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--strict-bodies]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service, with an
 in-memory store. Without --config (or PAYREQ_CONFIG) it uses built-in sandbox credentials,
 printed below once it listens. PORT sets the port when --port is not given.
 
 Options:
-  --port P       the port to listen on (default 3000; 0 picks a free one)
-  --host H       the address to listen on (default 127.0.0.1)
-  --config F     a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
-  -h, --help     show this help`;
+  --port P         the port to listen on (default 3000; 0 picks a free one)
+  --host H         the address to listen on (default 127.0.0.1)
+  --config F       a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
+  --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
+                   them as the service does; the same as "strictBodies": true in the config
+  -h, --help       show this help`;
 }
 
 const serveOptions = {
   port: { type: "string" },
   host: { type: "string" },
   config: { type: "string" },
+  "strict-bodies": { type: "boolean" },
 } as const;
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
@@ -54,14 +59,20 @@ export async function runServe(
   // The server (Express, the validator, the spec) loads only once the command line is good.
   const { ConfigError, createServer, loadConfigFile } = await import("../../server/index.ts");
   let config: SandboxConfig;
+  // The built-in sandbox on loopback serves this machine only: its webhooks may reach this
+  // machine's receivers (payreq webhooks listen). A configuration file says so itself.
+  const allowsLocalReceivers = usesDefault && isLoopbackBindAddress(host);
   try {
     config = usesDefault ? createDefaultConfig() : loadConfigFile(configFile);
+    if (allowsLocalReceivers) config.allowWebhookTargets = [...loopbackWebhookTargets];
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message, command);
     throw error;
   }
 
-  const server = createServer({ config });
+  const server = createServer({
+    config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
+  });
   const stop = watchStopSignals();
   try {
     const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {
@@ -83,8 +94,14 @@ export async function runServe(
         `  API:      ${running.url}   (try: curl -H 'x-api-key: ${tryKey}' '${running.url}/v1/currencies?network=base')`,
         `  Spec:     ${running.url}/openapi.json`,
         `  Docs:     ${running.url}/docs`,
+        ...(isWildcardAddress(host)
+          ? [
+              `  Bound:    ${host} port ${running.port} (every interface; set publicBaseUrl in a configuration file for links other machines can open)`,
+            ]
+          : []),
         ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
         ...describeCredentials(config, usesDefault, origin),
+        ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),
         "Stop with Ctrl+C.",
         "",
       ].join("\n"),
@@ -115,5 +132,21 @@ function describeCredentials(config: SandboxConfig, usesDefault: boolean, origin
         (client) => `    client ID ${client.clientId} for ${client.allowedDomains.join(", ") || "no origin"}`,
       ),
     ]),
+  ];
+}
+
+/** Which webhook receivers the server may reach, since the address guard refuses local ones by default. */
+function describeWebhookTargets(config: SandboxConfig, usesDefault: boolean, allowsLocal: boolean): string[] {
+  if (allowsLocal) {
+    return [
+      `Webhooks may reach this machine (${loopbackWebhookTargets.join(", ")}): the server listens on loopback only.`,
+    ];
+  }
+  const allowed = config.allowWebhookTargets ?? [];
+  if (allowed.length > 0) return [`Webhooks may reach public addresses and ${allowed.join(", ")}.`];
+  return [
+    usesDefault
+      ? "Webhooks reach public addresses only: the server listens beyond loopback, so receivers on this machine are refused."
+      : "Webhooks reach public addresses only: list local receivers in the file's allowWebhookTargets.",
   ];
 }

@@ -53,11 +53,24 @@ export interface SandboxConfig {
   /** How long one webhook attempt may take before it counts as failed (5 s by default). */
   webhookTimeoutMs?: number;
   /**
-   * Refuse webhook endpoints whose host is or resolves to a loopback, private, link-local or
-   * unspecified address, at registration and again at each delivery. Off by default, so that a
-   * receiver on localhost works during development.
+   * Webhook targets let through the address guard, which otherwise refuses every endpoint whose
+   * host is or resolves to a non-public address (loopback, private, link-local, multicast, ...)
+   * at registration and again at each delivery: exact origins (`http://127.0.0.1:4000`) or hosts
+   * on any port (`localhost`, `127.0.0.1`, `[::1]`). None by default.
+   */
+  allowWebhookTargets?: string[];
+  /** The most webhook endpoints one account may have, configured and registered together (20 by default). */
+  maxWebhookEndpointsPerAccount?: number;
+  /**
+   * Deprecated: the address guard is always on. `true` is accepted and changes nothing; `false`
+   * is refused, naming `allowWebhookTargets` as the way to reach local receivers.
    */
   blockPrivateWebhookTargets?: boolean;
+  /**
+   * Refuse request bodies with members the spec does not describe (400 naming each one), to catch
+   * typos. Off by default: like the real service, the server then drops unknown members unread.
+   */
+  strictBodies?: boolean;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -66,7 +79,9 @@ type DefaultedField =
   | "clientIdRateLimitPerMinute"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
-  | "blockPrivateWebhookTargets";
+  | "allowWebhookTargets"
+  | "maxWebhookEndpointsPerAccount"
+  | "strictBodies";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

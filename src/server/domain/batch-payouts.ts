@@ -1,6 +1,7 @@
 import { type Address, zeroAddress } from "viem";
 import {
   type BatchPaymentItem,
+  type BatchPaymentTransactions,
   buildBatchPaymentTransactions,
   computeFeeAmount,
   type NetworkName,
@@ -10,14 +11,9 @@ import { invalidField, type ValidationIssue, validationFailed } from "../problem
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
-import { resolveFee } from "./fees.ts";
-import {
-  createRequestRecord,
-  paymentTokenOf,
-  planRequests,
-  remainingAmount,
-  storeNewRequest,
-} from "./requests.ts";
+import { type FeeSettings, resolveFee } from "./fees.ts";
+import { callerClientId } from "./principal.ts";
+import { amountDue, createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -59,8 +55,7 @@ async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<R
 
 function toBatchItem(request: RequestRecord, feePercentage: string | undefined): BatchPaymentItem {
   const token = paymentTokenOf(request);
-  const left = remainingAmount(request);
-  const amount = left > 0n ? left : BigInt(request.expectedAmount);
+  const amount = amountDue(request);
   return {
     token,
     payee: request.payee,
@@ -71,9 +66,63 @@ function toBatchItem(request: RequestRecord, feePercentage: string | undefined):
 }
 
 /**
+ * One `batchPayments` call on the network of the requests (they share one) that pays what is due
+ * on each, after the approvals the wallet book says `payer` lacks (all of them when no payer is
+ * named). Without a fee address, the payer (or else the first payee) stands in: the batch
+ * contract sends its batch fee there and refuses the zero address.
+ */
+export async function buildBatchPayment(
+  ctx: DomainContext,
+  requests: RequestRecord[],
+  fee: FeeSettings,
+  payer: string | undefined,
+): Promise<BatchPaymentTransactions & { payments: BatchPaymentItem[] }> {
+  const [first] = requests;
+  if (!first) throw new Error("a batch needs at least one request");
+  const network = first.network;
+  const contracts = contractsFor(ctx, network);
+  const payments = requests.map((request) => toBatchItem(request, fee.feePercentage));
+
+  let currentAllowances: Record<Address, bigint> | undefined;
+  if (payer !== undefined) {
+    currentAllowances = {};
+    for (const payment of payments) {
+      if (payment.token.type !== "ERC20") continue;
+      currentAllowances[payment.token.address] = await allowanceOf(
+        ctx.store,
+        payer,
+        payment.token.id,
+        contracts.batchConversionPayments,
+      );
+    }
+  }
+  const built = buildBatchPaymentTransactions({
+    network: network as NetworkName,
+    payments,
+    feeAddress: (fee.feeAddress ?? payer ?? first.payee) as Address,
+    currentAllowances,
+    contracts,
+  });
+  return { ...built, payments };
+}
+
+/**
+ * A batch in the form the service's own app and published examples read: one batch transaction,
+ * and the approval list always present (empty when nothing needs approving). See BatchPayout.
+ */
+export function toBatchAnswer(
+  built: BatchPaymentTransactions,
+): Required<Pick<Schemas["BatchPayout"], "ERC20ApprovalTransactions" | "batchPaymentTransaction">> {
+  return {
+    ERC20ApprovalTransactions: built.approvals.map((approval) => toWireTransaction(approval, "number")),
+    batchPaymentTransaction: toWireTransaction(built.batchPayment, "bignumber"),
+  };
+}
+
+/**
  * Builds the calldata of a batch payout: new requests are created first (when `requests` is
  * sent), then one `batchPayments` call pays them all, after the approvals the wallet book says
- * the payer lacks. The key of the batch transaction follows what the batch holds (see BatchPayout).
+ * the payer lacks.
  */
 export async function createBatchPayout(
   ctx: DomainContext,
@@ -88,39 +137,20 @@ export async function createBatchPayout(
     const { plans } = planRequests(body.requests, "/body/requests");
     const now = ctx.clock.now();
     requests = plans.map((plan) =>
-      createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+      createRequestRecord(plan, {
+        accountId: principal.accountId,
+        now,
+        securePaymentToken: null,
+        clientId: callerClientId(principal),
+      }),
     );
   } else {
     requests = await loadExisting(ctx, body.requestIds ?? []);
   }
-  const [first] = requests;
-  if (!first) throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
-  const network = first.network;
-  const contracts = contractsFor(ctx, network);
-  const payments = requests.map((request) => toBatchItem(request, fee.feePercentage));
-
-  let currentAllowances: Record<Address, bigint> | undefined;
-  if (body.payer !== undefined) {
-    currentAllowances = {};
-    for (const payment of payments) {
-      if (payment.token.type !== "ERC20") continue;
-      currentAllowances[payment.token.address] = await allowanceOf(
-        ctx.store,
-        body.payer,
-        payment.token.id,
-        contracts.batchConversionPayments,
-      );
-    }
+  if (requests.length === 0) {
+    throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
   }
-  const built = buildBatchPaymentTransactions({
-    network: network as NetworkName,
-    payments,
-    // The batch contract sends its batch fee to feeAddress, which must not be the zero address:
-    // without a fee, the payer (or else the first payee) stands in.
-    feeAddress: (fee.feeAddress ?? body.payer ?? first.payee) as Address,
-    currentAllowances,
-    contracts,
-  });
+  const built = await buildBatchPayment(ctx, requests, fee, body.payer);
 
   if (body.requests) {
     const now = ctx.clock.now().toISOString();
@@ -131,16 +161,5 @@ export async function createBatchPayout(
     });
   }
 
-  const batchTransaction = toWireTransaction(built.batchPayment, "bignumber");
-  const key =
-    built.hasErc20 && built.hasNative
-      ? "batchPaymentTransaction"
-      : built.hasNative
-        ? "ETHBatchPaymentTransaction"
-        : "ERC20BatchPaymentTransaction";
-  const approvals = built.approvals.map((approval) => toWireTransaction(approval, "number"));
-  return {
-    ...(approvals.length > 0 ? { ERC20ApprovalTransactions: approvals } : {}),
-    [key]: batchTransaction,
-  } as Schemas["BatchPayout"];
+  return toBatchAnswer(built);
 }

@@ -6,6 +6,8 @@ import type { StoreOperations } from "../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
 import { newRequestId, newSalt } from "./ids.ts";
+import { requireOwnRecord } from "./own-records.ts";
+import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** One request to create, checked: its token and what the payer will owe in base units. */
@@ -16,12 +18,28 @@ export interface PlannedRequest {
 }
 
 /**
- * Checks the items of a creation call: known payment currencies, a convertible invoice currency,
- * an amount above zero, and one network for all. Collects every issue, at `<pointer>/<index>/...`.
+ * Checks the items of a creation call: an EVM payee, known payment currencies, a convertible
+ * invoice currency, an amount above zero, and one network for all. Collects every issue, at
+ * `<pointer>/<index>/...`.
  */
 export function planRequests(
   items: Schemas["PaymentRequestItem"][],
   pointer: string,
+): { network: string; plans: PlannedRequest[] } {
+  return planItems(items, pointer, (index) => `${pointer}/${index}`);
+}
+
+/** Checks the one request of a single-request body, with issues at `<pointer>/<field>`. */
+export function planRequest(item: Schemas["PaymentRequestItem"], pointer: string): PlannedRequest {
+  const [plan] = planItems([item], pointer, () => pointer).plans;
+  if (!plan) throw new Error("planItems returned no plan for a valid item");
+  return plan;
+}
+
+function planItems(
+  items: Schemas["PaymentRequestItem"][],
+  pointer: string,
+  itemPointer: (index: number) => string,
 ): { network: string; plans: PlannedRequest[] } {
   const issues: ValidationIssue[] = [];
   const plans: PlannedRequest[] = [];
@@ -29,9 +47,17 @@ export function planRequests(
   const mismatches: string[] = [];
 
   items.forEach((item, index) => {
-    const at = `${pointer}/${index}`;
+    const at = itemPointer(index);
     if (item.payee.toLowerCase() === zeroAddress) {
       issues.push({ path: `${at}/payee`, message: "must not be the zero address: payments to it are burnt" });
+    }
+    // The spec takes the service's Tron payees (PayeeAddress); the sandbox has no Tron network.
+    if (!item.payee.startsWith("0x")) {
+      issues.push({
+        path: `${at}/payee`,
+        message:
+          "is a Tron address, and payreq serves EVM networks only: send an EVM address (0x and 40 hex digits)",
+      });
     }
     const token = findCurrency(item.paymentCurrency);
     if (!token) {
@@ -81,7 +107,14 @@ export function planRequests(
 /** A new request record: a random id and salt, and the payment reference they give with the payee. */
 export function createRequestRecord(
   plan: PlannedRequest,
-  context: { accountId: string; now: Date; securePaymentToken: string | null },
+  context: {
+    accountId: string;
+    now: Date;
+    securePaymentToken: string | null;
+    /** The public client ID the caller used, when it used one. */
+    clientId?: string | null;
+    recurringPaymentId?: string | null;
+  },
 ): RequestRecord {
   const requestId = newRequestId();
   const salt = newSalt();
@@ -93,7 +126,7 @@ export function createRequestRecord(
     network: plan.token.network,
     payee,
     invoiceAmount: plan.item.amount,
-    invoiceCurrency: plan.item.invoiceCurrency,
+    invoiceCurrency: canonicalInvoiceCurrency(plan.item.invoiceCurrency),
     paymentCurrency: plan.token.id,
     expectedAmount: plan.expectedAmount.toString(),
     salt,
@@ -102,9 +135,16 @@ export function createRequestRecord(
     amountPaid: "0",
     payments: [],
     securePaymentToken: context.securePaymentToken,
+    clientId: context.clientId ?? null,
+    recurringPaymentId: context.recurringPaymentId ?? null,
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** An invoice currency as stored: a known currency id in its table spelling, a fiat code in upper case. */
+function canonicalInvoiceCurrency(invoiceCurrency: string): string {
+  return findCurrency(invoiceCurrency)?.id ?? invoiceCurrency.toUpperCase();
 }
 
 /** What created a request: the link it belongs to, or the recurring payment whose period it pays. */
@@ -134,4 +174,19 @@ export function paymentTokenOf(request: RequestRecord): TokenRecord {
 export function remainingAmount(request: RequestRecord): bigint {
   const left = BigInt(request.expectedAmount) - BigInt(request.amountPaid);
   return left > 0n ? left : 0n;
+}
+
+/** One of the caller's requests; another account's reads as unknown. */
+export function loadOwnRequest(
+  store: StoreOperations,
+  principal: Principal,
+  requestId: string,
+): Promise<RequestRecord> {
+  return requireOwnRecord(store.getRequest(requestId), principal, `No request has the id ${requestId}.`);
+}
+
+/** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */
+export function amountDue(request: RequestRecord): bigint {
+  const left = remainingAmount(request);
+  return left > 0n ? left : BigInt(request.expectedAmount);
 }

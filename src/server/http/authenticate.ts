@@ -55,31 +55,34 @@ export function authenticate(options: {
         ),
       );
     }
-    const record = await options.store.findClientIdByPublicValue(clientId);
-    if (!record) return next(unauthorized(`The client ID in ${clientIdHeader} is not recognised.`));
-    if (record.status !== "active")
-      return next(unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`));
     // Browsers omit Origin on same-origin GETs, such as the hosted payment page's own calls; the
     // browser-set Sec-Fetch-Site (which no page script can set) then vouches for the server's own origin.
     const origin =
       req.get("origin") ?? (req.get("sec-fetch-site") === "same-origin" ? options.publicOrigin() : undefined);
-    if (origin === undefined) {
-      return next(
-        unauthorized("A client ID is only valid with the Origin header of one of its allowed domains."),
-      );
-    }
-    if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
-      return next(
-        new ProblemError(
+    // Read, check and stamp `lastUsedAt` in one transaction: a revocation committing in between
+    // must neither be missed nor overwritten by the stamp.
+    const outcome = await options.store.withTransaction(async (tx) => {
+      const record = await tx.findClientIdByPublicValue(clientId);
+      if (!record) return unauthorized(`The client ID in ${clientIdHeader} is not recognised.`);
+      if (record.status !== "active")
+        return unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`);
+      if (origin === undefined) {
+        return unauthorized(
+          "A client ID is only valid with the Origin header of one of its allowed domains.",
+        );
+      }
+      if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
+        return new ProblemError(
           "originNotAllowed",
           `Origin ${origin} is not among the allowed domains of this client ID.`,
-        ),
-      );
-    }
-    const now = options.clock.now().toISOString();
-    const used = { ...record, lastUsedAt: now };
-    await options.store.putClientId(used);
-    state.principal = { kind: "clientId", accountId: record.accountId, clientId: used };
+        );
+      }
+      const used = { ...record, lastUsedAt: options.clock.now().toISOString() };
+      await tx.putClientId(used);
+      return used;
+    });
+    if (outcome instanceof ProblemError) return next(outcome);
+    state.principal = { kind: "clientId", accountId: outcome.accountId, clientId: outcome };
     next();
   };
 }

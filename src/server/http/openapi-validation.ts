@@ -14,12 +14,24 @@ type LoadedSpec = Awaited<Parameters<OpenApiValidator["installMiddleware"]>[0]>;
 /**
  * The validator's options, the same for every operation. Security is checked by `authenticate`
  * beforehand, and unknown paths never reach it.
+ *
+ * Request bodies are closed in the spec (`additionalProperties: false`), which names the members
+ * the service knows. By default the validator removes any other member before the operation runs,
+ * as the real service does; with `strictBodies` it refuses them instead, naming each one.
  */
-function validatorOptions(document: SpecDocument, validateResponses: boolean): ValidatorOptions {
+function validatorOptions(
+  document: SpecDocument,
+  options: { validateResponses: boolean; strictBodies: boolean },
+): ValidatorOptions {
   return {
     apiSpec: document as unknown as ValidatorOptions["apiSpec"],
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
-    validateResponses: validateResponses ? { allErrors: true } : false,
+    validateRequests: {
+      allErrors: true,
+      allowUnknownQueryParameters: false,
+      // true: remove the members a closed (additionalProperties: false) schema does not list.
+      removeAdditional: !options.strictBodies,
+    },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: "full" },
@@ -86,10 +98,10 @@ let specSerial = 0;
 function operationValidator(
   spec: SpecDocument,
   operation: SpecOperation,
-  validateResponses: boolean,
+  options: { validateResponses: boolean; strictBodies: boolean },
 ): OperationValidator {
   const document = validatorDocument(spec, operation);
-  const validator = new OpenApiValidator(validatorOptions(document, validateResponses));
+  const validator = new OpenApiValidator(validatorOptions(document, options));
   const route = {
     basePath: "",
     openApiRoute: operation.key,
@@ -117,7 +129,7 @@ export const warmUpHeader = "x-payreq-warm-up";
  */
 export function validateAgainstSpec(
   spec: SpecDocument,
-  options: { validateResponses: boolean; warmUpToken: string },
+  options: { validateResponses: boolean; strictBodies: boolean; warmUpToken: string },
 ): RequestHandler {
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
@@ -125,7 +137,7 @@ export function validateAgainstSpec(
   const validatorOf = (operation: SpecOperation) => {
     let validator = validators.get(operation);
     if (!validator) {
-      validator = operationValidator(spec, operation, options.validateResponses);
+      validator = operationValidator(spec, operation, options);
       validators.set(operation, validator);
     }
     return validator;

@@ -91,9 +91,14 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
     const hint = hints.get(pattern[1] as string);
     message = hint ? `must be ${hint}` : message;
   }
+  if (issue.errorCode?.startsWith("additionalProperties")) message = unknownMemberMessage;
   if (issue.errorCode?.startsWith("required")) return message;
   return withValueShown(message, value);
 }
+
+/** Only a server started with strictBodies refuses unknown members; by default they are dropped unread. */
+export const unknownMemberMessage =
+  "is not a member the spec describes here: remove it (the server runs with strictBodies)";
 
 /** `message, got <value>` when the value is short enough to show; the message alone otherwise. */
 export function withValueShown(message: string, value: unknown): string {

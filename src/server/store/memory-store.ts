@@ -3,6 +3,7 @@ import type {
   DomainEvent,
   PayerRecord,
   PaymentDetailRecord,
+  PaymentIntentRecord,
   RecurringPaymentRecord,
   RequestRecord,
   SecurePaymentRecord,
@@ -17,6 +18,7 @@ import type { Store, StoreOperations } from "./store.ts";
 interface Tables {
   requests: Map<string, RequestRecord>;
   requestsByReference: Map<string, string>;
+  paymentIntents: Map<string, PaymentIntentRecord>;
   securePayments: Map<string, SecurePaymentRecord>;
   recurringPayments: Map<string, RecurringPaymentRecord>;
   payers: Map<string, PayerRecord>;
@@ -47,6 +49,7 @@ export function createMemoryStore(): Store {
   const tables: Tables = {
     requests: new Map(),
     requestsByReference: new Map(),
+    paymentIntents: new Map(),
     securePayments: new Map(),
     recurringPayments: new Map(),
     payers: new Map(),
@@ -85,6 +88,11 @@ export function createMemoryStore(): Store {
         set(tables.requests, record.requestId, copy(record));
         set(tables.requestsByReference, record.paymentReference.toLowerCase(), record.requestId);
       },
+      // Maps keep insertion order, which is creation order: putRequest only replaces in place.
+      listRequests: async (accountId) =>
+        [...tables.requests.values()].filter((record) => record.accountId === accountId).map(copy),
+      getPaymentIntent: async (id) => copy(tables.paymentIntents.get(id)),
+      putPaymentIntent: async (record) => set(tables.paymentIntents, record.id, copy(record)),
       getSecurePayment: async (token) => copy(tables.securePayments.get(token)),
       putSecurePayment: async (record) => set(tables.securePayments, record.token, copy(record)),
       getRecurringPayment: async (id) => copy(tables.recurringPayments.get(id)),
@@ -99,6 +107,11 @@ export function createMemoryStore(): Store {
           : undefined;
       },
       putPaymentDetail: async (record) => set(tables.paymentDetails, record.id, copy(record)),
+      // Insertion order is creation order: a record's id never changes once stored.
+      listPaymentDetails: async (accountId, clientUserId) =>
+        [...tables.paymentDetails.values()]
+          .filter((found) => found.accountId === accountId && found.clientUserId === clientUserId)
+          .map(copy),
       getClientId: async (id) => copy(tables.clientIds.get(id)),
       // A scan, not an index: a handful of records, and nothing to keep in step when one changes.
       findClientIdByPublicValue: async (clientId) =>
@@ -184,6 +197,9 @@ export function createMemoryStore(): Store {
     getRequest: single((tx) => tx.getRequest),
     findRequestByPaymentReference: single((tx) => tx.findRequestByPaymentReference),
     putRequest: single((tx) => tx.putRequest),
+    listRequests: single((tx) => tx.listRequests),
+    getPaymentIntent: single((tx) => tx.getPaymentIntent),
+    putPaymentIntent: single((tx) => tx.putPaymentIntent),
     getSecurePayment: single((tx) => tx.getSecurePayment),
     putSecurePayment: single((tx) => tx.putSecurePayment),
     getRecurringPayment: single((tx) => tx.getRecurringPayment),
@@ -192,6 +208,7 @@ export function createMemoryStore(): Store {
     putPayer: single((tx) => tx.putPayer),
     getPaymentDetail: single((tx) => tx.getPaymentDetail),
     putPaymentDetail: single((tx) => tx.putPaymentDetail),
+    listPaymentDetails: single((tx) => tx.listPaymentDetails),
     getClientId: single((tx) => tx.getClientId),
     findClientIdByPublicValue: single((tx) => tx.findClientIdByPublicValue),
     listClientIds: single((tx) => tx.listClientIds),

@@ -13,14 +13,36 @@ export type { WebhookEventName };
 export type RequestStatus = Schemas["SandboxRequestStatus"];
 
 export interface RequestPaymentRecord {
+  /** Identifies the payment in searches; assigned when it is recorded. */
+  id: string;
   outcome: Schemas["SandboxPaymentRecord"]["outcome"];
   /** Base units of the payment currency; "0" for a failed attempt. */
   amount: string;
   txHash: `0x${string}`;
-  /** Why a failed attempt failed, for example `insufficient_funds`; null otherwise. */
+  /** Why a failed attempt failed (`insufficient_funds`), or the step of a processing record; null otherwise. */
   subStatus: string | null;
   recordedAt: string;
+  /**
+   * The wallet that paid, when known (a payment intent or a sandbox record names it); null
+   * otherwise. Payment webhooks report it as `payerAddress`.
+   */
+  payer: `0x${string}` | null;
+  /** The account that signed the payment, when known (webhooks' `payerEoaAddress`). */
+  payerEoaAddress?: `0x${string}` | null;
+  /** Where the payer paid from when it is not the request's network (a cross-chain payment); else null. */
+  sourceNetwork: string | null;
+  /** Where a refund went. */
+  refundedTo?: `0x${string}` | null;
 }
+
+/** How a recurring invoice repeats, as given at creation. */
+export interface RequestRecurrenceRecord {
+  startDate: string;
+  frequency: Schemas["RecurrenceFrequency"];
+}
+
+/** Receipt details of a request's customer, as given at creation. */
+export type CustomerInfoRecord = Schemas["CustomerInfo"];
 
 export interface RequestRecord {
   requestId: string;
@@ -40,8 +62,21 @@ export interface RequestRecord {
   amountPaid: string;
   payments: RequestPaymentRecord[];
   securePaymentToken: string | null;
+  /** The public client ID the request was created with; payment webhooks report it. */
+  clientId?: string | null;
   createdAt: string;
   updatedAt: string;
+  // Set by POST /v2/request and POST /v2/payouts; absent on requests created otherwise.
+  payer?: `0x${string}` | null;
+  recurrence?: RequestRecurrenceRecord | null;
+  isRecurrenceStopped?: boolean;
+  isCryptoToFiatAvailable?: boolean;
+  customerInfo?: CustomerInfoRecord | null;
+  reference?: string | null;
+  originalRequestId?: string | null;
+  originalRequestPaymentReference?: string | null;
+  /** The recurring payment whose period this request pays; absent or null otherwise. */
+  recurringPaymentId?: string | null;
 }
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
@@ -55,6 +90,9 @@ export interface SecurePaymentRecord {
   status: SecurePaymentStatus;
   reference: string | null;
   redirectUrl: string | null;
+  redirectLabel: string | null;
+  /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
+  payerIdentifier: string | null;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
@@ -78,6 +116,40 @@ export interface RecurringPaymentRecord {
   nextPaymentDate: string | null;
   /** The request of the period being executed, kept after a failed execution so a retry pays it. */
   currentRequestId?: string | null;
+  /** The first period's request, which the later ones recur from (`request.recurring`). */
+  originalRequestId?: string | null;
+  /** Seconds between two payments; unknown (absent or null) for sandbox-created ones. */
+  periodSeconds?: number | null;
+  /**
+   * The EIP-712 permit the payer must sign, as the JSON text answered by POST /v2/payouts;
+   * absent or null for sandbox-created ones, which have none.
+   */
+  permit?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PaymentIntentStatus = "issued" | "submitted";
+
+/** A cross-chain payment intent issued by GET /v2/request/{requestId}/pay, until it is submitted. */
+export interface PaymentIntentRecord {
+  id: string;
+  accountId: string;
+  requestId: string;
+  /** The payer's wallet: the intent's source account, which must sign. */
+  payer: `0x${string}`;
+  /** What the intent pays the request, in base units of its payment currency. */
+  amount: string;
+  /** The network the payer pays from. */
+  sourceNetwork: string;
+  /** The source currency Permit2 moves, and its amount in base units. */
+  sourceCurrency: string;
+  sourceAmount: string;
+  /** The EIP-712 typed data of the intent, as the JSON text answered. */
+  paymentIntent: string;
+  /** The EIP-2612 permit issued with it, as JSON text; null when none was. */
+  approvalPermit: string | null;
+  status: PaymentIntentStatus;
   createdAt: string;
   updatedAt: string;
 }
@@ -90,6 +162,7 @@ export interface PayerRecord {
   kycStatus: Schemas["KycStatus"];
   agreementStatus: Schemas["AgreementStatus"];
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface PaymentDetailRecord {
@@ -100,8 +173,15 @@ export interface PaymentDetailRecord {
   accountName: string;
   currency: string;
   beneficiaryType: Schemas["BeneficiaryType"];
+  /** The payment network the account is reached by. */
+  rails: Schemas["StoredPaymentDetail"]["rails"];
+  /** Where the bank-side check stands. */
+  status: PaymentDetailStatus;
   createdAt: string;
+  updatedAt?: string;
 }
+
+export type PaymentDetailStatus = Schemas["PaymentDetailStatus"];
 
 export type ClientIdStatus = Schemas["ClientIdStatus"];
 
@@ -160,7 +240,8 @@ export type DomainEventType =
 export interface WebhookEventData {
   eventId: string;
   accountId: string;
-  requestId: string;
+  /** The request the event is about; null for events about a payer. */
+  requestId: string | null;
   payload: Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { createDefaultConfig, sampleCredentials, type WebhookScheduler } from "../../../src/server/index.ts";
 import { problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
 import {
@@ -97,7 +98,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
       "/body/url",
     ]);
     const unknownEvent = await server.call("POST", "/sandbox/webhooks/endpoints", {
-      body: { url: "https://shop.example.com/webhooks", events: ["payment.refunded"] },
+      body: { url: "https://shop.example.com/webhooks", events: ["payment.reversed"] },
     });
     expect(
       problemErrors(unknownEvent, "/problems/validation-failed", 400).map((issue) => issue.path),
@@ -141,7 +142,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
     expect(
       listed.body.endpoints.map((e: Record<string, unknown>) => [e.id, e.source, e.secretLast4, e.events]),
     ).toEqual([
-      ["we_config_0_0", "config", "4860", ["payment.confirmed", "payment.partial", "payment.failed"]],
+      ["we_config_0_0", "config", "4860", [...webhookEventNames]],
       ["failures", "config", "6789", ["payment.failed"]],
     ]);
 
@@ -186,6 +187,48 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
     expect((await server.call("GET", "/sandbox/webhooks/endpoints", asOther)).body).toEqual({
       endpoints: [],
     });
+  });
+});
+
+describe("createSandboxWebhookEndpoint within the endpoint limit per account", () => {
+  const register = (url: string, headers: Record<string, string> = {}) =>
+    (server as TestServer).call("POST", "/sandbox/webhooks/endpoints", { body: { url }, headers });
+
+  it("allows 20 endpoints by default and refuses the 21st with 400, changing nothing", async () => {
+    server = await startWebhookServer();
+    for (let index = 0; index < 20; index++) {
+      expect((await register(`http://127.0.0.1:${4000 + index}/hooks`)).status).toBe(201);
+    }
+    const refused = await register("http://127.0.0.1:4020/hooks");
+    expect(problemErrors(refused, "/problems/invalid-state", 400)).toEqual([]);
+    expect(refused.body.detail).toBe(
+      "The account has 20 webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is 20): delete one first.",
+    );
+    expect((await server.call("GET", "/sandbox/webhooks/endpoints")).body.endpoints).toHaveLength(20);
+  });
+
+  it("counts configured endpoints, counts per account, and frees a place when one is deleted", async () => {
+    const config = createDefaultConfig();
+    config.accounts.push({
+      id: "acct_other",
+      apiKeys: ["sk_sandbox_other_0123456789"],
+      webhookSecret: "whsec_other_0123456789ab",
+      clientIds: [],
+    });
+    server = await startWebhookServer({
+      endpoints: [{ url: "http://127.0.0.1:4000/configured" }],
+      settings: { accounts: config.accounts, maxWebhookEndpointsPerAccount: 2 },
+    });
+    const { id } = await registerEndpoint(server, "http://127.0.0.1:4001/hooks");
+    const refused = await register("http://127.0.0.1:4002/hooks");
+    expect(problemErrors(refused, "/problems/invalid-state", 400)).toEqual([]);
+    expect(refused.body.detail).toBe(
+      "The account has 2 webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is 2): delete one first.",
+    );
+    const asOther = { "x-api-key": "sk_sandbox_other_0123456789" };
+    expect((await register("http://127.0.0.1:4003/hooks", asOther)).status).toBe(201);
+    expect((await server.call("DELETE", `/sandbox/webhooks/endpoints/${id}`)).status).toBe(204);
+    expect((await register("http://127.0.0.1:4002/hooks")).status).toBe(201);
   });
 });
 
@@ -242,6 +285,7 @@ describe("sendSandboxWebhookTest (test events)", () => {
       requestId: `01${"0".repeat(63)}1`,
       requestID: `01${"0".repeat(63)}1`,
       paymentReference: "0x0000000000000000",
+      explorer: `https://scan.request.network/request/01${"0".repeat(63)}1`,
       subStatus: "insufficient_funds",
       paymentProcessor: "request-network",
     });
