@@ -104,6 +104,21 @@ describe("createSecurePayment with unknown fields, with strictBodies", () => {
     );
   });
 
+  it("refuses 100,000 items, each with unknown members, by their count before counting the members", async () => {
+    const rawBody = `{"requests":[${new Array(100_000).fill('{"n":1}').join(",")}],"tip":1}`;
+    const answer = await strictServer.call("POST", "/v2/secure-payments", {
+      auth: "clientId",
+      rawBody,
+      headers: { "content-type": "application/json" },
+    });
+    const errors = problemErrors(answer, "/problems/validation-failed", 400);
+    expect(errors.length).toBeLessThanOrEqual(maxListedIssues);
+    expect(errors).toEqual([
+      { path: "/body/requests", message: "must NOT have more than 100 items, got 100000" },
+    ]);
+    expect(answer.body.detail).toBe("1 field is invalid: /body/requests.");
+  });
+
   it("still lists a few of them with every other issue the validator finds", async () => {
     const answer = await strictServer.call("POST", "/v2/secure-payments", {
       body: { requests: [{ note: "x" }] },
