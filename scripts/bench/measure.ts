@@ -87,17 +87,17 @@ export async function measureCreationRate(
 
 export type HostileBodyTimes = Record<string, number[]>;
 
-/** Milliseconds to answer each hostile body, `repeats` times each: the server must refuse them fast. */
+/** Milliseconds to answer each hostile body, `repeats` times each: the server must answer them fast. */
 export async function measureHostileBodies(
   server: ChildServer,
-  bodies: Record<string, LoadRequest>,
+  bodies: Record<string, LoadRequest & { expectStatus: number }>,
   repeats: number,
 ): Promise<HostileBodyTimes> {
   const times: HostileBodyTimes = {};
   for (const [name, request] of Object.entries(bodies)) {
     times[name] = [];
     for (let index = 0; index < repeats; index++) {
-      times[name].push(await timeRequest(server.baseUrl, request, { expectStatus: 400 }));
+      times[name].push(await timeRequest(server.baseUrl, request, { expectStatus: request.expectStatus }));
     }
   }
   return times;
