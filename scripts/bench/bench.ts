@@ -39,6 +39,8 @@ const settings = values.quick
   ? { rounds: 1, seconds: 1, connections: 10, startups: 1, creationRecords: 2_000, hostileRepeats: 1 }
   : { rounds: 3, seconds: 5, connections: 10, startups: 3, creationRecords: 50_000, hostileRepeats: 5 };
 const log = (line: string) => process.stderr.write(`${line}\n`);
+// The machine is shared: its load around the run says how far the numbers can be trusted.
+const loadAtStart = os.loadavg();
 
 async function withServer<T>(start: () => Promise<ChildServer>, use: (server: ChildServer) => Promise<T>) {
   const server = await start();
@@ -231,6 +233,8 @@ const results = {
     cpus: os.cpus().length,
     model: os.cpus()[0]?.model,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    /** 1-, 5- and 15-minute load averages when the run started and when it ended. */
+    loadAverage: { start: loadAtStart, end: os.loadavg() },
   },
   settings,
   checks: checks.map((check) => ({ ...check, met: isMet(check) })),
