@@ -58,6 +58,12 @@ export interface SandboxConfig {
    * receiver on localhost works during development.
    */
   blockPrivateWebhookTargets?: boolean;
+  /** With a shared database: how often each instance looks for deliveries no live instance holds (1 s by default). */
+  webhookPollIntervalMs?: number;
+  /** How many of the newest events the outbox keeps once the webhook worker has read them (10,000 by default). */
+  eventLogRetention?: number;
+  /** How many of its newest webhook deliveries each account keeps; older finished ones go (10,000 by default). */
+  webhookDeliveryRetention?: number;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -66,7 +72,10 @@ type DefaultedField =
   | "clientIdRateLimitPerMinute"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
-  | "blockPrivateWebhookTargets";
+  | "blockPrivateWebhookTargets"
+  | "webhookPollIntervalMs"
+  | "eventLogRetention"
+  | "webhookDeliveryRetention";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

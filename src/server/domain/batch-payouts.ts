@@ -106,6 +106,7 @@ export async function createBatchPayout(
       if (payment.token.type !== "ERC20") continue;
       currentAllowances[payment.token.address] = await allowanceOf(
         ctx.store,
+        principal.accountId,
         body.payer,
         payment.token.id,
         contracts.batchConversionPayments,

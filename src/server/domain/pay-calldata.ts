@@ -76,6 +76,7 @@ export async function getPayCalldata(
     isCrossChain(query.chain, query.token, token)
   ) {
     return buildCrossChainIntent(ctx, {
+      accountId: principal.accountId,
       request,
       token,
       amount,
@@ -91,7 +92,7 @@ export async function getPayCalldata(
   const currentAllowance =
     wallet === undefined || token.type !== "ERC20"
       ? undefined
-      : await allowanceOf(ctx.store, wallet, token.id, contracts.erc20FeeProxy);
+      : await allowanceOf(ctx.store, principal.accountId, wallet, token.id, contracts.erc20FeeProxy);
   const built = buildPaymentTransactions({
     network: request.network as NetworkName,
     token,
@@ -108,13 +109,14 @@ export async function getPayCalldata(
   let hasEnoughGas = true;
   if (wallet !== undefined) {
     const native = nativeCurrencyOf(request.network);
-    const nativeBalance = native ? await balanceOf(ctx.store, wallet, native.id) : 0n;
+    const nativeBalance = native ? await balanceOf(ctx.store, principal.accountId, wallet, native.id) : 0n;
     const gas = simulatedGasCostPerTransaction * BigInt(built.transactions.length);
     if (token.type === "ETH") {
       hasEnoughBalance = nativeBalance >= amount + feeAmount;
       hasEnoughGas = nativeBalance >= amount + feeAmount + gas;
     } else {
-      hasEnoughBalance = (await balanceOf(ctx.store, wallet, token.id)) >= amount + feeAmount;
+      hasEnoughBalance =
+        (await balanceOf(ctx.store, principal.accountId, wallet, token.id)) >= amount + feeAmount;
       hasEnoughGas = nativeBalance >= gas;
     }
   }

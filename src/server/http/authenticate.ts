@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { CredentialRole } from "../../spec/operations.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
-import type { Clock } from "../clock.ts";
+import type { SandboxClock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
@@ -14,12 +14,13 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
  * `x-api-key`, or, where the operation accepts it, a client ID in `x-client-id` with an `Origin`
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
- * an origin outside the client ID's domains. Never echoes a credential.
+ * an origin outside the client ID's domains. Never echoes a credential. Once the caller is known,
+ * its account's sandbox clock is read, once, for every later step.
  */
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
   store: Store;
-  clock: Clock;
+  accountClock: (accountId: string) => Promise<SandboxClock>;
   publicOrigin: () => string;
   /** The header of each credential, from the spec's security schemes. */
   headers: Record<CredentialRole, string>;
@@ -37,6 +38,7 @@ export function authenticate(options: {
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
       state.principal = { kind: "apiKey", accountId };
+      state.clock = await options.accountClock(accountId);
       return next();
     }
     if (clientId === undefined || clientId === "") {
@@ -76,8 +78,8 @@ export function authenticate(options: {
         ),
       );
     }
-    const now = options.clock.now().toISOString();
-    const used = { ...record, lastUsedAt: now };
+    state.clock = await options.accountClock(record.accountId);
+    const used = { ...record, lastUsedAt: state.clock.now().toISOString() };
     await options.store.putClientId(used);
     state.principal = { kind: "clientId", accountId: record.accountId, clientId: used };
     next();

@@ -13,6 +13,7 @@ import { requireOwnRecord } from "../own-records.ts";
 import type { Principal } from "../principal.ts";
 import { buildTestPayload } from "../webhook-payloads.ts";
 import type { Schemas } from "../wire-types.ts";
+import { nextCursor, readPageQuery } from "./pages.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
 
 /** A fresh signing secret: 24 bytes from the CSPRNG. */
@@ -74,10 +75,10 @@ export async function createSandboxWebhookEndpoint(
 
 export async function listSandboxWebhookEndpoints(
   ctx: DomainContext,
-  { principal }: OperationInput<"listSandboxWebhookEndpoints">,
+  { principal, query }: OperationInput<"listSandboxWebhookEndpoints">,
 ): Promise<Schemas["SandboxWebhookEndpointList"]> {
-  const endpoints = await ctx.store.listWebhookEndpoints(principal.accountId);
-  return { endpoints: endpoints.map(toWireEndpoint) };
+  const page = await ctx.store.listWebhookEndpoints(principal.accountId, readPageQuery(query));
+  return { endpoints: page.items.map(toWireEndpoint), nextCursor: nextCursor(page) };
 }
 
 export async function getSandboxWebhookEndpoint(
@@ -96,7 +97,8 @@ export async function deleteSandboxWebhookEndpoint(
     await loadOwn(tx, principal, id);
     await tx.deleteWebhookEndpoint(id);
     const now = ctx.clock.now().toISOString();
-    for (const delivery of await tx.listWebhookDeliveries({ endpointId: id, state: "pending" })) {
+    const pending = await tx.listWebhookDeliveries({ endpointId: id, state: "pending" });
+    for (const delivery of pending.items) {
       await tx.putWebhookDelivery({
         ...delivery,
         state: "dead",
