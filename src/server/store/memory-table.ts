@@ -131,17 +131,11 @@ export class MemoryTable<R> {
     return this.#bucket(index, value).length;
   }
 
-  /** The keys of the oldest records under `value` that pass `keep`, up to `limit`. */
-  oldestKeys(index: string, value: string, limit: number, keep: (record: R) => boolean): string[] {
-    const keys: string[] = [];
-    let read = 0;
-    for (const row of this.#bucket(index, value)) {
-      if (keys.length >= limit) break;
-      read++;
-      if (keep(row.record)) keys.push(this.#spec.key(row.record));
-    }
-    this.#onRead(this.#spec.name, read);
-    return keys;
+  /** The keys of the records among the `count` oldest under `value` that pass `keep`. */
+  oldestKeys(index: string, value: string, count: number, keep: (record: R) => boolean): string[] {
+    const oldest = this.#bucket(index, value).slice(0, count);
+    this.#onRead(this.#spec.name, oldest.length);
+    return oldest.filter((row) => keep(row.record)).map((row) => this.#spec.key(row.record));
   }
 
   #bucket(index: string, value: string): Row<R>[] {

@@ -73,6 +73,10 @@ export async function fanOutWebhookEvents(
   return store.withTransaction(async (tx) => {
     const cursor = await tx.getOutboxCursor(webhookOutboxConsumer);
     const events = await tx.listEvents(cursor, options.batchSize);
+    const last = events.at(-1);
+    if (!last) return { created: [], full: false };
+    // The cursor moves first: a worker fanning out the same events at once conflicts here and runs again.
+    await tx.setOutboxCursor(webhookOutboxConsumer, last.sequence);
     const created: string[] = [];
     const clocks = new Map<string, Date>();
     const nowOf = async (accountId: string) => {
@@ -101,11 +105,7 @@ export async function fanOutWebhookEvents(
         created.push(delivery.id);
       }
     }
-    const last = events.at(-1);
-    if (last) {
-      await tx.setOutboxCursor(webhookOutboxConsumer, last.sequence);
-      await tx.trimEvents(options.eventRetention);
-    }
+    await tx.trimEvents(options.eventRetention);
     return { created, full: events.length === options.batchSize };
   });
 }

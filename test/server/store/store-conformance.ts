@@ -1,0 +1,269 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DomainEvent, RequestRecord, Store } from "../../../src/server/index.ts";
+import { clientIdRecord, delivery, endpoint, request, requestId } from "./fixtures.ts";
+
+/**
+ * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). A new
+ * store method joins with a test here: both stores are then held to it.
+ */
+export function describeStoreConformance(name: string, openStore: () => Promise<Store>): void {
+  describe(`${name}: the Store contract`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await openStore();
+    });
+    afterEach(() => store.close());
+
+    it("hands out copies: changing a returned record changes nothing stored", async () => {
+      const record = request(requestId("a"));
+      await store.putRequest(record);
+      record.status = "paid";
+      const read = (await store.getRequest(record.requestId)) as RequestRecord;
+      expect(read.status).toBe("pending");
+      read.payments.push({ outcome: "paid", amount: "1", txHash: "0x00", subStatus: null, recordedAt: "x" });
+      expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
+    });
+
+    it("keeps every record type, by its key, and replaces on a second put", async () => {
+      await store.putSecurePayment({
+        token: "tok",
+        accountId: "acct",
+        requestIds: [requestId("a")],
+        network: "base",
+        status: "pending",
+        reference: null,
+        redirectUrl: null,
+        createdAt: "t",
+        expiresAt: "t",
+        updatedAt: "t",
+      });
+      await store.putPayer({
+        accountId: "acct",
+        clientUserId: "ada",
+        userId: "u1",
+        beneficiaryType: "individual",
+        kycStatus: "not_started",
+        agreementStatus: "not_started",
+        createdAt: "t",
+      });
+      await store.putPaymentDetail({
+        id: "pd1",
+        accountId: "acct",
+        clientUserId: "ada",
+        bankName: "Bank",
+        accountName: "Ada",
+        currency: "usd",
+        beneficiaryType: "individual",
+        createdAt: "t",
+      });
+      await store.putSandboxClock({ accountId: "acct", offsetMs: 5000 });
+      await store.putSandboxClock({ accountId: "acct", offsetMs: -1000 });
+      expect((await store.getSecurePayment("tok"))?.requestIds).toEqual([requestId("a")]);
+      expect((await store.getPayer("acct", "ada"))?.userId).toBe("u1");
+      expect(await store.getPayer("other", "ada")).toBeUndefined();
+      expect((await store.getPaymentDetail("acct", "ada", "pd1"))?.bankName).toBe("Bank");
+      expect(await store.getPaymentDetail("acct", "bob", "pd1")).toBeUndefined();
+      expect(await store.getSandboxClock("acct")).toEqual({ accountId: "acct", offsetMs: -1000 });
+      expect(await store.getSandboxClock("other")).toBeUndefined();
+    });
+
+    it("finds requests by payment reference in any letter case", async () => {
+      const id = `01${"b".repeat(48)}abcdef0123456789`;
+      await store.putRequest(request(id));
+      expect((await store.findRequestByPaymentReference("0xABCDEF0123456789"))?.requestId).toBe(id);
+      expect(await store.findRequestByPaymentReference("0x0000000000000000")).toBeUndefined();
+    });
+
+    it("finds a client ID by its current public value only, after the value changes", async () => {
+      await store.putClientId(clientIdRecord("cid_1", "pk_old_value"));
+      await store.putClientId(clientIdRecord("cid_2", "pk_other"));
+      await store.putClientId(clientIdRecord("cid_1", "pk_new_value"));
+      expect(await store.findClientIdByPublicValue("pk_old_value")).toBeUndefined();
+      expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
+      expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2"]);
+    });
+
+    it("keeps one wallet book per account, addresses in any letter case", async () => {
+      const address = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+      const spender = "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814";
+      await store.putBalance({ accountId: "a", address, currency: "USDC-base", amount: "5" });
+      await store.putBalance({ accountId: "b", address, currency: "USDC-base", amount: "7" });
+      await store.putBalance({ accountId: "a", address, currency: "usdc-base", amount: "6" });
+      await store.putAllowance({ accountId: "a", address, currency: "USDC-base", spender, amount: "9" });
+      const wallet = await store.getWallet("a", address.toLowerCase());
+      expect(wallet.balances.map((balance) => balance.amount)).toEqual(["6"]);
+      expect(wallet.allowances.map((allowance) => [allowance.spender, allowance.amount])).toEqual([
+        [spender, "9"],
+      ]);
+      expect((await store.getWallet("b", address)).balances.map((balance) => balance.amount)).toEqual(["7"]);
+      expect(await store.getWallet("c", address)).toEqual({ balances: [], allowances: [] });
+    });
+
+    it("undoes every change of a transaction that throws, and announces no event", async () => {
+      const heard: DomainEvent[] = [];
+      store.onEventsCommitted((events) => heard.push(...events));
+      const id = requestId("c");
+      await store.putRequest(request(id));
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putRequest({ ...request(id), status: "paid" });
+          await tx.putRequest(request(requestId("d")));
+          await tx.putWebhookEndpoint(endpoint("we_gone"));
+          await tx.setOutboxCursor("webhooks", 7);
+          await tx.appendEvent({ type: "request.payment_recorded", occurredAt: "now", data: {} });
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect((await store.getRequest(id))?.status).toBe("pending");
+      expect(await store.getRequest(requestId("d"))).toBeUndefined();
+      expect(await store.findRequestByPaymentReference(`0x${"d".repeat(16)}`)).toBeUndefined();
+      expect(await store.getWebhookEndpoint("we_gone")).toBeUndefined();
+      expect(await store.getOutboxCursor("webhooks")).toBe(0);
+      expect(await store.listEvents()).toEqual([]);
+      expect(heard).toEqual([]);
+    });
+
+    it("numbers events at commit, announces each transaction's once, and lists them in pages", async () => {
+      const heard: DomainEvent[][] = [];
+      store.onEventsCommitted((events) => heard.push(events));
+      await store.withTransaction(async (tx) => {
+        await tx.appendEvent({ type: "request.created", occurredAt: "t1", data: { n: 1 } });
+        await tx.appendEvent({ type: "request.created", occurredAt: "t2", data: { n: 2 } });
+      });
+      await store.appendEvent({ type: "payer.registered", occurredAt: "t3", data: { n: 3 } });
+      expect(heard.map((events) => events.map((event) => [event.sequence, event.data.n]))).toEqual([
+        [
+          [1, 1],
+          [2, 2],
+        ],
+        [[3, 3]],
+      ]);
+      expect((await store.listEvents(1)).map((event) => event.sequence)).toEqual([2, 3]);
+      expect((await store.listEvents(0, 2)).map((event) => event.data.n)).toEqual([1, 2]);
+      expect(await store.listEvents(3)).toEqual([]);
+    });
+
+    it("trims the oldest events past the retention, never one a consumer has yet to read", async () => {
+      for (let n = 1; n <= 6; n++)
+        await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n } });
+      await store.setOutboxCursor("webhooks", 2);
+      expect(await store.trimEvents(3)).toBe(2);
+      expect((await store.listEvents()).map((event) => event.sequence)).toEqual([3, 4, 5, 6]);
+      await store.setOutboxCursor("webhooks", 6);
+      expect(await store.trimEvents(3)).toBe(1);
+      expect((await store.listEvents()).map((event) => event.sequence)).toEqual([4, 5, 6]);
+      await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n: 7 } });
+      expect((await store.listEvents(6)).map((event) => event.sequence)).toEqual([7]);
+    });
+
+    it("lists an account's webhook endpoints oldest first, a page at a time, and deletes them", async () => {
+      for (const id of ["we_1", "we_2", "we_3"]) await store.putWebhookEndpoint(endpoint(id));
+      await store.putWebhookEndpoint(endpoint("we_other", "other"));
+      await store.putWebhookEndpoint({ ...endpoint("we_1"), url: "https://shop.example.com/new" });
+      const first = await store.listWebhookEndpoints("acct", { limit: 2 });
+      expect(first.items.map((record) => record.id)).toEqual(["we_1", "we_2"]);
+      expect(first.next).not.toBeNull();
+      const second = await store.listWebhookEndpoints("acct", { limit: 2, after: first.next as number });
+      expect(second).toEqual({ items: [endpoint("we_3")], next: null });
+      expect((await store.listWebhookEndpoints("acct")).items.map((record) => record.url)).toEqual([
+        "https://shop.example.com/new",
+        "https://shop.example.com/hooks",
+        "https://shop.example.com/hooks",
+      ]);
+      expect(await store.deleteWebhookEndpoint("we_2")).toBe(true);
+      expect(await store.deleteWebhookEndpoint("we_2")).toBe(false);
+      expect((await store.listWebhookEndpoints("acct")).items.map((record) => record.id)).toEqual([
+        "we_1",
+        "we_3",
+      ]);
+    });
+
+    it("lists deliveries by every filter, oldest first, in pages, and refuses a second one of an event to an endpoint", async () => {
+      await store.putWebhookDelivery(delivery("d1", { requestId: requestId("a") }));
+      await store.putWebhookDelivery(delivery("d2", { endpointId: "we_2", state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d3", { requestId: requestId("a"), state: "dead" }));
+      await store.putWebhookDelivery(delivery("d4", { accountId: "other" }));
+      await store.putWebhookDelivery(delivery("d1", { requestId: requestId("a"), state: "delivered" }));
+      const ids = async (filter: Parameters<Store["listWebhookDeliveries"]>[0]) =>
+        (await store.listWebhookDeliveries(filter)).items.map((record) => record.id);
+      expect(await ids({ accountId: "acct" })).toEqual(["d1", "d2", "d3"]);
+      expect(await ids({ accountId: "acct", state: "delivered" })).toEqual(["d1", "d2"]);
+      expect(await ids({ requestId: requestId("a"), state: "dead" })).toEqual(["d3"]);
+      expect(await ids({ endpointId: "we_2" })).toEqual(["d2"]);
+      expect(await ids({ eventId: "event_d4" })).toEqual(["d4"]);
+      expect(await ids({ state: "pending" })).toEqual(["d4"]);
+      const page = await store.listWebhookDeliveries({ accountId: "acct" }, { limit: 2 });
+      expect(page.items.map((record) => record.id)).toEqual(["d1", "d2"]);
+      const rest = await store.listWebhookDeliveries(
+        { accountId: "acct" },
+        { limit: 2, after: page.next as number },
+      );
+      expect(rest.items.map((record) => record.id)).toEqual(["d3"]);
+      expect(rest.next).toBeNull();
+
+      await expect(store.putWebhookDelivery(delivery("d5", { eventId: "event_d1" }))).rejects.toThrow();
+      expect(await store.getWebhookDelivery("d5")).toBeUndefined();
+    });
+
+    it("trims an account's oldest finished deliveries beyond its newest ones, keeping pending ones", async () => {
+      await store.putWebhookDelivery(delivery("d1"));
+      await store.putWebhookDelivery(delivery("d2", { state: "dead" }));
+      await store.putWebhookDelivery(delivery("d3", { state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d4", { state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d5", { accountId: "other", state: "delivered" }));
+      expect(await store.trimWebhookDeliveries("acct", 1)).toBe(2);
+      const left = await store.listWebhookDeliveries({});
+      expect(left.items.map((record) => record.id)).toEqual(["d1", "d4", "d5"]);
+      expect(await store.trimWebhookDeliveries("acct", 5)).toBe(0);
+    });
+
+    it("leases due deliveries to one worker at a time, oldest due first, until the lease ends", async () => {
+      const now = new Date("2026-04-12T10:00:10.000Z");
+      const leaseUntil = new Date("2026-04-12T10:00:20.000Z");
+      await store.putWebhookDelivery(delivery("later", { dueAt: "2026-04-12T10:00:30.000Z" }));
+      await store.putWebhookDelivery(delivery("due", { dueAt: "2026-04-12T10:00:05.000Z" }));
+      await store.putWebhookDelivery(delivery("now", { dueAt: null }));
+      await store.putWebhookDelivery(delivery("done", { state: "delivered" }));
+      const claimed = await store.claimWebhookDeliveries({ owner: "w1", now, leaseUntil, limit: 5 });
+      expect(claimed.map((record) => [record.id, record.lease])).toEqual([
+        ["now", { owner: "w1", until: leaseUntil.toISOString() }],
+        ["due", { owner: "w1", until: leaseUntil.toISOString() }],
+      ]);
+      expect((await store.getWebhookDelivery("due"))?.lease?.owner).toBe("w1");
+      expect(await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5 })).toEqual([]);
+      expect(
+        await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5, id: "later" }),
+      ).toEqual([]);
+
+      const afterLease = new Date("2026-04-12T10:00:25.000Z");
+      const taken = await store.claimWebhookDeliveries({
+        owner: "w2",
+        now: afterLease,
+        leaseUntil: new Date("2026-04-12T10:00:35.000Z"),
+        limit: 1,
+      });
+      expect(taken.map((record) => [record.id, record.lease?.owner])).toEqual([["now", "w2"]]);
+      const one = await store.claimWebhookDeliveries({
+        owner: "w3",
+        now: new Date("2026-04-12T10:00:40.000Z"),
+        leaseUntil: new Date("2026-04-12T10:00:50.000Z"),
+        limit: 5,
+        id: "later",
+      });
+      expect(one.map((record) => record.id)).toEqual(["later"]);
+    });
+
+    it("keeps concurrent transactions from losing each other's changes", async () => {
+      const id = requestId("e");
+      await store.putRequest(request(id));
+      const addOne = () =>
+        store.withTransaction(async (tx) => {
+          const current = (await tx.getRequest(id)) as RequestRecord;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await tx.putRequest({ ...current, amountPaid: String(BigInt(current.amountPaid) + 1n) });
+        });
+      await Promise.all(Array.from({ length: 8 }, addOne));
+      expect((await store.getRequest(id))?.amountPaid).toBe("8");
+    });
+  });
+}
