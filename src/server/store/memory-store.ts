@@ -267,6 +267,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         }
         return due;
       }),
+    updateWebhookDelivery: (id, change) =>
+      withTransaction(async (tx) => {
+        const current = await tx.getWebhookDelivery(id);
+        const changed = current && change(current);
+        if (changed) await tx.putWebhookDelivery(changed);
+        return changed;
+      }),
+    consumeEvents: (consumer, limit, handle) =>
+      withTransaction(async (tx) => {
+        const pending = await tx.listEvents(await tx.getOutboxCursor(consumer), limit);
+        const last = pending.at(-1);
+        if (!last) return { handled: 0, result: undefined };
+        await tx.setOutboxCursor(consumer, last.sequence);
+        return { handled: pending.length, result: await handle(pending, tx) };
+      }),
     close: async () => {},
   };
 }

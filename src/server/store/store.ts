@@ -112,6 +112,26 @@ export interface Store extends StoreOperations {
    * their lease: two workers never hold one delivery at once. It commits at once.
    */
   claimWebhookDeliveries(claim: WebhookDeliveryClaim): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Changes one delivery atomically: `change` gets it as stored now and answers its new state
+   * (or undefined to leave it); a concurrent change of it waits or runs again. Answers the new
+   * state, or undefined when there is no such delivery or nothing changed.
+   */
+  updateWebhookDelivery(
+    id: string,
+    change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord | undefined,
+  ): Promise<WebhookDeliveryRecord | undefined>;
+  /**
+   * Hands the committed events past `consumer`'s cursor (at most `limit`, oldest first) to
+   * `handle`, in one transaction that also moves the cursor past them. Runs for one consumer
+   * never overlap, in this process or another, so each event is handled once. Answers what
+   * `handle` answered and how many events it got (none: `handle` is not called).
+   */
+  consumeEvents<T>(
+    consumer: string,
+    limit: number,
+    handle: (events: DomainEvent[], tx: StoreOperations) => Promise<T>,
+  ): Promise<{ handled: number; result: T | undefined }>;
 
   /**
    * Runs `work` atomically: either every change it makes is kept, or, when it throws, none is.

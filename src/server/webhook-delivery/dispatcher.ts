@@ -311,25 +311,25 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Changes a delivery in one transaction and gives up this worker's lease on it; a finished
-   * delivery lets the account's log be trimmed to its retention.
+   * Changes a delivery atomically and gives up this worker's lease on it; a finished delivery
+   * lets its account's log be trimmed to the retention.
    */
   async #update(
     deliveryId: string,
     change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord,
   ): Promise<void> {
     const { store, baseClock, deliveryRetention } = this.#options;
-    await store.withTransaction(async (tx) => {
-      const current = await tx.getWebhookDelivery(deliveryId);
-      if (!current) return;
+    const known = await store.getWebhookDelivery(deliveryId);
+    if (!known) return;
+    const now = (await loadAccountClock(store, baseClock, known.accountId)).now().toISOString();
+    const updated = await store.updateWebhookDelivery(deliveryId, (current) => {
       const changed = change(current);
       const lease = current.lease?.owner === this.#owner ? null : current.lease;
-      if (changed !== current) {
-        changed.updatedAt = (await loadAccountClock(tx, baseClock, current.accountId)).now().toISOString();
-      }
-      await tx.putWebhookDelivery({ ...changed, lease });
-      if (changed.state !== "pending") await tx.trimWebhookDeliveries(current.accountId, deliveryRetention);
+      return { ...changed, lease, updatedAt: changed === current ? current.updatedAt : now };
     });
+    if (updated && updated.state !== "pending") {
+      await store.trimWebhookDeliveries(updated.accountId, deliveryRetention);
+    }
   }
 }
 

@@ -62,50 +62,49 @@ export interface FanOutOptions {
 
 /**
  * Turns up to `batchSize` of the outbox's events past the worker's cursor into deliveries, one
- * per webhook event and subscribed endpoint, and moves the cursor in the same transaction: each
- * event fans out once. Trims the outbox to its retention. Returns the ids of the new deliveries
- * and whether the batch was full (more may wait).
+ * per webhook event and subscribed endpoint, in the transaction that moves the cursor: each event
+ * fans out once, whichever worker runs. Then trims the outbox to its retention. Returns the ids
+ * of the new deliveries and whether the batch was full (more may wait).
  */
 export async function fanOutWebhookEvents(
   store: Store,
   options: FanOutOptions,
 ): Promise<{ created: string[]; full: boolean }> {
-  return store.withTransaction(async (tx) => {
-    const cursor = await tx.getOutboxCursor(webhookOutboxConsumer);
-    const events = await tx.listEvents(cursor, options.batchSize);
-    const last = events.at(-1);
-    if (!last) return { created: [], full: false };
-    // The cursor moves first: a worker fanning out the same events at once conflicts here and runs again.
-    await tx.setOutboxCursor(webhookOutboxConsumer, last.sequence);
-    const created: string[] = [];
-    const clocks = new Map<string, Date>();
-    const nowOf = async (accountId: string) => {
-      const known = clocks.get(accountId);
-      if (known) return known;
-      const now = (await loadAccountClock(tx, options.baseClock, accountId)).now();
-      clocks.set(accountId, now);
-      return now;
-    };
-    for (const event of events) {
-      if (!isWebhookEvent(event)) continue;
-      const data = event.data as unknown as WebhookEventData;
-      const endpoints = (await tx.listWebhookEndpoints(data.accountId)).items;
-      const now = await nowOf(data.accountId);
-      for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
-        const delivery = createDeliveryRecord({
-          endpoint,
-          eventId: data.eventId,
-          event: event.type,
-          requestId: data.requestId,
-          payload: data.payload,
-          test: false,
-          now,
-        });
-        await tx.putWebhookDelivery(delivery);
-        created.push(delivery.id);
+  const { handled, result } = await store.consumeEvents(
+    webhookOutboxConsumer,
+    options.batchSize,
+    async (events, tx) => {
+      const created: string[] = [];
+      const clocks = new Map<string, Date>();
+      const nowOf = async (accountId: string) => {
+        const known = clocks.get(accountId);
+        if (known) return known;
+        const now = (await loadAccountClock(tx, options.baseClock, accountId)).now();
+        clocks.set(accountId, now);
+        return now;
+      };
+      for (const event of events) {
+        if (!isWebhookEvent(event)) continue;
+        const data = event.data as unknown as WebhookEventData;
+        const endpoints = (await tx.listWebhookEndpoints(data.accountId)).items;
+        const now = await nowOf(data.accountId);
+        for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
+          const delivery = createDeliveryRecord({
+            endpoint,
+            eventId: data.eventId,
+            event: event.type,
+            requestId: data.requestId,
+            payload: data.payload,
+            test: false,
+            now,
+          });
+          await tx.putWebhookDelivery(delivery);
+          created.push(delivery.id);
+        }
       }
-    }
-    await tx.trimEvents(options.eventRetention);
-    return { created, full: events.length === options.batchSize };
-  });
+      return created;
+    },
+  );
+  if (handled > 0) await store.trimEvents(options.eventRetention);
+  return { created: result ?? [], full: handled === options.batchSize };
 }

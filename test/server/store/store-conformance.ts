@@ -253,6 +253,47 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(one.map((record) => record.id)).toEqual(["later"]);
     });
 
+    it("changes one delivery atomically, however many change it at once", async () => {
+      await store.putWebhookDelivery(delivery("d1"));
+      const addAttempt = () =>
+        store.updateWebhookDelivery("d1", (current) => ({
+          ...current,
+          nextRetryCount: current.nextRetryCount + 1,
+        }));
+      await Promise.all(Array.from({ length: 6 }, addAttempt));
+      expect((await store.getWebhookDelivery("d1"))?.nextRetryCount).toBe(6);
+      expect(await store.updateWebhookDelivery("d1", () => undefined)).toBeUndefined();
+      expect(await store.updateWebhookDelivery("missing", (current) => current)).toBeUndefined();
+    });
+
+    it("hands each event to one consumer run, moving the cursor in the same transaction", async () => {
+      for (let n = 1; n <= 5; n++)
+        await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n } });
+      const seen: number[] = [];
+      const run = () =>
+        store.consumeEvents("webhooks", 2, async (events, tx) => {
+          seen.push(...events.map((event) => event.sequence));
+          await tx.putWebhookEndpoint(endpoint(`we_${events[0]?.sequence}`));
+          return events.length;
+        });
+      const results = await Promise.all([run(), run(), run(), run()]);
+      expect(results.map((result) => result.handled).sort()).toEqual([0, 1, 2, 2]);
+      expect(seen.sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(await store.getOutboxCursor("webhooks")).toBe(5);
+      await expect(
+        store.consumeEvents("webhooks", 2, async () => {
+          throw new Error("never called: nothing is left");
+        }),
+      ).resolves.toEqual({ handled: 0, result: undefined });
+      await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n: 6 } });
+      await expect(
+        store.consumeEvents("webhooks", 2, async () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.getOutboxCursor("webhooks")).toBe(5);
+    });
+
     it("keeps concurrent transactions from losing each other's changes", async () => {
       const id = requestId("e");
       await store.putRequest(request(id));

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import type { DomainEvent, WebhookDeliveryFilter } from "../records.ts";
+import type { DomainEvent, WebhookDeliveryFilter, WebhookDeliveryRecord } from "../records.ts";
 import type { Store, StoreOperations } from "../store.ts";
 import { migrateDatabase } from "./migrate.ts";
 import { type Queryable, SqlSession } from "./sql-session.ts";
@@ -203,7 +203,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       runTransaction("READ COMMITTED", async (tx, client) => {
         const values: unknown[] = [claim.now.toISOString(), claim.limit];
         if (claim.id !== undefined) values.push(claim.id);
-        const { rows } = await client.query<{ record: Parameters<StoreOperations["putWebhookDelivery"]>[0] }>(
+        const { rows } = await client.query<{ record: WebhookDeliveryRecord }>(
           `SELECT record FROM webhook_deliveries
            WHERE state = 'pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
            ${claim.id === undefined ? "" : "AND id = $3"}
@@ -214,6 +214,36 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         const claimed = rows.map((row) => ({ ...row.record, lease }));
         for (const record of claimed) await tx.putWebhookDelivery(record);
         return claimed;
+      }),
+    // The worker's bookkeeping locks what it changes instead: it runs often, and a SERIALIZABLE
+    // run would keep conflicting with the domain transactions around it.
+    updateWebhookDelivery: (id, change) =>
+      runTransaction("READ COMMITTED", async (tx, client) => {
+        const { rows } = await client.query<{ record: WebhookDeliveryRecord }>(
+          "SELECT record FROM webhook_deliveries WHERE id = $1 FOR UPDATE",
+          [id],
+        );
+        const current = rows[0]?.record;
+        const changed = current && change(current);
+        if (changed) await tx.putWebhookDelivery(changed);
+        return changed;
+      }),
+    consumeEvents: (consumer, limit, handle) =>
+      runTransaction("READ COMMITTED", async (tx, client) => {
+        // The cursor's row lock makes runs for one consumer take turns across processes.
+        await client.query(
+          "INSERT INTO outbox_cursors (consumer, sequence) VALUES ($1, 0) ON CONFLICT (consumer) DO NOTHING",
+          [consumer],
+        );
+        const { rows } = await client.query<{ sequence: string }>(
+          "SELECT sequence FROM outbox_cursors WHERE consumer = $1 FOR UPDATE",
+          [consumer],
+        );
+        const pending = await tx.listEvents(Number(rows[0]?.sequence ?? 0), limit);
+        const last = pending.at(-1);
+        if (!last) return { handled: 0, result: undefined };
+        await tx.setOutboxCursor(consumer, last.sequence);
+        return { handled: pending.length, result: await handle(pending, tx) };
       }),
     close: () => pool.end(),
   };
