@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
@@ -6,8 +6,20 @@ import pg from "pg";
 import { describe } from "vitest";
 import { runToEnd } from "./run-to-end.ts";
 
-/** Debian's PostgreSQL 15; PG_BIN points elsewhere. */
-export const postgresBinDirectory = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Where Debian installs each major version of PostgreSQL. */
+const debianRoot = "/usr/lib/postgresql";
+
+/** The newest PostgreSQL Debian installed (15 on this image); PG_BIN points elsewhere. */
+export const postgresBinDirectory =
+  process.env.PG_BIN ??
+  (existsSync(debianRoot)
+    ? readdirSync(debianRoot)
+        .filter((version) => /^\d+$/.test(version))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((version) => path.join(debianRoot, version, "bin"))
+        .find((bin) => existsSync(path.join(bin, "initdb")))
+    : undefined) ??
+  path.join(debianRoot, "15", "bin");
 
 /**
  * Why the PostgreSQL tests cannot run here, or undefined when they can. Only a developer machine
