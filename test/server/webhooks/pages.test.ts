@@ -31,10 +31,8 @@ async function readAllPages(
   let cursor: string | null = null;
   do {
     const separator = path.includes("?") ? "&" : "?";
-    const answer = await server.call(
-      "GET",
-      `${path}${cursor === null ? "" : `${separator}cursor=${cursor}`}`,
-    );
+    const query: string = cursor === null ? "" : `${separator}cursor=${cursor}`;
+    const answer = await server.call("GET", `${path}${query}`);
     expect(answer.status).toBe(200);
     sizes.push(answer.body[key].length);
     items.push(...answer.body[key]);
