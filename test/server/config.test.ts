@@ -9,6 +9,9 @@ const configDefaults = {
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
   blockPrivateWebhookTargets: false,
+  webhookPollIntervalMs: 1000,
+  eventLogRetention: 10_000,
+  webhookDeliveryRetention: 10_000,
 };
 
 describe("parseConfig", () => {

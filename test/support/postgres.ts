@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { describe } from "vitest";
+import { describeUnless } from "./describe-unless.ts";
 import { runToEnd } from "./run-to-end.ts";
 
 /** Where Debian installs each major version of PostgreSQL. */
@@ -32,12 +32,7 @@ export const postgresSkipReason: string | undefined =
 
 /** `describe` for tests that need PostgreSQL: skipped, with the reason in its name, when there is none. */
 export function describeWithPostgres(name: string, tests: () => void): void {
-  if (postgresSkipReason) {
-    process.stderr.write(`skipping "${name}": ${postgresSkipReason}\n`);
-    describe.skip(`${name} (skipped: ${postgresSkipReason})`, tests);
-  } else {
-    describe(name, tests);
-  }
+  describeUnless(postgresSkipReason, name, tests);
 }
 
 export interface TestPostgres {
