@@ -2529,10 +2529,6 @@ export interface components {
         /**
          * SandboxWebhookEndpointList
          * @description Sandbox only. One page of the webhook endpoints of the API key's account, oldest first.
-         * @example {
-         *       "endpoints": [],
-         *       "nextCursor": null
-         *     }
          */
         SandboxWebhookEndpointList: {
             /** @description The endpoints of this page, secrets reduced to their last four characters. */
@@ -2680,10 +2676,6 @@ export interface components {
         /**
          * SandboxWebhookDeliveryList
          * @description Sandbox only. One page of the deliveries of the API key's account, oldest first.
-         * @example {
-         *       "deliveries": [],
-         *       "nextCursor": null
-         *     }
          */
         SandboxWebhookDeliveryList: {
             /** @description The deliveries of this page that match every filter given. */
