@@ -65,6 +65,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List supported currencies (v2 path)
+         * @description The v2 path of `GET /v1/currencies`: the same filters, the same answers and the same
+         *     currency table. The real service documents both paths with one contract, and so does this
+         *     API; new code may use either.
+         *
+         *     As on the v1 path, the answer is an **array** of currencies, except a **single currency
+         *     object** when `firstOnly=true` (which needs both `network` and `symbol`) or `id` is given,
+         *     and nothing matching the filters answers `404`, not an empty array. Some clients expect an
+         *     array from this path whatever the filters: send `firstOnly`/`id` only if you handle the
+         *     single object.
+         */
+        get: operations["listCurrenciesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/currencies/{currencyId}/conversion-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the currencies a currency converts to (v2 path)
+         * @description The v2 path of `GET /v1/currencies/{currencyId}/conversion-routes`: the same filters and
+         *     answers, read from the same currency table. Browser payment widgets call this path with a
+         *     client ID, for example `GET /v2/currencies/USD/conversion-routes?network=sepolia` to list
+         *     the tokens that can pay an invoice in US dollars.
+         *
+         *     Filter with `network` for a single network, or with `networks` for several; send one or the
+         *     other. Without a filter, `network` is `null` in the answer; with `networks`, the answer
+         *     carries `networks` instead of `network`. An unknown currency answers `404`.
+         */
+        get: operations["listConversionRoutesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/request/{paymentReference}/routes": {
         parameters: {
             query?: never;
@@ -136,7 +191,10 @@ export interface paths {
          * @description Registers a payer, identified by your own `clientUserId`, for the compliance checks that
          *     off-ramp payments require: acceptance of an agreement, and identity verification (KYC) by the
          *     service's verification provider. The answer carries the two links to send the payer to and
-         *     the state of both steps, which starts as `not_started` for each.
+         *     the state of both steps. The real service's published example answers `not_started` for
+         *     both; payreq's sandbox issues both steps at once, answering the agreement `pending` and the
+         *     verification `initiated`, which is also what `GET /v2/payer/{clientUserId}` answers next.
+         *     Read that operation for the statuses as they progress.
          *
          *     The service answers `200`, not `201`. Its own documentation describes the call as returning
          *     the payer's compliance data and links; it documents no conflict answer for a `clientUserId`
@@ -146,6 +204,126 @@ export interface paths {
          *     browser.
          */
         post: operations["registerPayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payer/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payer's compliance status
+         * @description Answers where a payer registered with `POST /v2/payer` stands: the agreement status, the
+         *     identity verification (KYC) status, whether the payer is compliant, and the two links to
+         *     send the payer to. Poll it, or listen for the service's compliance webhooks, until
+         *     `isCompliant` is true.
+         *
+         *     A `clientUserId` that no payer of your account is registered under answers `404`: clients
+         *     read it as "compliance not started" and show the registration form.
+         *
+         *     Right after registration the agreement is `pending` and the verification `initiated`: send
+         *     the payer to `agreementUrl`, then report the acceptance with
+         *     `PATCH /v2/payer/{clientUserId}`; the verification then runs at `kycUrl`.
+         *
+         *     Requires the API key.
+         */
+        get: operations["getPayerComplianceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report that a payer accepted the agreement
+         * @description Records that the payer accepted the agreement shown at `agreementUrl`: send
+         *     `{"agreementCompleted": true}` once the agreement page reports the acceptance (the
+         *     service's own invoicing app does it when the embedded page posts the message
+         *     `{agreements: "complete"}`). The agreement status becomes `completed`; sending it again
+         *     changes nothing.
+         *
+         *     `{"agreementCompleted": false}` records nothing while the agreement is still open, and is
+         *     refused with `400` (`/problems/invalid-state`) once it is completed: an accepted agreement
+         *     cannot be withdrawn.
+         *
+         *     The answer only says that the update was recorded; read the statuses with
+         *     `GET /v2/payer/{clientUserId}`. Requires the API key.
+         */
+        patch: operations["updatePayerComplianceStatus"];
+        trace?: never;
+    };
+    "/v2/payer/{clientUserId}/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payer's bank accounts
+         * @description Lists the bank accounts stored for a payer, through either path of the creation, oldest
+         *     first, each with its status. With `paymentDetailsId`, only that account is listed, and an
+         *     id that names none of the payer's accounts answers `404`.
+         *
+         *     Account identifiers (IBAN, account and routing numbers) are not answered. The real service
+         *     lists the account and routing numbers too; payreq never keeps them. Requires the API key.
+         */
+        get: operations["listPaymentDetails"];
+        put?: never;
+        /**
+         * Add a payer's bank account (v2 path)
+         * @description The v2 path of `POST /v1/payer/{clientUserId}/payment-details`: the same body and answer,
+         *     and the same stored accounts, which both paths and `GET /v2/payer/{clientUserId}/payment-details`
+         *     read. Stores a bank account for a payer registered with `POST /v2/payer`, as the destination
+         *     of off-ramp (crypto to fiat) payments. The answer's `payment_detail.id` is the
+         *     `paymentDetailsId` to pass, with the same `clientUserId`, when asking for the calldata of an
+         *     off-ramp payment (`GET /v2/request/{requestId}/pay`).
+         *
+         *     The off-ramp provider then checks the account; its status (see `PaymentDetailStatus`) is
+         *     listed by `GET /v2/payer/{clientUserId}/payment-details`. Requires the API key.
+         */
+        post: operations["createPaymentDetailsV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/client-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your client IDs
+         * @description Lists every client ID of the calling account, oldest first, whatever its status (revoked
+         *     ones included), each as `GET /v2/client-ids/{id}` answers it. Requires the API key.
+         */
+        get: operations["listClientIds"];
+        put?: never;
+        /**
+         * Create a client ID
+         * @description Creates a browser-side credential for your account: a public `clientId` that pages on the
+         *     allowed origins send as `x-client-id` (the browser adds `Origin`). Operations that accept a
+         *     client ID then act for your account, and payments made through it carry its fee, if it has
+         *     one. The client ID is `active` at once.
+         *
+         *     Origins are exact: `https://shop.example.com` does not allow
+         *     `https://www.shop.example.com`. Only `https` origins are accepted, except `http://localhost`
+         *     and `http://127.0.0.1` for development. The real service's documentation also describes
+         *     "backend" client IDs with no allowed domains; its published contract, and this API, require
+         *     at least one.
+         *
+         *     Requires the API key: never create client IDs from a browser.
+         */
+        post: operations["createClientId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -166,12 +344,111 @@ export interface paths {
          *     that owns it.
          */
         get: operations["getClientId"];
+        /**
+         * Change a client ID
+         * @description Changes the members of a client ID that the body names: its label, its allowed origins, its
+         *     fee, its commerce settings, its status. `null` removes an optional setting. The fee must end
+         *     up with both `feePercentage` and `feeAddress`, or neither (`400` naming the missing one).
+         *
+         *     The status takes effect at once: an `inactive` or `revoked` client ID is refused (`401`) on
+         *     the very next call that presents it, and browsers get no CORS answers for its origins.
+         *     `inactive` can be made `active` again; `revoked` is final, and changing a revoked client ID
+         *     back answers `400` (`/problems/invalid-state`).
+         *
+         *     Requires the API key of the account that owns the client ID; another account's answers
+         *     `404`.
+         */
+        put: operations["updateClientId"];
+        post?: never;
+        /**
+         * Revoke a client ID
+         * @description Revokes a client ID for good, as the service does for this call: its status becomes
+         *     `revoked`, the very next call that presents it is refused (`401`), and browsers get no CORS
+         *     answers for its origins any more. The record stays readable, with status `revoked`, in
+         *     `GET /v2/client-ids` and `GET /v2/client-ids/{id}`; it can never be made active again.
+         *     Revoking a revoked client ID changes nothing and answers `200` again.
+         *
+         *     The answer has no body, as the service documents it. Requires the API key of the account
+         *     that owns the client ID; another account's answers `404`.
+         */
+        delete: operations["deleteClientId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment request
+         * @description Creates one payment request (an invoice) and answers its `requestId` and `paymentReference`.
+         *     Nothing is sent on chain: the payer pays later, with the calldata of
+         *     `GET /v2/request/{requestId}/pay` (same chain) or a signed payment intent (cross-chain).
+         *     `GET /v2/request/{requestId}` reports its status, `GET /v2/payments` finds its payments, and
+         *     the `payment.*` webhooks announce them, exactly as for requests created by secure payments or
+         *     batch payouts.
+         *
+         *     `amount` is stated in `invoiceCurrency` (a currency id, or a fiat code such as `USD`) and
+         *     paid in `paymentCurrency`, whose network is the request's network. `payee` is required
+         *     unless `isCryptoToFiatAvailable` is true. With `recurrence`, the request is the first period
+         *     of a recurring invoice; stop it with `PATCH /v2/request/{requestId}`.
+         *
+         *     `customerInfo` and `reference` are kept for receipts; `reference` can be searched with
+         *     `GET /v2/payments`.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a request's status
+         * @description Answers whether the request is paid (`hasBeenPaid`), the payments received with their
+         *     transactions, what is left to pay once it is partly paid, its recurrence, and the receipt
+         *     details given at creation. It reads the same state as every other operation: a payment
+         *     recorded by any means (the pay calldata sent on chain and detected, a payment intent, the
+         *     sandbox API) shows here at once.
+         *
+         *     Another account's request answers `404`, like an unknown one.
+         */
+        get: operations["getRequestStatus"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Stop or resume a recurring invoice
+         * @description Stops (`isRecurrenceStopped: true`) or resumes (`false`) the recurrence of a request created
+         *     with `recurrence`: once stopped, no further period is issued. Answers `200` with an empty
+         *     body, as the service does; read the result with `GET /v2/request/{requestId}`.
+         *
+         *     A request without a recurrence answers `400` (`/problems/invalid-state`) and is left as it is.
+         *     Another account's request answers `404`.
+         */
+        patch: operations["updateRequest"];
         trace?: never;
     };
     "/v2/request/{requestId}/pay": {
@@ -216,6 +493,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/request/{requestId}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment routes for a request
+         * @description Lists the ways the payer wallet `wallet` can settle the request: the direct payment in the
+         *     request's own currency and network (`REQUEST_NETWORK_PAYMENT`), and cross-chain routes that
+         *     bridge USDC or USDT the wallet holds on another supported network, when the request pays in
+         *     one of them. A cross-chain route's `chain` and `token` are what to pass to
+         *     `GET /v2/request/{requestId}/pay` to get its payment intent. Each route states its total fee,
+         *     speed and price impact.
+         *
+         *     The same routes as `GET /v1/request/{paymentReference}/routes`, found by request id instead
+         *     of payment reference. `amount`, `feePercentage` and `feeAddress` price the routes for a
+         *     payment that differs from the request's amount, or carries a fee taken at payment time;
+         *     send `feePercentage` and `feeAddress` together.
+         */
+        get: operations["listRequestRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/request/payment-intents/{paymentIntentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a signed cross-chain payment intent
+         * @description Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
+         *     answered a `paymentIntentId`, the payment intent to sign and, for a token with EIP-2612, a
+         *     permit to sign; send the signatures here, each with the `nonce` and `deadline` of what was
+         *     signed. The service checks both signatures against the payer's wallet named in the intent,
+         *     then moves the funds through its bridge and pays the request: its status, its payments and
+         *     the `payment.confirmed` (or `payment.partial`) webhook follow as for any other payment.
+         *
+         *     Answers `200` with an empty body, as the service does. Refused with `400`: a signature that
+         *     is malformed or not the payer's, a `nonce` or `deadline` other than the intent's, a missing
+         *     permit signature when a permit was issued (`/problems/validation-failed`, naming the field);
+         *     an intent already submitted or past its deadline, or a request already paid
+         *     (`/problems/invalid-state`). An unknown intent, or another account's, answers `404`.
+         */
+        post: operations["sendPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay someone now, once or on a schedule
+         * @description Creates a request and answers the calldata that pays it (`PayoutCalldata`), in one call: the
+         *     way to pay a payee without creating the request first. Send the transactions in order from
+         *     the payer's wallet: an ERC-20 `approve` of the network's ERC20FeeProxy when the allowance is
+         *     too low (index 0), then the payment (`metadata.paymentTransactionIndex`). The request is like
+         *     any other: `GET /v2/request/{requestId}` reports it, and webhooks announce its payment. Name
+         *     the paying wallet in `payerWallet` so that the approval is left out when the allowance
+         *     suffices and the balance checks mean something.
+         *
+         *     With `recurrence` the answer is a `RecurringPayout` instead: a recurring payment in status
+         *     `pending`, the approval of the ERC20RecurringPaymentProxy to send first if the payer's
+         *     allowance is too low, and the EIP-712 permit the payer signs. Submit the signature with
+         *     `POST /v2/payouts/recurring/{id}`; the service then executes `totalPayments` payments, one
+         *     per period, each paying a request of its own. Recurring payouts pay ERC-20 tokens only, and
+         *     the payer cannot be the payee.
+         *
+         *     `feePercentage` and `feeAddress` (both or neither) add a fee to each payment; without them a
+         *     client ID's fee applies.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payouts/batch": {
         parameters: {
             query?: never;
@@ -253,12 +627,36 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a recurring payment's progress
+         * @description Answers where a recurring payment stands: its status, how many of its payments were executed,
+         *     when the last one was and when the next one is due, the request of each period and each
+         *     payment made. A paused one also says how many executions failed in a row and why. Another
+         *     account's recurring payment answers `404`, like an unknown one.
+         */
+        get: operations["getRecurringPaymentStatus"];
         put?: never;
-        post?: never;
+        /**
+         * Start a recurring payout with the payer's signature
+         * @description Takes the payer's signature of the `recurringPaymentPermit` that `POST /v2/payouts` answered
+         *     and starts the recurring payment: its status goes from `pending` to `active`, and the service
+         *     executes its payments from the permit's `firstExec` on. The signature is checked against the
+         *     permit and the payer (`values.subscriber`): one by any other wallet, or over other values, is
+         *     refused with `400` naming `/body/permitSignature`, and the recurring payment stays `pending`.
+         *
+         *     A recurring payment that is not `pending`, or whose permit deadline has passed, answers `400`
+         *     (`/problems/invalid-state`). Another account's recurring payment answers `404`.
+         */
+        post: operations["submitRecurringPaymentSignature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -266,7 +664,7 @@ export interface paths {
          * Cancel or resume a recurring payment
          * @description Applies an action to a recurring payment that the service executes on the payer's behalf.
          *
-         *     - `cancel` stops an `active` or `paused` recurring payment for good (status `cancelled`). The
+         *     - `cancel` stops a `pending`, `active` or `paused` recurring payment for good (status `cancelled`). The
          *       answer tells how many payments and how much remain unpaid, and carries an ERC-20
          *       `approve(spender, 0)` transaction that the payer can send to withdraw the allowance given
          *       to the recurring payment contract.
@@ -282,6 +680,36 @@ export interface paths {
         patch: operations["updateRecurringPayment"];
         trace?: never;
     };
+    "/v2/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search your payments
+         * @description Finds the caller's payments, newest first, one page at a time. Filters combine with AND; at
+         *     least one of `txHash`, `walletAddress`, `paymentReference`, `requestId`, `reference`, `type`,
+         *     `invoiceCurrency`, `paymentCurrency`, `fromDate` or `toDate` is required (`400` naming
+         *     `/query` otherwise). Every payment recorded on a request shows here, however the request was
+         *     created (`POST /v2/request`, a payout, a secure payment, a batch) and however it was paid;
+         *     failed attempts are not payments.
+         *
+         *     `walletAddress` matches the payee, or the payer when known (cross-chain payments name it).
+         *     `invoiceCurrency` and `paymentCurrency` match a currency id (`USDC-base`), a symbol (`USDC`)
+         *     or a fiat code (`USD`), in any letter case. `fromDate` and `toDate` are inclusive instants in
+         *     UTC, ending in `Z`; `toDate` cannot be before `fromDate`.
+         */
+        get: operations["searchPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/secure-payments": {
         parameters: {
             query?: never;
@@ -289,7 +717,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Find the secure payment of a request
+         * @description Finds the secure payment that a request belongs to, by the request's identifier (one of
+         *     the `requestIds` that `POST /v2/secure-payments` answered): its token and hosted link, its
+         *     status and its dates. Use it to send a payer back to the link of an order, or to see
+         *     whether the link expired.
+         *
+         *     A request of another account, a request created otherwise than by a secure payment (a
+         *     batch payout, a recurring payment), and an unknown request all answer `404`.
+         *
+         *     The real service authenticates this lookup with its dashboard's sign-in session, not with
+         *     an API key; payreq, which has no sessions, requires the API key.
+         */
+        get: operations["findSecurePayment"];
         put?: never;
         /**
          * Create a secure payment link
@@ -338,6 +779,54 @@ export interface paths {
          *     not.
          */
         get: operations["checkSecurePaymentToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calldata that pays a secure payment
+         * @description Builds what the payer's wallet signs to pay the requests of a secure payment, found by its
+         *     token, as the hosted payment page does. The token is checked first, with the answers of the
+         *     token check (`GET /v2/secure-payments/{token}`):
+         *
+         *     | condition | answer |
+         *     |---|---|
+         *     | status `pending`, not expired | `200` with the calldata |
+         *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
+         *     | no secure payment has this token | `404` |
+         *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *
+         *     The answer takes one of two shapes (see `SecurePaymentCalldata`):
+         *
+         *     - a link of one request: `paymentType: single` with the `transactions` that
+         *       `GET /v2/request/{requestId}/pay` builds for it (an ERC-20 approval when the allowance is
+         *       too low, then the payment through the fee proxy) and `metadata.paymentTransactionIndex`;
+         *     - a link of several requests: the ERC-20 approvals of the BatchConversionPayments contract
+         *       (`ERC20ApprovalTransactions`, empty when none is needed) and one `batchPaymentTransaction`
+         *       that pays every request still due.
+         *
+         *     A request already partly paid is paid for what is left of it; a paid request of a batch is
+         *     left out. Pass `wallet` so that the approvals and `hasEnoughBalance`/`hasEnoughGas` reflect
+         *     the payer's allowances and balances. The fee is that of the calling client ID, as in the
+         *     token check.
+         *
+         *     The real service also takes `chain` and `token` (a cross-chain source), `eoaWallet` and
+         *     `isSafe` (smart-account payers) here, may answer a multicall shape, and answers `423` while a
+         *     submitted payment is executing; payreq builds same-chain calldata only and refuses those
+         *     parameters as unknown (`400`).
+         */
+        get: operations["getSecurePaymentCalldata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -488,6 +977,32 @@ export interface paths {
         patch: operations["updateSandboxSecurePayment"];
         trace?: never;
     };
+    "/sandbox/payers/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Decide a payer's identity verification
+         * @description Sandbox only. Does what the real verification provider does once the payer went through
+         *     `kycUrl`: moves the payer's `kycStatus` to `pending`, `approved`, `rejected` or
+         *     `retry_required`. A payer whose agreement is `completed` and whose verification is
+         *     `approved` is compliant (`isCompliant` in `GET /v2/payer/{clientUserId}`).
+         *
+         *     Only an open verification (`initiated`, `pending` or `retry_required`) can change;
+         *     `approved` and `rejected` are final and answer `400` (`/problems/invalid-state`).
+         */
+        patch: operations["updateSandboxPayer"];
+        trace?: never;
+    };
     "/sandbox/recurring-payments": {
         parameters: {
             query?: never;
@@ -585,10 +1100,18 @@ export interface paths {
          *     on are delivered to it: `payment.confirmed`, `payment.partial` and `payment.failed`, or the
          *     subset given in `events`. Endpoints can also come from the server's configuration file.
          *
-         *     When the server runs with `blockPrivateWebhookTargets`, a URL whose host is, or resolves to,
-         *     a loopback, private, link-local or unspecified address (IPv4 or IPv6, IPv4-mapped IPv6
-         *     included; `localhost` too) is refused with `400` naming `/body/url`. Each delivery checks the
-         *     resolved address again, since DNS answers can change.
+         *     The URL must reach a public address. A host that is, or resolves to, a loopback, private,
+         *     link-local, multicast, broadcast, unspecified or reserved address is refused with `400`
+         *     naming `/body/url`, and so is every IPv6 form that embeds an IPv4 address (IPv4-mapped
+         *     `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64
+         *     `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`), and `localhost`
+         *     names. Each delivery checks the resolved addresses again and connects only to those, since
+         *     DNS answers can change. The server's configuration can let chosen origins or hosts through
+         *     (`allowWebhookTargets`, for receivers on the developer's machine).
+         *
+         *     An account has at most 20 endpoints (configured and registered together; the server's
+         *     `maxWebhookEndpointsPerAccount` can change it): one more answers `400`
+         *     `/problems/invalid-state`. Delete one to make room.
          */
         post: operations["createSandboxWebhookEndpoint"];
         delete?: never;
@@ -1201,7 +1724,7 @@ export interface components {
              * @default local
              * @enum {string}
              */
-            rails: "local" | "swift" | "wire";
+            rails?: "local" | "swift" | "wire";
             /** @description UK sort code of the branch, six digits (`123456`). */
             sortCode?: string;
             /** @description International Bank Account Number, up to 34 letters and digits without spaces, starting with the country code. */
@@ -1328,17 +1851,20 @@ export interface components {
          * AgreementStatus
          * @description Progress of the agreement the payer must accept before off-ramp payments to a bank account.
          *
-         *     - `not_started`: the payer has not opened the agreement link yet. Every payer is in this
-         *       state right after registration.
-         *     - `pending`: the payer has opened `agreementUrl` and has not finished.
-         *     - `completed`: the payer accepted the agreement.
+         *     - `not_started`: no agreement is issued yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `pending`: the agreement is issued and waits for the payer at `agreementUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `completed`: the payer accepted the agreement, as reported with
+         *       `PATCH /v2/payer/{clientUserId}`.
          *     - `rejected`: the payer declined the agreement.
          *     - `failed`: the acceptance could not be recorded.
          *
-         *     Transitions: not_started -> pending when the payer opens the link; pending -> completed,
-         *     rejected or failed. No transition out of `completed`, `rejected` or `failed` is documented.
-         *     Off-ramp payments need `completed`.
-         * @example not_started
+         *     Transitions: not_started -> pending when the registration issues the agreement; pending ->
+         *     completed, rejected or failed. No transition out of `completed`, `rejected` or `failed` is
+         *     documented. Off-ramp payments need `completed`.
+         * @example pending
          * @enum {string}
          */
         AgreementStatus: "not_started" | "pending" | "completed" | "rejected" | "failed";
@@ -1346,35 +1872,39 @@ export interface components {
          * KycStatus
          * @description Progress of the payer's identity verification (KYC) with the service's verification provider.
          *
-         *     - `not_started`: the payer has not opened the verification link yet. Every payer is in this
-         *       state right after registration.
-         *     - `pending`: the payer has opened `kycUrl`; the documents are being submitted or reviewed.
+         *     - `not_started`: no verification is set up yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `initiated`: the verification is set up and waits for the payer at `kycUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `pending`: the payer has submitted documents; they are being reviewed.
          *     - `approved`: the identity is verified.
          *     - `rejected`: the verification failed.
          *     - `retry_required`: the provider needs new or better documents; the payer must go through
          *       `kycUrl` again.
          *
-         *     Transitions: not_started -> pending when the payer opens the link; pending -> approved,
-         *     rejected or retry_required when the provider decides; retry_required -> pending when the payer
-         *     submits again. No transition out of `approved` or `rejected` is documented. Off-ramp payments
-         *     need `approved`.
+         *     Transitions: not_started -> initiated when the registration sets the verification up;
+         *     initiated -> pending when the payer submits; pending -> approved, rejected or retry_required
+         *     when the provider decides; retry_required -> pending when the payer submits again. No
+         *     transition out of `approved` or `rejected` is documented. Off-ramp payments need `approved`.
          *
          *     - `completed`: reported by some versions of the real service instead of `approved`; it means
          *       the same. Newer clients should accept both.
          *
          *     Treat a value you do not know as "not verified yet".
-         * @example not_started
+         * @example initiated
          * @enum {string}
          */
-        KycStatus: "not_started" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
+        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
         /**
          * ComplianceStatus
-         * @description Where the payer stands in the two compliance steps. A newly registered payer has both at
-         *     `not_started`; the payer becomes compliant once the agreement is `completed` and the KYC is
-         *     `approved`.
+         * @description Where the payer stands in the two compliance steps. The payer becomes compliant once the
+         *     agreement is `completed` and the KYC is `approved`. payreq's sandbox registers payers with
+         *     the agreement `pending` and the KYC `initiated`; the real service's published example
+         *     answers `not_started` for both at registration.
          * @example {
-         *       "agreementStatus": "not_started",
-         *       "kycStatus": "not_started"
+         *       "agreementStatus": "pending",
+         *       "kycStatus": "initiated"
          *     }
          */
         ComplianceStatus: {
@@ -1405,6 +1935,108 @@ export interface components {
              */
             userId?: string;
             status: components["schemas"]["ComplianceStatus"];
+        };
+        /**
+         * PayerCompliance
+         * @description Where a registered payer stands in the compliance steps, with the links to send them to.
+         *     Unlike the registration answer, which nests the two statuses under `status`, this answer has
+         *     every member at the top level.
+         *
+         *     The payer is compliant, and off-ramp payments can be made for them, once the agreement is
+         *     `completed` and the identity verification `approved` (some versions of the real service say
+         *     `completed` for the latter).
+         */
+        PayerCompliance: {
+            /**
+             * Format: uuid
+             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
+             */
+            userId: string;
+            agreementStatus: components["schemas"]["AgreementStatus"];
+            kycStatus: components["schemas"]["KycStatus"];
+            /** @description True once the agreement is `completed` and the identity verification `approved` or `completed`. */
+            isCompliant: boolean;
+            /**
+             * Format: uri
+             * @description Page where the payer reads and accepts the agreement, the same link registration answered.
+             */
+            agreementUrl: string;
+            /**
+             * Format: uri
+             * @description Page of the verification provider where the payer proves their identity, the same link registration answered.
+             */
+            kycUrl: string;
+        };
+        /**
+         * PayerAgreementUpdate
+         * @description Tells the service whether the payer accepted the agreement. Send `true` once the agreement
+         *     page reports that the payer accepted it; `false` records nothing.
+         */
+        PayerAgreementUpdate: {
+            /** @description True when the payer has accepted the agreement. */
+            agreementCompleted: boolean;
+        };
+        /**
+         * PayerAgreementUpdated
+         * @description The answer to an agreement update; read the payer's statuses with `GET /v2/payer/{clientUserId}`.
+         */
+        PayerAgreementUpdated: {
+            /** @description True when the update was recorded. */
+            success: boolean;
+        };
+        /**
+         * PaymentDetailStatus
+         * @description Whether a bank account can receive off-ramp payments.
+         *
+         *     - `pending`: stored, being checked by the off-ramp provider.
+         *     - `approved`: accepted; off-ramp payments can be sent to it.
+         *     - `verified`: reported by newer versions of the real service for an account the provider
+         *       has verified; treat it like `approved`.
+         *     - `failed`: refused by the provider; store corrected details.
+         *
+         *     The real service usually decides within a minute and announces it with the
+         *     `payment_detail.updated` webhook. Treat a value you do not know as "not usable yet".
+         * @example approved
+         * @enum {string}
+         */
+        PaymentDetailStatus: "pending" | "approved" | "verified" | "failed";
+        /**
+         * StoredPaymentDetail
+         * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
+         *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
+         *     number, routing number) are not part of it.
+         * @example {
+         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
+         *       "clientUserId": "cust-20931",
+         *       "userId": "3b8f6c1e-5d2a-4c7b-9e40-7a1d2f8c9b63",
+         *       "bankName": "Musterbank Berlin",
+         *       "accountName": "Erika Mustermann",
+         *       "currency": "EUR",
+         *       "beneficiaryType": "individual",
+         *       "status": "approved",
+         *       "rails": "local"
+         *     }
+         */
+        StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
+            /**
+             * Format: uuid
+             * @description The service's identifier of the payer who owns the account (the `userId` of the registration).
+             */
+            userId: string;
+            status: components["schemas"]["PaymentDetailStatus"];
+            /**
+             * @description The payment network the account is reached by, as given at creation (`local` when it was not).
+             * @enum {string}
+             */
+            rails: "local" | "swift" | "wire";
+        };
+        /**
+         * PaymentDetailList
+         * @description The bank accounts stored for one payer, oldest first.
+         */
+        PaymentDetailList: {
+            /** @description The payer's bank accounts; only the one asked for when `paymentDetailsId` is given. */
+            paymentDetails: components["schemas"]["StoredPaymentDetail"][];
         };
         /**
          * ClientIdStatus
@@ -1456,11 +2088,337 @@ export interface components {
             lastUsedAt: string | null;
         };
         /**
+         * ClientIdList
+         * @description The client IDs of the calling account, oldest first, revoked ones included.
+         */
+        ClientIdList: components["schemas"]["ClientId"][];
+        /**
+         * AllowedOrigin
+         * @description An origin as browsers send it in `Origin`: scheme, host and optional port, without a path.
+         *     `https` only, except `http://localhost` and `http://127.0.0.1` (any port) for development. A
+         *     trailing `/` is accepted and dropped; the host is stored in lower case.
+         * @example https://shop.example.com
+         */
+        AllowedOrigin: string;
+        /**
+         * CreateClientIdRequest
+         * @description A new client ID: a label for your own reference, the browser origins allowed to use it, and
+         *     optionally the fee its payments carry. The fee members accept `null` for "no fee", as some
+         *     clients send it.
+         */
+        CreateClientIdRequest: {
+            /** @description A name for your own reference, such as the site the client ID serves. */
+            label: string;
+            /**
+             * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
+             *     exactly. Repeated origins are kept once.
+             */
+            allowedDomains: components["schemas"]["AllowedOrigin"][];
+            /**
+             * @description Fee added to the payments made with this client ID, as a percentage; send it with
+             *     `feeAddress`. Calls that name their own fee take precedence.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description Address receiving that fee; required with `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Wallet allowed to act as operator for this client ID's commerce payments; the service's own operator when absent. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Default lifetime of a commerce pre-approval, in seconds. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description Default lifetime of a commerce authorization, in seconds. */
+            defaultAuthorizationExpiry?: number | null;
+        };
+        /**
+         * UpdateClientIdRequest
+         * @description The members of a client ID to change; those absent stay as they are. `null` removes an
+         *     optional setting (the fee, the operator wallet, an expiry). The fee must end up with both
+         *     `feePercentage` and `feeAddress`, or neither.
+         *
+         *     `status` moves the client ID between `active` and `inactive`, or revokes it for good with
+         *     `revoked`; a revoked client ID cannot be changed back (`400`, `/problems/invalid-state`).
+         */
+        UpdateClientIdRequest: {
+            /** @description A new name for your own reference. */
+            label?: string;
+            /** @description The new list of allowed origins, replacing the old one. */
+            allowedDomains?: components["schemas"]["AllowedOrigin"][];
+            /** @description The new fee percentage, or `null` to remove the fee. */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description The new fee address, or `null` to remove the fee. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new operator wallet, or `null` to go back to the service's own operator. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new default pre-approval lifetime in seconds, or `null` to remove it. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description The new default authorization lifetime in seconds, or `null` to remove it. */
+            defaultAuthorizationExpiry?: number | null;
+            status?: components["schemas"]["ClientIdStatus"];
+        };
+        /**
+         * StartDate
+         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
+         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
+         *     date or instant earlier than the start of the current UTC day is refused with `400`.
+         * @example 2026-05-01
+         */
+        StartDate: string;
+        /**
+         * RecurrenceFrequency
+         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
+         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
+         *     1 day, 7 days, 30 days or 365 days.
+         * @example MONTHLY
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
+        /**
+         * RequestRecurrence
+         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
+         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
+         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY"
+         *     }
+         */
+        RequestRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+        };
+        /**
+         * CustomerAddress
+         * @description The customer's postal address, for receipts; every member is optional.
+         * @example {
+         *       "street": "12 Harbour Road",
+         *       "city": "Leith",
+         *       "postalCode": "EH6 6PR",
+         *       "country": "GB"
+         *     }
+         */
+        CustomerAddress: {
+            /** @description Street and number. */
+            street?: string;
+            /** @description City. */
+            city?: string;
+            /** @description State, province or region. */
+            state?: string;
+            /** @description Postal or ZIP code. */
+            postalCode?: string;
+            /** @description Country, ISO 3166-1 alpha-2. */
+            country?: components["schemas"]["CountryCode"];
+        };
+        /**
+         * CustomerInfo
+         * @description Who the customer is, kept with the request for the merchant's receipts and reconciliation.
+         *     It plays no part in the payment. Every member is optional.
+         * @example {
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "email": "ada@example.com",
+         *       "address": {
+         *         "street": "12 Harbour Road",
+         *         "city": "Leith",
+         *         "postalCode": "EH6 6PR",
+         *         "country": "GB"
+         *       }
+         *     }
+         */
+        CustomerInfo: {
+            /** @description The customer's first name. */
+            firstName?: string;
+            /** @description The customer's last name. */
+            lastName?: string;
+            /**
+             * Format: email
+             * @description The customer's email address.
+             */
+            email?: string;
+            address?: components["schemas"]["CustomerAddress"];
+        };
+        /**
+         * MerchantReference
+         * @description Your own reference for a payment, such as an order or invoice number, kept for receipts and search.
+         * @example INV-2026-0412
+         */
+        MerchantReference: string;
+        /**
          * RequestId
          * @description A request identifier, 66 lower-case hex digits beginning with `01`.
          * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
          */
         RequestId: string;
+        /**
+         * PaymentReference
+         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
+         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReference: string;
+        /**
+         * CreateRequestRequest
+         * @description The body of `POST /v2/request`: one payment request, or invoice, to create. The payer pays it
+         *     later, with the calldata of `GET /v2/request/{requestId}/pay` or a payment intent.
+         *
+         *     `payee` is required, except for a crypto-to-fiat request (`isCryptoToFiatAvailable: true`),
+         *     whose funds go to the service's off-ramp and then to the payee's bank account; the service
+         *     answers `400` naming `payee` when it is missing otherwise.
+         */
+        CreateRequestRequest: {
+            /** @description The wallet that receives the payment. */
+            payee?: components["schemas"]["EvmAddress"];
+            /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
+            payer?: components["schemas"]["EvmAddress"];
+            /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the request's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            recurrence?: components["schemas"]["RequestRecurrence"];
+            /**
+             * @description Whether the payee is paid out in fiat: the payer pays in crypto and the service's off-ramp
+             *     pays the bank account registered through the payer endpoints. Such a request may omit
+             *     `payee`. False when absent.
+             */
+            isCryptoToFiatAvailable?: boolean;
+            customerInfo?: components["schemas"]["CustomerInfo"];
+            reference?: components["schemas"]["MerchantReference"];
+            /** @description For a period of a recurring invoice, the request the recurrence started from. */
+            originalRequestId?: components["schemas"]["RequestId"];
+            /** @description The payment reference of `originalRequestId`; when both are sent they must match. */
+            originalRequestPaymentReference?: components["schemas"]["PaymentReference"];
+        };
+        /**
+         * RequestCreated
+         * @description A newly created request: its identifier, which webhooks and the other request operations use,
+         *     and its payment reference, which the on-chain payment carries.
+         */
+        RequestCreated: {
+            /** @description The request's identifier. Store it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference that links the on-chain payment to the request. */
+            paymentReference: components["schemas"]["PaymentReference"];
+        };
+        /**
+         * TxHash
+         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
+         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+         */
+        TxHash: string;
+        /**
+         * RequestPayment
+         * @description One payment received for a request.
+         * @example {
+         *       "amount": "150",
+         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "timestamp": "2026-04-12T10:05:00.000Z"
+         *     }
+         */
+        RequestPayment: {
+            /** @description The amount paid, in the request's payment currency, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The transaction that paid it, on the request's network. */
+            txHash: components["schemas"]["TxHash"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected.
+             */
+            timestamp: string;
+        };
+        /**
+         * RequestPaidBreakdown
+         * @description How much of a request is paid and how much is left, with each payment, as human-readable
+         *     decimals in the request's payment currency.
+         * @example {
+         *       "paidAmount": "100",
+         *       "remainingAmount": "50",
+         *       "payments": [
+         *         {
+         *           "amount": "100",
+         *           "timestamp": "2026-04-12T10:05:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        RequestPaidBreakdown: {
+            /** @description The total received so far. */
+            paidAmount: components["schemas"]["DecimalAmount"];
+            /** @description What is left to pay; `0` once paid. */
+            remainingAmount: components["schemas"]["DecimalAmount"];
+            /** @description Each payment received, oldest first. */
+            payments: {
+                /** @description The amount of this payment. */
+                amount: components["schemas"]["DecimalAmount"];
+                /**
+                 * Format: date-time
+                 * @description When it was detected.
+                 */
+                timestamp: string;
+            }[];
+        };
+        /**
+         * RequestDetails
+         * @description Where a request stands: whether it is paid, what it is owed and what was received, its
+         *     recurrence, and the receipt details given at creation. `hasBeenPaid` is the member to rely
+         *     on; `status` says more, but the service documents no fixed list for it.
+         */
+        RequestDetails: {
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the on-chain payment carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description True once the payments received cover the amount due. */
+            hasBeenPaid: boolean;
+            /**
+             * @description A finer status. The reference server answers `pending` (nothing received), `partially_paid`,
+             *     `paid` or `failed` (the last attempt failed; the request can still be paid). The service
+             *     documents no list: treat an unknown value by `hasBeenPaid`.
+             * @example pending
+             */
+            status?: string;
+            /** @description Whether the service still watches the chain for payments of this request; false once it is paid. */
+            isListening?: boolean;
+            /** @description The transaction of the latest payment; null while nothing was paid. */
+            txHash: components["schemas"]["TxHash"] | null;
+            /** @description The payments received, oldest first; failed attempts are not payments. */
+            payments?: components["schemas"]["RequestPayment"][];
+            /**
+             * @description What was paid and what is left, in the request's payment currency. The service fills it
+             *     for a request partially paid or paid in several payments, and leaves it out or null
+             *     otherwise; the reference server always fills it, so that the amount due can be read
+             *     before anything is paid.
+             */
+            conversionBreakdown?: components["schemas"]["RequestPaidBreakdown"] | null;
+            /**
+             * @description The amount due in US dollars when the request is invoiced in USD or in a dollar stablecoin;
+             *     null otherwise.
+             */
+            amountInUsd?: components["schemas"]["DecimalAmount"] | null;
+            /** @description The recurrence given at creation; null for a one-off request. */
+            recurrence?: components["schemas"]["RequestRecurrence"] | null;
+            /** @description Whether the recurrence was stopped; false for a one-off request. */
+            isRecurrenceStopped?: boolean;
+            /** @description For a period of a recurring invoice, the request the recurrence started from; else null. */
+            originalRequestId?: components["schemas"]["RequestId"] | null;
+            /** @description The payment reference of `originalRequestId`; else null. */
+            originalRequestPaymentReference?: components["schemas"]["PaymentReference"] | null;
+            /** @description Whether the payee is paid out in fiat through the off-ramp. */
+            isCryptoToFiatAvailable?: boolean;
+            /** @description The customer details given at creation; null when none were. */
+            customerInfo?: components["schemas"]["CustomerInfo"] | null;
+            /** @description The merchant reference given at creation; null when none was. */
+            reference?: components["schemas"]["MerchantReference"] | null;
+            /** @description The fees taken from the payments received; empty while unpaid. */
+            fees?: components["schemas"]["PaymentRouteFee"][];
+        };
+        /**
+         * UpdateRequestRequest
+         * @description The body of `PATCH /v2/request/{requestId}`: stop a recurring invoice (`true`), so that no
+         *     further period is issued, or resume it (`false`).
+         */
+        UpdateRequestRequest: {
+            /** @description True to stop the recurrence, false to resume it. */
+            isRecurrenceStopped: boolean;
+        };
         /**
          * HexData
          * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
@@ -1634,6 +2592,395 @@ export interface components {
             metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
         };
         /**
+         * Ulid
+         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
+         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
+         * @example 01KM9S346Q3D25VT4F5V37E3S3
+         */
+        Ulid: string;
+        /**
+         * Signature
+         * @description An ECDSA signature of an EOA over EIP-712 typed data, as `eth_signTypedData_v4` returns it:
+         *     `0x` and 130 hex digits (`r`, `s`, `v`), or 128 hex digits in the compact EIP-2098 form.
+         * @example 0xe7c0a9a3b30eea0c385e438ecc7767cd418b6136df37fcf2748d18efedb886311f0b1cbaa96843f62f42f23568e9a8c62387decef836829b92538d22f40e2ca61c
+         */
+        Signature: string;
+        /**
+         * UintString
+         * @description An unsigned integer written in decimal digits, as typed-data values carry large numbers.
+         * @example 1776160800
+         */
+        UintString: string;
+        /**
+         * SignedTypedData
+         * @description The payer's signature over EIP-712 typed data the service issued, with the `nonce` and
+         *     `deadline` of that typed data repeated as decimal strings, as its `values` carry them.
+         * @example {
+         *       "signature": "0xb7ff9c0b477234a1011c78ad06cec6737fd9c2470f31ff8c3a0f7f7da8a8c3a26eb88112c433b621ac3b2962db609b388ade3bdc119017f36f77f0ccfe37262b1b",
+         *       "nonce": "1776160800000",
+         *       "deadline": "1776164400"
+         *     }
+         */
+        SignedTypedData: {
+            signature: components["schemas"]["Signature"];
+            /** @description The `nonce` of the typed data that was signed. */
+            nonce: components["schemas"]["UintString"];
+            /** @description The `deadline` of the typed data that was signed, in Unix seconds. */
+            deadline: components["schemas"]["UintString"];
+        };
+        /**
+         * PaymentIntentSubmission
+         * @description The body of `POST /v2/request/payment-intents/{paymentIntentId}`: the payer's signature of the
+         *     cross-chain payment intent and, when the intent came with an EIP-2612 permit to sign
+         *     (`approvalPermitPayload`), the signature of that permit.
+         */
+        PaymentIntentSubmission: {
+            /** @description The signature of `paymentIntent`, with its `nonce` and `deadline`. */
+            signedPaymentIntent: components["schemas"]["SignedTypedData"];
+            /**
+             * @description The signature of `approvalPermitPayload`, with its `nonce` and `deadline`. Required when
+             *     the intent was issued with a permit; refused when it was not.
+             */
+            signedApprovalPermit?: components["schemas"]["SignedTypedData"];
+        };
+        /**
+         * PayoutRecurrence
+         * @description Makes a payout recurring: `totalPayments` payments of the same amount, every `frequency`
+         *     period from `startDate` on, taken from `payer`'s wallet by the service's
+         *     ERC20RecurringPaymentProxy once the payer signs the permit the answer carries.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY",
+         *       "totalPayments": 12,
+         *       "payer": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9"
+         *     }
+         */
+        PayoutRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+            /**
+             * @description How many payments in all. The service documents at most 256, but the permit carries the
+             *     count as a `uint8`, so 255 is the largest a permit can hold and the reference server
+             *     refuses 256.
+             */
+            totalPayments: number;
+            /** @description The wallet the payments are taken from; it signs the permit. It cannot be the payee. */
+            payer: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CreatePayoutRequest
+         * @description The body of `POST /v2/payouts`: a payment to make now, without creating the request first.
+         *     The service creates the request and answers the calldata that pays it. With `recurrence` it
+         *     creates a recurring payment instead and answers the permit the payer signs to start it.
+         */
+        CreatePayoutRequest: {
+            /** @description The wallet that receives the payment. */
+            payee: components["schemas"]["EvmAddress"];
+            /** @description The amount to pay (each time, when recurring), in `invoiceCurrency`. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description A fee added to each payment, as a percentage of its amount. Send it with `feeAddress`. */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee of `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"];
+            recurrence?: components["schemas"]["PayoutRecurrence"];
+            /**
+             * @description The wallet that will pay, so that the answer only includes an approval when its allowance
+             *     is too low and reports whether its balance and gas suffice.
+             */
+            payerWallet?: components["schemas"]["EvmAddress"];
+            /** @description Another name for `payerWallet`; when both are sent they must be equal. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            customerInfo?: components["schemas"]["CustomerInfo"];
+            reference?: components["schemas"]["MerchantReference"];
+        };
+        /**
+         * PayoutFee
+         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
+         * @example {
+         *       "percentage": "2.5",
+         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
+         *     }
+         */
+        PayoutFee: {
+            percentage: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee. */
+            address: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * PayoutMetadata
+         * @description The pay-calldata metadata, plus where the payment transaction sits in `transactions` and the
+         *     fee the payout carries. The approval, when needed, is always at index 0 and the payment at
+         *     index 1; without an approval the payment is at index 0.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description Position of the payment transaction in `transactions`; send it last. */
+            paymentTransactionIndex: number;
+            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
+            platformFee?: components["schemas"]["PayoutFee"];
+        };
+        /**
+         * PayoutCalldata
+         * @description A one-off payout: the request the service created and the transactions that pay it, to send
+         *     in order from the payer's wallet (an ERC-20 `approve` of the network's ERC20FeeProxy when the
+         *     allowance is too low, then the payment). Every `value` is an ethers v5 BigNumber object
+         *     (`0x00` for ERC-20 calls), the form every known client of this operation can read.
+         * @example {
+         *       "requestId": "011d9f7a4c2b86e35d0f1a9c7e4b2d6f80a3c5e7b9d1f2a4c6e8b0d2f4a6c810b5",
+         *       "paymentReference": "0xe23a6b02059c2b30",
+         *       "transactions": [
+         *         {
+         *           "to": "0xe11BF2fDA23bF0A98365e1A4c04A87C9339e8687",
+         *           "data": "0xb868980b0000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d70000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008e23a6b02059c2b30000000000000000000000000000000000000000000000000",
+         *           "value": {
+         *             "type": "BigNumber",
+         *             "hex": "0x02c68af0bb140000"
+         *           }
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        PayoutCalldata: {
+            /** @description The request created for the payout; webhooks name it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the payment transaction carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The transactions to send, in this order. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayoutMetadata"];
+        };
+        /**
+         * TypedDataField
+         * @description One member of an EIP-712 struct type, as `eth_signTypedData_v4` takes it.
+         * @example {
+         *       "name": "subscriber",
+         *       "type": "address"
+         *     }
+         */
+        TypedDataField: {
+            /** @description The member's name. */
+            name: string;
+            /** @description The member's Solidity type, such as `address` or `uint128`. */
+            type: string;
+        };
+        /**
+         * SchedulePermitValues
+         * @description The values of a recurring payment permit: who pays whom, how much and how often, and until
+         *     when the signature is valid. Amounts are base units of `token`, as decimal strings.
+         * @example {
+         *       "subscriber": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+         *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "recipient": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "feeAddress": "0x0000000000000000000000000000000000000000",
+         *       "amount": "50000000",
+         *       "feeAmount": "0",
+         *       "gasFee": "0",
+         *       "periodSeconds": 2592000,
+         *       "firstExec": 1777593600,
+         *       "totalExecutions": 12,
+         *       "nonce": "1775988000000",
+         *       "deadline": 1808697600
+         *     }
+         */
+        SchedulePermitValues: {
+            /** @description The payer, who signs the permit. */
+            subscriber: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token paid. */
+            token: components["schemas"]["EvmAddress"];
+            /** @description The payee. */
+            recipient: components["schemas"]["EvmAddress"];
+            /** @description Receives `feeAmount`; the zero address when there is no fee. */
+            feeAddress: components["schemas"]["EvmAddress"];
+            /** @description Each payment, in base units. */
+            amount: components["schemas"]["UintString"];
+            /** @description The fee taken with each payment, in base units. */
+            feeAmount: components["schemas"]["UintString"];
+            /** @description What each execution pays the service for its gas, in base units; `0` in the sandbox. */
+            gasFee: components["schemas"]["UintString"];
+            /** @description Seconds between two payments (86400 for `DAILY`). */
+            periodSeconds: number;
+            /** @description When the first payment is due, in Unix seconds. */
+            firstExec: number;
+            /** @description How many payments in all. */
+            totalExecutions: number;
+            /** @description Makes this permit unique. */
+            nonce: components["schemas"]["UintString"];
+            /** @description The permit is void after this instant, in Unix seconds; it covers the whole schedule. */
+            deadline: number;
+        };
+        /**
+         * RecurringPaymentPermit
+         * @description EIP-712 typed data the payer signs (`eth_signTypedData_v4`, or ethers'
+         *     `signTypedData(domain, types, values)`) to let the ERC20RecurringPaymentProxy take the scheduled
+         *     payments from the payer's wallet. The domain is the proxy on the payment's network; the
+         *     primary type is `SchedulePermit`. Submit the signature with `POST /v2/payouts/recurring/{id}`.
+         * @example {
+         *       "domain": {
+         *         "name": "ERC20RecurringPaymentProxy",
+         *         "version": "1",
+         *         "chainId": 8453,
+         *         "verifyingContract": "0xDc8781fFAb20Fef4aB0472c3d6E50073B540Ed9e"
+         *       },
+         *       "types": {
+         *         "SchedulePermit": [
+         *           {
+         *             "name": "subscriber",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "token",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "recipient",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "feeAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "amount",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "feeAmount",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "gasFee",
+         *             "type": "uint128"
+         *           },
+         *           {
+         *             "name": "periodSeconds",
+         *             "type": "uint32"
+         *           },
+         *           {
+         *             "name": "firstExec",
+         *             "type": "uint32"
+         *           },
+         *           {
+         *             "name": "totalExecutions",
+         *             "type": "uint8"
+         *           },
+         *           {
+         *             "name": "nonce",
+         *             "type": "uint256"
+         *           },
+         *           {
+         *             "name": "deadline",
+         *             "type": "uint256"
+         *           }
+         *         ]
+         *       },
+         *       "primaryType": "SchedulePermit",
+         *       "values": {
+         *         "subscriber": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+         *         "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "recipient": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *         "feeAddress": "0x0000000000000000000000000000000000000000",
+         *         "amount": "50000000",
+         *         "feeAmount": "0",
+         *         "gasFee": "0",
+         *         "periodSeconds": 2592000,
+         *         "firstExec": 1777593600,
+         *         "totalExecutions": 12,
+         *         "nonce": "1775988000000",
+         *         "deadline": 1808697600
+         *       }
+         *     }
+         */
+        RecurringPaymentPermit: {
+            /** @description The EIP-712 domain. */
+            domain: {
+                /**
+                 * @description The contract's EIP-712 name.
+                 * @constant
+                 */
+                name: "ERC20RecurringPaymentProxy";
+                /** @description The contract's EIP-712 version, `1`. */
+                version: string;
+                /** @description The EIP-155 chain id of the payment's network. */
+                chainId: number;
+                /** @description The ERC20RecurringPaymentProxy on that network. */
+                verifyingContract: components["schemas"]["EvmAddress"];
+            };
+            /** @description The struct types; `SchedulePermit` alone. */
+            types: {
+                /** @description The members of the permit, in order. */
+                SchedulePermit: components["schemas"]["TypedDataField"][];
+            };
+            /**
+             * @description The type to sign. The service's own answers leave it out; it is always `SchedulePermit`.
+             * @constant
+             */
+            primaryType?: "SchedulePermit";
+            values: components["schemas"]["SchedulePermitValues"];
+        };
+        /**
+         * BaseUnitAmount
+         * @description An integer amount in the token's smallest unit (wei for ETH, 10^-6 for USDC).
+         * @example 5000000
+         */
+        BaseUnitAmount: string;
+        /**
+         * RecurringPayoutMetadata
+         * @description What starting a recurring payout takes: the steps (the approval, when needed, then the
+         *     signature) and the allowance the proxy needs, in base units of the token.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "totalNeededAllowance": "600000000",
+         *       "currentAllowance": "0",
+         *       "additionalAllowanceNeeded": "600000000",
+         *       "existingPaymentsAmount": "0"
+         *     }
+         */
+        RecurringPayoutMetadata: {
+            /** @description The transactions to send plus the signature. */
+            stepsRequired: number;
+            /** @description What the proxy must be allowed to take in all, fees included. */
+            totalNeededAllowance: components["schemas"]["BaseUnitAmount"];
+            /** @description What the payer's wallet allows the proxy to take now. */
+            currentAllowance: components["schemas"]["BaseUnitAmount"];
+            /** @description The shortfall the approval in `transactions` covers; `0` when none is needed. */
+            additionalAllowanceNeeded: components["schemas"]["BaseUnitAmount"];
+            /** @description What the payer's other recurring payments through the proxy still need; the sandbox counts `0`. */
+            existingPaymentsAmount: components["schemas"]["BaseUnitAmount"];
+        };
+        /**
+         * RecurringPayout
+         * @description A recurring payout waiting for the payer's signature: its identifier, the ERC-20 approval of
+         *     the ERC20RecurringPaymentProxy to send first when the payer's allowance is too low (`value` is
+         *     the hex string `0x0`), and the permit to sign. Until the signature is submitted with
+         *     `POST /v2/payouts/recurring/{id}` the recurring payment is `pending` and nothing is paid.
+         */
+        RecurringPayout: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            /** @description The approval to send before signing; empty when the allowance already suffices. */
+            transactions: components["schemas"]["Transaction"][];
+            recurringPaymentPermit: components["schemas"]["RecurringPaymentPermit"];
+            metadata: components["schemas"]["RecurringPayoutMetadata"];
+        };
+        /**
          * PaymentRequestItem
          * @description One payment request to create: who is paid, how much, in which currency the amount is stated
          *     and in which currency it is paid. All items of one call must pay on the same network.
@@ -1733,12 +3080,101 @@ export interface components {
             batchPaymentTransaction?: components["schemas"]["Transaction"];
         } & (unknown | unknown | unknown);
         /**
-         * Ulid
-         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
-         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
-         * @example 01KM9S346Q3D25VT4F5V37E3S3
+         * RecurringPaymentStatus
+         * @description Where a recurring payment stands.
+         *
+         *     - `pending`: created by `POST /v2/payouts` and waiting for the payer's permit signature;
+         *       nothing is executed until `POST /v2/payouts/recurring/{id}` accepts it.
+         *     - `active`: the service executes the payments on schedule.
+         *     - `paused`: an execution failed (for example the payer's balance or allowance was too low);
+         *       no further payment is executed until the payment is unpaused.
+         *     - `completed`: the last scheduled payment was executed. Final.
+         *     - `cancelled`: stopped by a `cancel` action. Final.
+         *
+         *     Transitions:
+         *
+         *     - `pending` -> `active` when the permit signature is accepted;
+         *     - `pending` -> `cancelled` on `cancel`;
+         *     - `active` -> `paused` when an execution fails;
+         *     - `paused` -> `active` on `unpause`;
+         *     - `active` -> `completed` after the last payment is executed;
+         *     - `active` -> `cancelled` and `paused` -> `cancelled` on `cancel`.
+         *
+         *     Refused with `400` (`/problems/invalid-state`), leaving the status unchanged: `cancel` on a
+         *     `cancelled` or `completed` payment, and `unpause` on any payment that is not `paused`.
+         * @example active
+         * @enum {string}
          */
-        Ulid: string;
+        RecurringPaymentStatus: "pending" | "active" | "paused" | "completed" | "cancelled";
+        /**
+         * RecurringPaymentProgress
+         * @description Where a recurring payment stands: its status, how many payments were executed, when the last
+         *     one was and when the next one is due, the request of each period and each payment made. After
+         *     a failed execution (status `paused`) it says how many attempts failed and why.
+         */
+        RecurringPaymentProgress: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description Payments executed so far. */
+            processedPayments: number;
+            /** @description Payments in the whole schedule. */
+            totalPayments: number;
+            /**
+             * Format: date-time
+             * @description When the latest payment was executed; null before the first.
+             */
+            lastPaymentDate: string | null;
+            /**
+             * Format: date-time
+             * @description When the next payment is due; null when none is scheduled (pending, paused, completed or cancelled).
+             */
+            nextPaymentDate: string | null;
+            /** @description The request of each period executed or attempted so far, oldest first. */
+            requests: {
+                /** @description The period's request. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description Its payment reference. */
+                paymentReference: components["schemas"]["PaymentReference"];
+            }[];
+            /** @description The payments executed, oldest first. */
+            payments: {
+                /** @description The period's request this payment paid. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The amount paid, as a human-readable decimal of the token. */
+                amount: components["schemas"]["DecimalAmount"];
+                /**
+                 * Format: date-time
+                 * @description When it was executed.
+                 */
+                timestamp: string;
+                /** @description The transaction that executed it. */
+                txHash: components["schemas"]["TxHash"];
+            }[];
+            /** @description Present while paused after failed executions; how many failed in a row. */
+            failureCount?: number;
+            /** @description Present while paused; why the latest execution failed, for example `insufficient_funds`. */
+            failureReason?: string;
+        };
+        /**
+         * RecurringPaymentSignature
+         * @description The body of `POST /v2/payouts/recurring/{id}`: the payer's signature of the recurring payment permit.
+         */
+        RecurringPaymentSignature: {
+            /** @description The signature of `recurringPaymentPermit`, by the payer (`values.subscriber`). */
+            permitSignature: components["schemas"]["Signature"];
+        };
+        /**
+         * RecurringPaymentActivated
+         * @description A recurring payment whose permit signature was accepted; the service now executes it on schedule.
+         */
+        RecurringPaymentActivated: {
+            /** @description The recurring payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            status: components["schemas"]["RecurringPaymentStatus"];
+            /** @description A human-readable confirmation. */
+            message: string;
+        };
         /**
          * RecurringPaymentAction
          * @description What to do with a recurring payment. `cancel`: stop it for good (allowed while `active` or
@@ -1755,35 +3191,6 @@ export interface components {
         UpdateRecurringPaymentRequest: {
             action: components["schemas"]["RecurringPaymentAction"];
         };
-        /**
-         * RecurringPaymentStatus
-         * @description Where a recurring payment stands.
-         *
-         *     - `active`: the service executes the payments on schedule.
-         *     - `paused`: an execution failed (for example the payer's balance or allowance was too low);
-         *       no further payment is executed until the payment is unpaused.
-         *     - `completed`: the last scheduled payment was executed. Final.
-         *     - `cancelled`: stopped by a `cancel` action. Final.
-         *
-         *     Transitions:
-         *
-         *     - `active` -> `paused` when an execution fails;
-         *     - `paused` -> `active` on `unpause`;
-         *     - `active` -> `completed` after the last payment is executed;
-         *     - `active` -> `cancelled` and `paused` -> `cancelled` on `cancel`.
-         *
-         *     Refused with `400` (`/problems/invalid-state`), leaving the status unchanged: `cancel` on a
-         *     `cancelled` or `completed` payment, and `unpause` on any payment that is not `paused`.
-         * @example active
-         * @enum {string}
-         */
-        RecurringPaymentStatus: "active" | "paused" | "completed" | "cancelled";
-        /**
-         * BaseUnitAmount
-         * @description An integer amount in the token's smallest unit (wei for ETH, 10^-6 for USDC).
-         * @example 5000000
-         */
-        BaseUnitAmount: string;
         /**
          * RecurringPaymentMetadata
          * @description Progress of a recurring payment's schedule. `processedPayments` and `totalPayments` are always
@@ -1828,6 +3235,197 @@ export interface components {
              */
             transactions?: components["schemas"]["Transaction"][];
             metadata: components["schemas"]["RecurringPaymentMetadata"];
+        };
+        /**
+         * PaymentType
+         * @description How a payment was made: `direct` (in the invoice currency itself), `conversion` (the invoice is
+         *     in another currency, such as USD, converted to the payment currency), `crosschain` (bridged
+         *     from another network through a payment intent) or `recurring` (executed by a recurring payment).
+         * @example direct
+         * @enum {string}
+         */
+        PaymentType: "direct" | "conversion" | "crosschain" | "recurring";
+        /**
+         * PaymentSearchItem
+         * @description One payment of the caller's, with the request it paid. Amounts are human-readable decimals of
+         *     the payment currency. The conversion members are null in the sandbox, which converts only
+         *     at par.
+         * @example {
+         *       "id": "01KP3G7ZQ6V2D8W4N5R9T1XHJC",
+         *       "amount": "150",
+         *       "sourceNetwork": "base",
+         *       "destinationNetwork": "base",
+         *       "sourceTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "destinationTxHash": null,
+         *       "timestamp": "2026-04-12T10:05:00.000Z",
+         *       "type": "conversion",
+         *       "currency": "USD",
+         *       "paymentCurrency": "USDC",
+         *       "conversionRateSource": null,
+         *       "conversionRateDestination": null,
+         *       "convertedAmountSource": null,
+         *       "convertedAmountDestination": null,
+         *       "rateProvider": null,
+         *       "fees": [],
+         *       "recurringPaymentId": null,
+         *       "request": {
+         *         "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *         "paymentReference": "0x8d21a7cc3f5e9b04",
+         *         "hasBeenPaid": true,
+         *         "customerInfo": null,
+         *         "reference": "INV-2026-0412"
+         *       }
+         *     }
+         */
+        PaymentSearchItem: {
+            /** @description The payment's identifier. */
+            id: components["schemas"]["Ulid"];
+            /** @description The amount paid. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The network the payer paid on; another network than `destinationNetwork` for a cross-chain payment. */
+            sourceNetwork: components["schemas"]["NetworkName"];
+            /** @description The request's network, where the payee was paid. */
+            destinationNetwork: components["schemas"]["NetworkName"];
+            /** @description The payer's transaction on `sourceNetwork`, when known. */
+            sourceTxHash: components["schemas"]["TxHash"] | null;
+            /** @description The transaction that paid the payee on `destinationNetwork`, for a cross-chain payment; else null. */
+            destinationTxHash: components["schemas"]["TxHash"] | null;
+            /**
+             * Format: date-time
+             * @description When the payment was detected.
+             */
+            timestamp: string;
+            type: components["schemas"]["PaymentType"];
+            /** @description The invoice currency, as a symbol or fiat code (`USD`, `USDC`). */
+            currency: string;
+            /** @description The symbol of the token paid (`USDC`). */
+            paymentCurrency: string;
+            /** @description The rate of the source currency used in a conversion; null in the sandbox. */
+            conversionRateSource?: null | string;
+            /** @description The rate of the destination currency used in a conversion; null in the sandbox. */
+            conversionRateDestination?: null | string;
+            /** @description The amount converted from; null in the sandbox. */
+            convertedAmountSource?: null | string;
+            /** @description The amount converted to; null in the sandbox. */
+            convertedAmountDestination?: null | string;
+            /**
+             * @description Where the conversion rate came from; null in the sandbox.
+             * @enum {null|string}
+             */
+            rateProvider?: "lifi" | "chainlink" | "coingecko" | "unknown" | null;
+            /** @description The fees taken from this payment; empty when none. */
+            fees: components["schemas"]["PaymentRouteFee"][];
+            /** @description The recurring payment that executed this payment; null for other payments. */
+            recurringPaymentId: components["schemas"]["Ulid"] | null;
+            /** @description The request this payment paid. */
+            request: {
+                /** @description The request's identifier. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description Its payment reference. */
+                paymentReference: components["schemas"]["PaymentReference"];
+                /** @description Whether the request is fully paid now. */
+                hasBeenPaid: boolean;
+                /** @description The customer details given at creation; null when none were. */
+                customerInfo: components["schemas"]["CustomerInfo"] | null;
+                /** @description The merchant reference given at creation; null when none was. */
+                reference: components["schemas"]["MerchantReference"] | null;
+            };
+        };
+        /**
+         * PaymentSearchResults
+         * @description One page of the caller's payments matching every filter given, newest first, with the page's position.
+         */
+        PaymentSearchResults: {
+            /** @description The payments of this page. */
+            payments: components["schemas"]["PaymentSearchItem"][];
+            /** @description Where this page sits among all the matches. */
+            pagination: {
+                /** @description How many payments match in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many matches were skipped before this page. */
+                offset: number;
+                /** @description Whether more matches follow this page. */
+                hasMore: boolean;
+            };
+        };
+        /**
+         * SecurePaymentStatus
+         * @description Where a secure payment is in its life.
+         *
+         *     - `pending`: created and waiting for the payer. The only payable state.
+         *     - `completed`: paid. Final.
+         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
+         *       secure payment to ask for the payment again.
+         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
+         *       link. Final.
+         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
+         *
+         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
+         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
+         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
+         *     `pending` ever changes.
+         *
+         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
+         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
+         *     and `compliance_failed` -> `403`; `completed` -> `409`.
+         *
+         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
+         *     while a submitted payment is still being executed and the status is still `pending`. This
+         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         * @example pending
+         * @enum {string}
+         */
+        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+        /**
+         * SecurePaymentLookup
+         * @description The secure payment a request belongs to: its token and hosted link, its status by the time of
+         *     the call (a `pending` link past `expiresAt` reads `expired`), and its life's dates.
+         *
+         *     The real service answers more members for its dashboard (payer address and screening
+         *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
+         */
+        SecurePaymentLookup: {
+            /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
+            token: components["schemas"]["Ulid"];
+            /**
+             * Format: uri
+             * @description The hosted payment page, carrying the token as the query parameter `token`.
+             */
+            securePaymentUrl: string;
+            status: components["schemas"]["SecurePaymentStatus"];
+            /**
+             * @description `single` for a link that pays one request, `batch` for several.
+             * @enum {string}
+             */
+            paymentType: "single" | "batch";
+            /** @description Every request of the secure payment, the one looked up included, in creation order. */
+            requestIds: components["schemas"]["RequestId"][];
+            /** @description The network the looked-up request is paid on. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The currency the looked-up request is paid in. */
+            currency: components["schemas"]["CurrencyId"];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
+             */
+            redirectUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the secure payment was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the link stops being payable, unless paid before.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When its last request was paid; null while it is not `completed`.
+             */
+            completedAt: string | null;
         };
         /**
          * CreateSecurePaymentRequest
@@ -1878,41 +3476,6 @@ export interface components {
              */
             token: components["schemas"]["Ulid"];
         };
-        /**
-         * SecurePaymentStatus
-         * @description Where a secure payment is in its life.
-         *
-         *     - `pending`: created and waiting for the payer. The only payable state.
-         *     - `completed`: paid. Final.
-         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
-         *       secure payment to ask for the payment again.
-         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
-         *       link. Final.
-         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
-         *
-         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
-         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
-         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
-         *     `pending` ever changes.
-         *
-         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
-         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
-         *     and `compliance_failed` -> `403`; `completed` -> `409`.
-         *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
-         * @example pending
-         * @enum {string}
-         */
-        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
-        /**
-         * PaymentReference
-         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
-         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
-         * @example 0xb3581f0b0f74cc61
-         */
-        PaymentReference: string;
         /**
          * SecurePaymentFeePlan
          * @description The fees of a secure payment, fixed when it was created, as USD amounts. A payer page uses
@@ -2122,6 +3685,107 @@ export interface components {
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
+         * SecurePaymentCalldataMetadata
+         * @description The metadata of a single payment's calldata, with where the payment transaction sits:
+         *     `paymentTransactionIndex`. Send every other transaction first, in order, then that one.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        SecurePaymentCalldataMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description Position of the payment transaction in `transactions`; the last one. */
+            paymentTransactionIndex: number;
+        };
+        /**
+         * SecurePaymentSingleCalldata
+         * @description What the payer signs to pay a secure payment of one request: the same transactions as
+         *     `GET /v2/request/{requestId}/pay` answers for that request (an ERC-20 approval when needed,
+         *     then the payment through the fee proxy), with the link's fee.
+         * @example {
+         *       "paymentType": "single",
+         *       "transactions": [
+         *         {
+         *           "to": "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814",
+         *           "data": "0xc219a14d000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d7000000000000000000000000000000000000000000000000000000000773594000000000000000000000000000000000000000000000000000000000000000c0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008dbb3a44c1f3db853000000000000000000000000000000000000000000000000",
+         *           "value": 0
+         *         }
+         *       ],
+         *       "feeBundle": null,
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        SecurePaymentSingleCalldata: {
+            /**
+             * @description Always `single` for this shape.
+             * @enum {string}
+             */
+            paymentType: "single";
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            /**
+             * @description The real service's summary of the fee transactions its fee plan adds; null when no fee
+             *     plan applies, which is always the case in payreq.
+             */
+            feeBundle: {
+                [key: string]: unknown;
+            } | null;
+            metadata: components["schemas"]["SecurePaymentCalldataMetadata"];
+        };
+        /**
+         * SecurePaymentBatchCalldata
+         * @description What the payer signs to pay a secure payment of several requests: the ERC-20 approvals of the
+         *     network's BatchConversionPayments contract it needs (an empty list when none), then one
+         *     `batchPayments` call that pays every request still due, as `POST /v2/payouts/batch` builds it.
+         * @example {
+         *       "ERC20ApprovalTransactions": [],
+         *       "batchPaymentTransaction": {
+         *         "to": "0x1aF3f22685AcdDc788B3730ed415912d8f654420",
+         *         "data": "0x92cddb9100000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000400000000000000000000000000522af70ff759ffaf327ba8f73a2710bdd39f33b900000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000001a00000000000000000000000006923831acf5c327260d7ac7c9dff5b1c3cb3c7d7000000000000000000000000000000000000000000000000000000000773594000000000000000000000000000000000000000000000000000000000000000e000000000000000000000000000000000000000000000000000000000000001200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda0291300000000000000000000000000000000000000000000000000000000000000087aad6c16738186d20000000000000000000000000000000000000000000000000000000000000000000000001f9840a85d5af5bf1d1762f925bdaddc4201f9840000000000000000000000000000000000000000000000000000000002625a0000000000000000000000000000000000000000000000000000000000000000e000000000000000000000000000000000000000000000000000000000000001200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000008c56924aca87f7c330000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+         *         "value": {
+         *           "type": "BigNumber",
+         *           "hex": "0x00"
+         *         }
+         *       },
+         *       "metadata": {
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        SecurePaymentBatchCalldata: {
+            /** @description The approvals to send first, in order; empty when the payer's allowances suffice. */
+            ERC20ApprovalTransactions: components["schemas"]["Transaction"][];
+            /** @description The `batchPayments` call, sent after the approvals. */
+            batchPaymentTransaction: components["schemas"]["Transaction"];
+            /** @description Whether the payer's wallet can pay, by the balances known for `wallet`. */
+            metadata: {
+                /** @description Whether the payer holds every token the batch pays, amounts and fees included. */
+                hasEnoughBalance: boolean;
+                /** @description Whether the payer holds enough native currency for the gas of every transaction (and any native payment). */
+                hasEnoughGas: boolean;
+            };
+        };
+        /**
+         * SecurePaymentCalldata
+         * @description The calldata of a secure payment, in one of two shapes told apart by their members:
+         *     `SecurePaymentSingleCalldata` (`paymentType: single`, `transactions`) for a link of one
+         *     request, `SecurePaymentBatchCalldata` (`ERC20ApprovalTransactions`,
+         *     `batchPaymentTransaction`) for a link of several.
+         */
+        SecurePaymentCalldata: components["schemas"]["SecurePaymentSingleCalldata"] | components["schemas"]["SecurePaymentBatchCalldata"];
+        /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
          *     expiry, timestamps, rate-limit windows. It follows real time, shifted by `offsetSeconds`.
@@ -2136,18 +3800,33 @@ export interface components {
             offsetSeconds: number;
         };
         /**
+         * SandboxInstant
+         * Format: date-time
+         * @description An RFC 3339 date-time that the sandbox can keep: from `1970-01-01T00:00:00Z` up to, but not
+         *     including, `9000-01-01T00:00:00Z`, with seconds from 00 to 59 (a leap second such as
+         *     `23:59:60` is refused: the sandbox clock does not count them). The range leaves every
+         *     timestamp the sandbox derives from its clock, such as a link's expiry, a valid four-digit-year
+         *     date-time. The pattern checks the year and the seconds; the server also refuses an instant
+         *     whose offset moves it out of the range, with a `400` naming the field.
+         * @example 2026-04-12T10:00:00Z
+         */
+        SandboxInstant: string;
+        /**
          * SandboxClockUpdate
          * @description Sandbox only. Moves the sandbox clock: either forward or backward by `advanceSeconds`, or to
          *     the instant `now`. Exactly one of the two. The clock keeps running from its new position.
+         *     Either way the clock must land from `1970-01-01T00:00:00Z` up to, but not including,
+         *     `9000-01-01T00:00:00Z` (see `SandboxInstant`); a move outside that range answers `400` naming
+         *     the field and leaves the clock where it was.
          */
         SandboxClockUpdate: {
-            /** @description Seconds to move the clock by; negative moves it back. At most ten years either way. */
-            advanceSeconds?: number;
             /**
-             * Format: date-time
-             * @description The instant to set the clock to.
+             * @description Seconds to move the clock by; negative moves it back. At most ten years either way, and
+             *     the clock must stay within the range of `SandboxInstant`.
              */
-            now?: string;
+            advanceSeconds?: number;
+            /** @description The instant to set the clock to, within the range of `SandboxInstant`. */
+            now?: components["schemas"]["SandboxInstant"];
         } & (unknown | unknown);
         /**
          * SandboxWalletBalance
@@ -2218,12 +3897,6 @@ export interface components {
          * @enum {string}
          */
         SandboxRequestStatus: "pending" | "partially_paid" | "paid" | "failed";
-        /**
-         * TxHash
-         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
-         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
-         */
-        TxHash: string;
         /**
          * SandboxRequestPayment
          * @description Sandbox only. One payment, or failed payment attempt, recorded for a request.
@@ -2364,6 +4037,18 @@ export interface components {
             expiresAt: string;
         };
         /**
+         * SandboxPayerUpdate
+         * @description Sandbox only. Records the verification provider's decision on a payer's identity, as the
+         *     real provider would after the payer went through `kycUrl`.
+         */
+        SandboxPayerUpdate: {
+            /**
+             * @description The identity verification status to move the payer to.
+             * @enum {string}
+             */
+            kycStatus: "pending" | "approved" | "rejected" | "retry_required";
+        };
+        /**
          * SandboxRecurringPaymentCreate
          * @description Sandbox only. A recurring payment to create, in any status, so that cancel and unpause can be
          *     tried on it. `processedPayments` must be below `totalPayments` for `active` and `paused`, and
@@ -2374,7 +4059,7 @@ export interface components {
              * @description The status to create it in.
              * @default active
              */
-            status: components["schemas"]["RecurringPaymentStatus"];
+            status?: components["schemas"]["RecurringPaymentStatus"];
             /** @description The wallet the payments are taken from. */
             payer: components["schemas"]["EvmAddress"];
             /** @description The wallet the payments go to. */
@@ -2389,17 +4074,17 @@ export interface components {
              * @description Payments already executed.
              * @default 0
              */
-            processedPayments: number;
+            processedPayments?: number;
             /**
              * @description The recurring payment contract the payer allowed to spend `currency`; cancelling answers an
              *     `approve(spender, 0)` on `currency`.
              */
             spender: components["schemas"]["EvmAddress"];
             /**
-             * Format: date-time
-             * @description When the next payment is due; absent means none is scheduled yet.
+             * @description When the next payment is due, within the range of `SandboxInstant`; absent means none is
+             *     scheduled yet.
              */
-            nextPaymentDate?: string;
+            nextPaymentDate?: components["schemas"]["SandboxInstant"];
         };
         /**
          * SandboxRecurringPayment
@@ -2545,8 +4230,10 @@ export interface components {
             /**
              * Format: uri
              * @description Where events are POSTed: an absolute `http` or `https` URL without credentials or fragment.
-             *     When the server runs with `blockPrivateWebhookTargets`, a host that is or resolves to a
-             *     loopback, private, link-local or unspecified address is refused (`400` naming `/body/url`).
+             *     The host must be, or resolve to, a public address: loopback, private, link-local,
+             *     multicast, broadcast, unspecified and reserved addresses, IPv6 forms that embed an IPv4
+             *     address and `localhost` names are refused (`400` naming `/body/url`), unless the server's
+             *     `allowWebhookTargets` lists the origin or host.
              */
             url: string;
             /** @description The events to send to it; all of them when absent. */
@@ -2573,7 +4260,7 @@ export interface components {
              * @description The event to imitate; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
-            event: components["schemas"]["WebhookEventName"];
+            event?: components["schemas"]["WebhookEventName"];
         };
         /**
          * SandboxWebhookDeliveryState
@@ -2687,6 +4374,18 @@ export interface components {
             nextCursor: components["schemas"]["SandboxPageCursor"] | null;
         };
         /**
+         * WebhookRecurringPayment
+         * @description The recurring payment an execution belongs to, on the `payment.*` events of the requests its
+         *     executions pay; absent on other payments.
+         * @example {
+         *       "id": "01JXYJKCAHGFTDR15F2D072ESG"
+         *     }
+         */
+        WebhookRecurringPayment: {
+            /** @description The recurring payment's identifier, as `POST /v2/payouts` answered it. */
+            id: components["schemas"]["Ulid"];
+        };
+        /**
          * WebhookFee
          * @description One fee taken on a payment reported by a webhook event.
          * @example {
@@ -2754,6 +4453,7 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
         } & (unknown | unknown);
@@ -2809,6 +4509,7 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
         } & (unknown | unknown);
@@ -2842,6 +4543,32 @@ export interface components {
         } & (unknown | unknown);
     };
     responses: {
+        /**
+         * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
+         *     is given.
+         */
+        CurrencyList: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
+            };
+        };
+        /**
+         * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
+         *     `network` or `id`. `errors` lists every problem with its path.
+         */
+        CurrencyFilterInvalid: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The API key or client ID is missing or not recognised. */
         Unauthorized: {
             headers: {
@@ -2854,6 +4581,16 @@ export interface components {
         };
         /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
         OriginNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No currency matches the filters (or the `id`). */
+        CurrencyNoMatch: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2884,6 +4621,16 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The currency and the currencies it can be converted to. */
+        ConversionRoutesFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConversionRoutes"];
             };
         };
         /** @description The request is invalid (a parameter or body field is missing, malformed or out of range, or the body is not valid JSON). `errors` lists every problem with its path. */
@@ -2960,6 +4707,45 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Only currencies on this network.
+         * @example base
+         */
+        CurrencyNetworkQuery: components["schemas"]["NetworkName"];
+        /**
+         * @description Only currencies with this symbol, for example `USDC`.
+         * @example USDC
+         */
+        CurrencySymbolQuery: string;
+        /**
+         * @description `true` answers only the first matching currency, as a single object instead of an array.
+         *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
+         *     value other than `true` or `false` is rejected with `400`.
+         * @example true
+         */
+        CurrencyFirstOnlyQuery: "true" | "false";
+        /**
+         * @description Only the currency with this id; the answer is then a single object.
+         * @example USDC-base
+         */
+        CurrencyIdQuery: components["schemas"]["CurrencyId"];
+        /**
+         * @description The currency to convert from: a fiat ISO 4217 code such as `USD`, or a currency id such
+         *     as `USDC-base`.
+         * @example USD
+         */
+        ConversionCurrencyIdPath: components["schemas"]["InvoiceCurrency"];
+        /**
+         * @description Only routes to currencies on this network.
+         * @example base
+         */
+        ConversionNetworkQuery: components["schemas"]["NetworkName"];
+        /**
+         * @description Only routes to currencies on these networks: network names separated by commas, without
+         *     spaces, for example `mainnet,sepolia`.
+         * @example mainnet,sepolia
+         */
+        ConversionNetworksQuery: string;
+        /**
          * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
          * @example 125.00
          */
@@ -2974,6 +4760,21 @@ export interface components {
          * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
          */
         FeeAddressQuery: components["schemas"]["EvmAddress"];
+        /**
+         * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+         * @example cust-20931
+         */
+        ClientUserIdPath: string;
+        /**
+         * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+         * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+         */
+        PaymentDetailsIdQuery: string;
+        /**
+         * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+         * @example cid_7Hq2
+         */
+        ClientIdRecordPath: string;
         /**
          * @description How many items one page holds at most. Without it a page holds 100. Ask for the next page with
          *     the `nextCursor` of this one.
@@ -3056,9 +4857,33 @@ export type AgreementStatus = components['schemas']['AgreementStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
 export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus'];
+export type PayerCompliance = components['schemas']['PayerCompliance'];
+export type PayerAgreementUpdate = components['schemas']['PayerAgreementUpdate'];
+export type PayerAgreementUpdated = components['schemas']['PayerAgreementUpdated'];
+export type PaymentDetailStatus = components['schemas']['PaymentDetailStatus'];
+export type StoredPaymentDetail = components['schemas']['StoredPaymentDetail'];
+export type PaymentDetailList = components['schemas']['PaymentDetailList'];
 export type ClientIdStatus = components['schemas']['ClientIdStatus'];
 export type ClientId = components['schemas']['ClientId'];
+export type ClientIdList = components['schemas']['ClientIdList'];
+export type AllowedOrigin = components['schemas']['AllowedOrigin'];
+export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
+export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
+export type StartDate = components['schemas']['StartDate'];
+export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
+export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type CustomerAddress = components['schemas']['CustomerAddress'];
+export type CustomerInfo = components['schemas']['CustomerInfo'];
+export type MerchantReference = components['schemas']['MerchantReference'];
 export type RequestId = components['schemas']['RequestId'];
+export type PaymentReference = components['schemas']['PaymentReference'];
+export type CreateRequestRequest = components['schemas']['CreateRequestRequest'];
+export type RequestCreated = components['schemas']['RequestCreated'];
+export type TxHash = components['schemas']['TxHash'];
+export type RequestPayment = components['schemas']['RequestPayment'];
+export type RequestPaidBreakdown = components['schemas']['RequestPaidBreakdown'];
+export type RequestDetails = components['schemas']['RequestDetails'];
+export type UpdateRequestRequest = components['schemas']['UpdateRequestRequest'];
 export type HexData = components['schemas']['HexData'];
 export type BigNumberValue = components['schemas']['BigNumberValue'];
 export type TransactionValue = components['schemas']['TransactionValue'];
@@ -3067,37 +4892,62 @@ export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
 export type PayCalldata = components['schemas']['PayCalldata'];
 export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
 export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
+export type Ulid = components['schemas']['Ulid'];
+export type Signature = components['schemas']['Signature'];
+export type UintString = components['schemas']['UintString'];
+export type SignedTypedData = components['schemas']['SignedTypedData'];
+export type PaymentIntentSubmission = components['schemas']['PaymentIntentSubmission'];
+export type PayoutRecurrence = components['schemas']['PayoutRecurrence'];
+export type CreatePayoutRequest = components['schemas']['CreatePayoutRequest'];
+export type PayoutFee = components['schemas']['PayoutFee'];
+export type PayoutMetadata = components['schemas']['PayoutMetadata'];
+export type PayoutCalldata = components['schemas']['PayoutCalldata'];
+export type TypedDataField = components['schemas']['TypedDataField'];
+export type SchedulePermitValues = components['schemas']['SchedulePermitValues'];
+export type RecurringPaymentPermit = components['schemas']['RecurringPaymentPermit'];
+export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
+export type RecurringPayoutMetadata = components['schemas']['RecurringPayoutMetadata'];
+export type RecurringPayout = components['schemas']['RecurringPayout'];
 export type PaymentRequestItem = components['schemas']['PaymentRequestItem'];
 export type BatchPayoutRequest = components['schemas']['BatchPayoutRequest'];
 export type BatchPayout = components['schemas']['BatchPayout'];
-export type Ulid = components['schemas']['Ulid'];
+export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
+export type RecurringPaymentProgress = components['schemas']['RecurringPaymentProgress'];
+export type RecurringPaymentSignature = components['schemas']['RecurringPaymentSignature'];
+export type RecurringPaymentActivated = components['schemas']['RecurringPaymentActivated'];
 export type RecurringPaymentAction = components['schemas']['RecurringPaymentAction'];
 export type UpdateRecurringPaymentRequest = components['schemas']['UpdateRecurringPaymentRequest'];
-export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
-export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
 export type RecurringPaymentMetadata = components['schemas']['RecurringPaymentMetadata'];
 export type RecurringPayment = components['schemas']['RecurringPayment'];
+export type PaymentType = components['schemas']['PaymentType'];
+export type PaymentSearchItem = components['schemas']['PaymentSearchItem'];
+export type PaymentSearchResults = components['schemas']['PaymentSearchResults'];
+export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
+export type SecurePaymentLookup = components['schemas']['SecurePaymentLookup'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
-export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
-export type PaymentReference = components['schemas']['PaymentReference'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
+export type SecurePaymentCalldataMetadata = components['schemas']['SecurePaymentCalldataMetadata'];
+export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
+export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
+export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
 export type SandboxClock = components['schemas']['SandboxClock'];
+export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
 export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance'];
 export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];
 export type SandboxWalletUpdate = components['schemas']['SandboxWalletUpdate'];
 export type SandboxWallet = components['schemas']['SandboxWallet'];
 export type SandboxRequestStatus = components['schemas']['SandboxRequestStatus'];
-export type TxHash = components['schemas']['TxHash'];
 export type SandboxRequestPayment = components['schemas']['SandboxRequestPayment'];
 export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
@@ -3114,23 +4964,38 @@ export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookD
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
+export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type WebhookFee = components['schemas']['WebhookFee'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
+export type ResponseCurrencyList = components['responses']['CurrencyList'];
+export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseOriginNotAllowed = components['responses']['OriginNotAllowed'];
+export type ResponseCurrencyNoMatch = components['responses']['CurrencyNoMatch'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseConversionRoutesFound = components['responses']['ConversionRoutesFound'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
+export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
+export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
+export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
+export type ParameterCurrencyIdQuery = components['parameters']['CurrencyIdQuery'];
+export type ParameterConversionCurrencyIdPath = components['parameters']['ConversionCurrencyIdPath'];
+export type ParameterConversionNetworkQuery = components['parameters']['ConversionNetworkQuery'];
+export type ParameterConversionNetworksQuery = components['parameters']['ConversionNetworksQuery'];
 export type ParameterAmountQuery = components['parameters']['AmountQuery'];
 export type ParameterFeePercentageQuery = components['parameters']['FeePercentageQuery'];
 export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery'];
+export type ParameterClientUserIdPath = components['parameters']['ClientUserIdPath'];
+export type ParameterPaymentDetailsIdQuery = components['parameters']['PaymentDetailsIdQuery'];
+export type ParameterClientIdRecordPath = components['parameters']['ClientIdRecordPath'];
 export type ParameterSandboxPageLimitQuery = components['parameters']['SandboxPageLimitQuery'];
 export type ParameterSandboxPageCursorQuery = components['parameters']['SandboxPageCursorQuery'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -3151,24 +5016,24 @@ export interface operations {
                  * @description Only currencies on this network.
                  * @example base
                  */
-                network?: components["schemas"]["NetworkName"];
+                network?: components["parameters"]["CurrencyNetworkQuery"];
                 /**
                  * @description Only currencies with this symbol, for example `USDC`.
                  * @example USDC
                  */
-                symbol?: string;
+                symbol?: components["parameters"]["CurrencySymbolQuery"];
                 /**
                  * @description `true` answers only the first matching currency, as a single object instead of an array.
                  *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
                  *     value other than `true` or `false` is rejected with `400`.
                  * @example true
                  */
-                firstOnly?: "true" | "false";
+                firstOnly?: components["parameters"]["CurrencyFirstOnlyQuery"];
                 /**
                  * @description Only the currency with this id; the answer is then a single object.
                  * @example USDC-base
                  */
-                id?: components["schemas"]["CurrencyId"];
+                id?: components["parameters"]["CurrencyIdQuery"];
             };
             header?: never;
             path?: never;
@@ -3176,44 +5041,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /**
-             * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
-             *     is given.
-             */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
-                };
-            };
-            /**
-             * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
-             *     `network` or `id`. `errors` lists every problem with its path.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            200: components["responses"]["CurrencyList"];
+            400: components["responses"]["CurrencyFilterInvalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
-            /** @description No currency matches the filters (or the `id`). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["CurrencyNoMatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3225,13 +5057,13 @@ export interface operations {
                  * @description Only routes to currencies on this network.
                  * @example base
                  */
-                network?: components["schemas"]["NetworkName"];
+                network?: components["parameters"]["ConversionNetworkQuery"];
                 /**
                  * @description Only routes to currencies on these networks: network names separated by commas, without
                  *     spaces, for example `mainnet,sepolia`.
                  * @example mainnet,sepolia
                  */
-                networks?: string;
+                networks?: components["parameters"]["ConversionNetworksQuery"];
             };
             header?: never;
             path: {
@@ -3240,22 +5072,91 @@ export interface operations {
                  *     as `USDC-base`.
                  * @example USD
                  */
-                currencyId: components["schemas"]["InvoiceCurrency"];
+                currencyId: components["parameters"]["ConversionCurrencyIdPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The currency and the currencies it can be converted to. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConversionRoutes"];
-                };
+            200: components["responses"]["ConversionRoutesFound"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCurrenciesV2: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only currencies on this network.
+                 * @example base
+                 */
+                network?: components["parameters"]["CurrencyNetworkQuery"];
+                /**
+                 * @description Only currencies with this symbol, for example `USDC`.
+                 * @example USDC
+                 */
+                symbol?: components["parameters"]["CurrencySymbolQuery"];
+                /**
+                 * @description `true` answers only the first matching currency, as a single object instead of an array.
+                 *     Usable only when both `network` and `symbol` are given; do not send it otherwise. Any
+                 *     value other than `true` or `false` is rejected with `400`.
+                 * @example true
+                 */
+                firstOnly?: components["parameters"]["CurrencyFirstOnlyQuery"];
+                /**
+                 * @description Only the currency with this id; the answer is then a single object.
+                 * @example USDC-base
+                 */
+                id?: components["parameters"]["CurrencyIdQuery"];
             };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CurrencyList"];
+            400: components["responses"]["CurrencyFilterInvalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["CurrencyNoMatch"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listConversionRoutesV2: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only routes to currencies on this network.
+                 * @example base
+                 */
+                network?: components["parameters"]["ConversionNetworkQuery"];
+                /**
+                 * @description Only routes to currencies on these networks: network names separated by commas, without
+                 *     spaces, for example `mainnet,sepolia`.
+                 * @example mainnet,sepolia
+                 */
+                networks?: components["parameters"]["ConversionNetworksQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The currency to convert from: a fiat ISO 4217 code such as `USD`, or a currency id such
+                 *     as `USDC-base`.
+                 * @example USD
+                 */
+                currencyId: components["parameters"]["ConversionCurrencyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ConversionRoutesFound"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
@@ -3327,7 +5228,7 @@ export interface operations {
                  * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
                  * @example cust-20931
                  */
-                clientUserId: string;
+                clientUserId: components["parameters"]["ClientUserIdPath"];
             };
             cookie?: never;
         };
@@ -3388,6 +5289,271 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    getPayerComplianceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's compliance statuses and links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId` (compliance not
+             *     started). Another account's payers answer the same.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePayerComplianceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayerAgreementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerAgreementUpdated"];
+                };
+            };
+            /**
+             * @description The body is invalid (`agreementCompleted` missing or not a boolean), or it withdraws a
+             *     completed agreement (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPaymentDetails: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+                 * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+                 */
+                paymentDetailsId?: components["parameters"]["PaymentDetailsIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's bank accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId`, or the payer has no
+             *     bank account with this `paymentDetailsId`.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPaymentDetailsV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description The bank account is stored. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listClientIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's client IDs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID is created, `active`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /** @description The body is invalid; `errors` names each field, a fee without its address included. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getClientId: {
         parameters: {
             query?: never;
@@ -3397,7 +5563,7 @@ export interface operations {
                  * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
                  * @example cid_7Hq2
                  */
-                id: string;
+                id: components["parameters"]["ClientIdRecordPath"];
             };
             cookie?: never;
         };
@@ -3416,6 +5582,214 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateClientIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /**
+             * @description The body is invalid (`errors` names each field, a fee without its address included), or
+             *     it changes a revoked client ID (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client ID is revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestCreated"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing, malformed or out of range, `payee` is missing
+             *     from a request that is not crypto-to-fiat, the currencies cannot be converted, the
+             *     recurrence starts in the past, or `originalRequestId` names no request of yours.
+             *     `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRequestStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier, as `POST /v2/request` (or a secure payment, or a batch payout) answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The recurrence was updated. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The body is invalid, or the request has no recurrence to stop or resume
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3501,6 +5875,159 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listRequestRoutes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payer's wallet address; cross-chain routes depend on its balances.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
+                 * @example 125.00
+                 */
+                amount?: components["parameters"]["AmountQuery"];
+                /**
+                 * @description A fee to add at payment time, as a percentage of the amount (`2.5` means 2.5 %). Send it with `feeAddress`.
+                 * @example 2.5
+                 */
+                feePercentage?: components["parameters"]["FeePercentageQuery"];
+                /**
+                 * @description The address that receives the fee given by `feePercentage`.
+                 * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
+                 */
+                feeAddress?: components["parameters"]["FeeAddressQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The request's identifier.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routes available to this wallet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRoutes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `paymentIntentId` of the pay calldata answer.
+                 * @example 01KP3G7ZQ6V2D8W4N5R9T1XHJC
+                 */
+                paymentIntentId: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentSubmission"];
+            };
+        };
+        responses: {
+            /** @description The signatures were accepted and the payment recorded. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A signature, `nonce` or `deadline` does not match the intent the service issued
+             *     (`/problems/validation-failed`), or the intent can no longer be submitted
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The payout was created: the calldata of a one-off payout (`PayoutCalldata`, with
+             *     `requestId`), or the permit of a recurring one (`RecurringPayout`, with `id`).
+             */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutCalldata"] | components["schemas"]["RecurringPayout"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing, malformed or out of range, the currencies cannot
+             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), or a recurrence
+             *     starts in the past, pays a native currency or names the payee as payer. `errors` lists
+             *     every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createBatchPayout: {
         parameters: {
             query?: never;
@@ -3540,6 +6067,91 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRecurringPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring payment's progress. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentProgress"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    submitRecurringPaymentSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurring payment's identifier, a ULID.
+                 * @example 01JXYJKCAHGFTDR15F2D072ESG
+                 */
+                id: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecurringPaymentSignature"];
+            };
+        };
+        responses: {
+            /** @description The signature was accepted and the recurring payment is active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentActivated"];
+                };
+            };
+            /**
+             * @description The signature is malformed or not the payer's over this permit
+             *     (`/problems/validation-failed`), or the recurring payment is not waiting for one
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3594,6 +6206,149 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    searchPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A transaction hash, on the source or the destination network.
+                 * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+                 */
+                txHash?: string;
+                /**
+                 * @description A wallet that paid or was paid.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                walletAddress?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The payment reference of the request paid.
+                 * @example 0x8d21a7cc3f5e9b04
+                 */
+                paymentReference?: components["schemas"]["PaymentReference"];
+                /**
+                 * @description The request paid.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId?: components["schemas"]["RequestId"];
+                /**
+                 * @description The merchant reference given when the request was created.
+                 * @example INV-2026-0412
+                 */
+                reference?: components["schemas"]["MerchantReference"];
+                /**
+                 * @description Only payments made this way.
+                 * @example direct
+                 */
+                type?: components["schemas"]["PaymentType"];
+                /**
+                 * @description The request's invoice currency, as an id, a symbol or a fiat code.
+                 * @example USD
+                 */
+                invoiceCurrency?: string;
+                /**
+                 * @description The currency paid, as an id or a symbol.
+                 * @example USDC
+                 */
+                paymentCurrency?: string;
+                /**
+                 * @description Only payments at or after this instant (UTC, ending in `Z`).
+                 * @example 2026-04-01T00:00:00.000Z
+                 */
+                fromDate?: string;
+                /**
+                 * @description Only payments at or before this instant (UTC, ending in `Z`).
+                 * @example 2026-04-30T23:59:59.999Z
+                 */
+                toDate?: string;
+                /**
+                 * @description The largest number of payments in the page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description How many matches to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching payments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSearchResults"];
+                };
+            };
+            /**
+             * @description A parameter is malformed, no search parameter was given, or `toDate` is before
+             *     `fromDate`. `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    findSecurePayment: {
+        parameters: {
+            query: {
+                /**
+                 * @description The identifier of a request of the secure payment.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secure payment of the request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No secure payment of your account holds this request: the request is unknown, another
+             *     account's, or was not created by a secure payment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3666,6 +6421,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SecurePaymentDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSecurePaymentCalldata: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payer's wallet address. The service reads its allowances and balances to decide
+                 *     which approvals are needed and to fill `hasEnoughBalance` and `hasEnoughGas`.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments` (also the `token` query parameter of `securePaymentUrl`).
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is payable; the body holds the transactions to sign. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentCalldata"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3930,6 +6726,62 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    updateSandboxPayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payer's compliance after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            /** @description The body is invalid, or the payer's verification is already decided (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createSandboxRecurringPayment: {
         parameters: {
             query?: never;
@@ -4117,8 +6969,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or (with
-             *     `blockPrivateWebhookTargets`) reaches a private address; or an event name is unknown.
+             * @description The body is invalid: the URL is malformed, carries credentials or a fragment, or does not
+             *     reach a public address; or an event name is unknown (`/problems/validation-failed`). Or
+             *     the account already has as many endpoints as it may (`/problems/invalid-state`).
              */
             400: {
                 headers: {

@@ -37,6 +37,9 @@ export function generateTypes(outputRoot: string, bundledSpec: string): string {
     target,
     "--root-types",
     "--root-types-no-schema-prefix",
+    // A member with a default may be left out of a request body: keep it optional in the types.
+    "--default-non-nullable",
+    "false",
   ]);
   return target;
 }

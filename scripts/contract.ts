@@ -5,9 +5,11 @@ import {
   type CheckResult,
   type ContractTarget,
   type Credentials,
+  formatOperationLine,
   formatResultLine,
   formatSummary,
   planContractChecks,
+  summariseOperations,
   summariseResults,
 } from "../src/contract/index.ts";
 
@@ -29,7 +31,10 @@ Options:
                               run the checks a stateless mock cannot pass (wrong keys, origins,
                               unknown ids, body size, create-then-read); without it they are
                               reported STATEFUL and not sent
-  --json                      print the results and the summary as JSON
+  --by-operation              print one line per operation instead of one per check: ANSWERS
+                              when every valid call of it passed, NO otherwise, then its
+                              checks by outcome (a mock's report shows what it can answer)
+  --json                      print the results, a summary per operation and the summary as JSON
   --timeout MS                time limit per request (default 15000)
   --help                      show this help
 
@@ -94,6 +99,7 @@ function readOptions() {
       "extra-origin": { type: "string" },
       stateful: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      "by-operation": { type: "boolean", default: false },
       timeout: { type: "string", default: "15000" },
       help: { type: "boolean", default: false },
     },
@@ -135,7 +141,13 @@ function readOptions() {
     ...main,
     ...(extra ? { extra } : {}),
   };
-  return { target, stateful: values.stateful, json: values.json, timeoutMs };
+  return {
+    target,
+    stateful: values.stateful,
+    json: values.json,
+    byOperation: values["by-operation"],
+    timeoutMs,
+  };
 }
 
 async function main(): Promise<number> {
@@ -150,13 +162,13 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const { target, stateful, json, timeoutMs } = options;
+  const { target, stateful, json, byOperation, timeoutMs } = options;
   const results: CheckResult[] = [];
   let unanswered = 0;
   for (const check of planContractChecks(target, { stateful, timeoutMs })) {
     const result = await check.run();
     results.push(result);
-    if (!json) console.log(formatResultLine(result));
+    if (!json && !byOperation) console.log(formatResultLine(result));
     // A server that is down would otherwise cost one timeout per check.
     if (result.outcome === "pass") unanswered = 0;
     if (result.outcome === "fail") unanswered = result.reason.startsWith("no answer") ? unanswered + 1 : 0;
@@ -166,9 +178,11 @@ async function main(): Promise<number> {
     }
   }
   const summary = summariseResults(results);
+  const operations = summariseOperations(results);
   if (json) {
-    console.log(JSON.stringify({ baseUrl: target.baseUrl, stateful, summary, results }, null, 2));
+    console.log(JSON.stringify({ baseUrl: target.baseUrl, stateful, summary, operations, results }, null, 2));
   } else {
+    if (byOperation) for (const operation of operations) console.log(formatOperationLine(operation));
     console.log(formatSummary(summary, target.baseUrl, stateful));
   }
   return summary.failed > 0 ? 1 : 0;

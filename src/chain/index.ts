@@ -30,4 +30,11 @@ export { ChainInputError, type ChainInputErrorCode } from "./errors.ts";
 export { normalizeAddress, normalizePaymentReference, requireSameNetwork } from "./inputs.ts";
 export { chainIds, isNetworkName, type NetworkName, networkNames } from "./networks.ts";
 export { computePaymentReference, generateSalt, type PaymentReference } from "./payment-reference.ts";
+export {
+  buildSchedulePermit,
+  getRecurringPaymentProxy,
+  type SchedulePermit,
+  type SchedulePermitInput,
+  schedulePermitFields,
+} from "./recurring-payment-proxy.ts";
 export { computeNativeCurrencyHash, findToken, listTokens, type TokenRecord, tokenTable } from "./tokens.ts";

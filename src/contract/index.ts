@@ -1,5 +1,11 @@
 // The contract suite's public entry points: plan or run it against any base URL, report the results.
-export { formatResultLine, formatSummary } from "./report.ts";
+export {
+  formatOperationLine,
+  formatResultLine,
+  formatSummary,
+  type OperationSummary,
+  summariseOperations,
+} from "./report.ts";
 export { planContractChecks, type ResultSummary, runContractSuite, summariseResults } from "./run-suite.ts";
 export type {
   CheckResult,

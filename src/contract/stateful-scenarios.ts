@@ -4,10 +4,13 @@ import { isObject } from "../spec/spec-document.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { defineCheck, exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
+import { createThenReadRequest, signRecurringPayout } from "./request-scenarios.ts";
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
+import { planV2Scenarios } from "./v2-scenarios.ts";
 import { listValidCalls } from "./valid-inputs.ts";
 
-const prismIsStateless = "Prism is stateless: it does not keep the secure payments it answers 201 to";
+const prismIsStateless =
+  "Prism is stateless: it does not keep what it answers 201 to, and checks no signature";
 
 async function createThenCheckToken(
   context: SuiteContext,
@@ -48,18 +51,53 @@ async function createThenCheckToken(
   };
 }
 
+/** A scenario: the check's name, the operation it is reported under, and the operations it calls. */
+interface Scenario {
+  operationId: string;
+  check: string;
+  calls: string[];
+  run(context: SuiteContext, operations: SpecOperation[]): Promise<Verdict>;
+}
+
+const scenarios: Scenario[] = [
+  {
+    operationId: "checkSecurePaymentToken",
+    check: "token of a secure payment just created -> 200 with its requestIds",
+    calls: ["createSecurePayment", "checkSecurePaymentToken"],
+    run: (context, [create, check]) =>
+      createThenCheckToken(context, create as SpecOperation, check as SpecOperation),
+  },
+  {
+    operationId: "getRequestStatus",
+    check: "request just created -> 200 with its requestId and paymentReference, unpaid",
+    calls: ["createRequest", "getRequestStatus"],
+    run: (context, [create, read]) =>
+      createThenReadRequest(context, create as SpecOperation, read as SpecOperation),
+  },
+  {
+    operationId: "submitRecurringPaymentSignature",
+    check:
+      "recurring payout just created: another wallet's permit signature -> 400, the payer's -> 201, then active",
+    calls: ["createPayout", "submitRecurringPaymentSignature", "getRecurringPaymentStatus"],
+    run: (context, [create, sign, read]) =>
+      signRecurringPayout(context, create as SpecOperation, sign as SpecOperation, read as SpecOperation),
+  },
+];
+
 /** Checks that only a server keeping state can pass: what one call creates, the next one finds. */
 export function planStatefulScenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  const create = byId.get("createSecurePayment");
-  const check = byId.get("checkSecurePaymentToken");
-  if (!create || !check) return [];
-  return [
-    defineCheck(context, {
-      operationId: check.operationId,
-      check: "token of a secure payment just created -> 200 with its requestIds",
-      notRunReason: context.options.stateful ? undefined : prismIsStateless,
-      body: () => createThenCheckToken(context, create, check),
-    }),
-  ];
+  const planned = scenarios.flatMap((scenario) => {
+    const calls = scenario.calls.map((operationId) => byId.get(operationId));
+    if (calls.some((operation) => operation === undefined)) return [];
+    return [
+      defineCheck(context, {
+        operationId: scenario.operationId,
+        check: scenario.check,
+        notRunReason: context.options.stateful ? undefined : prismIsStateless,
+        body: () => scenario.run(context, calls as SpecOperation[]),
+      }),
+    ];
+  });
+  return [...planned, ...planV2Scenarios(context, operations)];
 }

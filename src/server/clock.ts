@@ -6,6 +6,20 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
+ * The instants the sandbox clock may show, in epoch milliseconds, from `earliest` up to but not
+ * including `end`. ULIDs need 1970 or later; ending at 9000 keeps every derived timestamp (a
+ * link's expiry is at most ten years on) a four-digit-year date-time. Spec: SandboxInstant.
+ */
+export const sandboxClockRange = {
+  earliest: Date.parse("1970-01-01T00:00:00Z"),
+  end: Date.parse("9000-01-01T00:00:00Z"),
+} as const;
+
+export function isSandboxInstant(epochMs: number): boolean {
+  return Number.isFinite(epochMs) && epochMs >= sandboxClockRange.earliest && epochMs < sandboxClockRange.end;
+}
+
+/**
  * A clock the sandbox API can move: it reads a base clock and adds an offset, so that time keeps
  * flowing after a move. Moving backwards is allowed; it is a sandbox.
  */
@@ -28,14 +42,22 @@ export class SandboxClock implements Clock {
     return this.#offsetMs;
   }
 
+  /** Throws a RangeError, and stays put, if the move would leave `sandboxClockRange`. */
   advance(seconds: number): Date {
+    this.#requireSandboxInstant(this.now().getTime() + seconds * 1000);
     this.#offsetMs += seconds * 1000;
     return this.now();
   }
 
+  /** Throws a RangeError, and stays put, if `instant` is outside `sandboxClockRange`. */
   set(instant: Date): Date {
+    this.#requireSandboxInstant(instant.getTime());
     this.#offsetMs = instant.getTime() - this.#base.now().getTime();
     return this.now();
+  }
+
+  #requireSandboxInstant(epochMs: number): void {
+    if (!isSandboxInstant(epochMs)) throw new RangeError(`the sandbox clock cannot show ${epochMs}`);
   }
 }
 

@@ -3,7 +3,6 @@ import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
-import { loadAccountClock } from "./account-clock.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
@@ -25,12 +24,14 @@ import { buildRouteTable } from "./http/route-table.ts";
 import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
 import { operationHandlers } from "./operations/operation-table.ts";
 import { pagesRouter } from "./pages/pages-router.ts";
+import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
 import { warmUpRoutes } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
+import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
@@ -53,7 +54,10 @@ export interface CreateServerOptions {
 }
 
 export interface RunningServer {
-  /** The origin the server listens on, such as `http://127.0.0.1:41234`. */
+  /**
+   * The origin the server is reached at, such as `http://127.0.0.1:41234`: the address it is
+   * bound to, or loopback when bound to every interface (`0.0.0.0`, `::`).
+   */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -92,13 +96,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const headers = credentialHeaders(spec);
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
+  const webhookAllowList = createTargetAllowList(config.allowWebhookTargets);
 
   const dispatcher = new WebhookDispatcher({
     store,
     baseClock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
-    blockPrivateTargets: config.blockPrivateWebhookTargets,
+    allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
     ...(store.shared ? { pollIntervalMs: config.webhookPollIntervalMs } : {}),
@@ -114,7 +119,8 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     publicOrigin,
     securePaymentPageUrl: () => config.securePaymentPageUrl ?? `${publicOrigin()}/pay`,
     webhooks: {
-      blockPrivateTargets: config.blockPrivateWebhookTargets,
+      allowList: webhookAllowList,
+      maxEndpointsPerAccount: config.maxWebhookEndpointsPerAccount,
       enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
     },
   };
@@ -140,7 +146,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     authenticate({
       verifyApiKey: createApiKeyVerifier(config.accounts),
       store,
-      accountClock: (accountId) => loadAccountClock(store, baseClock, accountId),
+      baseClock,
       publicOrigin,
       headers,
     }),
@@ -168,8 +174,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         server.once("error", reject);
       });
       const address = server.address() as AddressInfo;
-      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      const url = `http://${shownHost}:${address.port}`;
+      const url = `http://${reachableUrlHost(address.address)}:${address.port}`;
       listeningOrigin = url;
       const closeHttp = () =>
         new Promise<void>((resolve, reject) => {
@@ -195,14 +200,24 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 }
 
-/** Puts the configured client IDs into the store, keeping what the store already knows of their use. */
+/**
+ * Puts the configured client IDs into the store, keeping what the store already knows of their
+ * use, and keeping a revoked one revoked: revocation is final, a restart does not undo it.
+ */
 async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
   for (const account of config.accounts) {
     for (const clientId of account.clientIds) {
       const fresh = clientIdRecordFromConfig(account.id, clientId, now);
       const existing = await store.getClientId(clientId.id);
       await store.putClientId(
-        existing ? { ...fresh, createdAt: existing.createdAt, lastUsedAt: existing.lastUsedAt } : fresh,
+        existing
+          ? {
+              ...fresh,
+              createdAt: existing.createdAt,
+              lastUsedAt: existing.lastUsedAt,
+              ...(existing.status === "revoked" ? { status: "revoked" as const } : {}),
+            }
+          : fresh,
       );
     }
   }

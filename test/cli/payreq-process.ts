@@ -17,6 +17,14 @@ export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 export type RunningPayreq = RunningProcess;
 
 /** Starts a long-running `payreq ...args` in its own process group and waits for `ready` in its output. */
-export function startPayreq(args: string[], ready: RegExp): Promise<RunningPayreq> {
-  return startProcess(process.execPath, [payreqBin, ...args], { name: `payreq ${args.join(" ")}`, ready });
+export function startPayreq(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningPayreq> {
+  return startProcess(process.execPath, [payreqBin, ...args], {
+    name: `payreq ${args.join(" ")}`,
+    ready,
+    env: { ...envWithoutSandboxSettings, ...env },
+  });
 }

@@ -45,6 +45,36 @@ describe("payreq serve", () => {
   });
 });
 
+describe("payreq serve --host 0.0.0.0", () => {
+  it("prints and links a loopback origin one can open, and says it listens on every interface", async () => {
+    const serve = await start(["serve", "--port", "0", "--host", "0.0.0.0"]);
+    const url = /API:\s+(http:\/\/\S+)/.exec(serve.output())?.[1] as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const port = new URL(url).port;
+    expect(serve.output()).toContain(
+      `  Bound:    0.0.0.0 port ${port} (every interface; set publicBaseUrl in a configuration file for links other machines can open)`,
+    );
+    expect(serve.output()).not.toContain("0.0.0.0:");
+    const created = await fetch(`${url}/v2/secure-payments`, {
+      method: "POST",
+      headers: { "x-api-key": sampleCredentials.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({
+        requests: [
+          {
+            payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+            amount: "1",
+            invoiceCurrency: "USD",
+            paymentCurrency: "USDC-base",
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { securePaymentUrl, token } = (await created.json()) as { securePaymentUrl: string; token: string };
+    expect(securePaymentUrl).toBe(`${url}/pay?token=${token}`);
+  });
+});
+
 describe("payreq mock", () => {
   it("starts Prism, prints its URL and answers with the spec's examples", async () => {
     const port = await findFreePort();

@@ -12,9 +12,11 @@ import {
 } from "../../src/server/index.ts";
 import { createSignedWebhookRequest, signWebhook } from "../../src/webhooks/index.ts";
 import { findFreePort } from "../support/prism.ts";
+import { runGuideCommands } from "../support/run-guide-commands.ts";
 import { type RunningPayreq, runPayreq, startPayreq } from "./payreq-process.ts";
 
 const apiKey = sampleCredentials.apiKey;
+const environmentKey = "sk_sandbox_from_environment_01";
 const ready = /Ready: waiting for deliveries\./;
 const requestIdPattern = /with request (01[0-9a-f]{64})\./;
 
@@ -25,8 +27,16 @@ const started: RunningPayreq[] = [];
 const receivers: Server[] = [];
 
 beforeAll(async () => {
-  // Short retry waits, so that an unexpected failure settles quickly instead of retrying for 21 s.
-  const config = { ...createDefaultConfig(), webhookRetryDelaysMs: [20, 20, 20], webhookTimeoutMs: 15_000 };
+  // Short retry waits, so that an unexpected failure settles quickly instead of retrying for 21 s;
+  // the listeners and receivers run on 127.0.0.1, which the address guard refuses unless allowed.
+  const config = {
+    ...createDefaultConfig(),
+    webhookRetryDelaysMs: [20, 20, 20],
+    webhookTimeoutMs: 15_000,
+    allowWebhookTargets: ["127.0.0.1"],
+  };
+  // A second key of the sandbox account, as a developer's own key in PAYREQ_API_KEY.
+  config.accounts[0]?.apiKeys.push(environmentKey);
   server = createServer({
     config,
     warmUp: false,
@@ -288,6 +298,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
           clientIds: [],
         },
       ],
+      allowWebhookTargets: [`http://127.0.0.1:${port}`],
       webhookRetryDelaysMs: [20, 20, 20],
     };
     const configured = createServer({
@@ -330,6 +341,44 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     }
   });
 
+  it("prints Deliveries commands that work when pasted with the key in PAYREQ_API_KEY", async () => {
+    const fromEnvironment = { PAYREQ_API_KEY: environmentKey };
+    const listener = await startPayreq(
+      ["webhooks", "listen", "--server", running.url],
+      ready,
+      fromEnvironment,
+    );
+    started.push(listener);
+    const endpointId = bannerValue(listener, "Endpoint");
+    const listenCommand = /^ {2}Deliveries: {2}(.*)$/m.exec(listener.output())?.[1];
+    expect(listenCommand).toBe(
+      `curl -H "x-api-key: $PAYREQ_API_KEY" '${running.url}/sandbox/webhooks/deliveries?endpointId=${endpointId}'`,
+    );
+    const trigger = await runPayreq(
+      ["webhooks", "trigger", "payment.confirmed", "--server", running.url],
+      fromEnvironment,
+    );
+    expect(trigger.status).toBe(0);
+    expect(trigger.stdout).not.toContain(environmentKey);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    const triggerCommand = /^ {2}Deliveries: (.*)$/m.exec(trigger.stdout)?.[1];
+    expect(triggerCommand).toBe(
+      `curl -H "x-api-key: $PAYREQ_API_KEY" '${running.url}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
+    );
+    await server.webhooks.settled();
+    // Pasted into a shell that has PAYREQ_API_KEY, each lists the delivery to this listener.
+    for (const command of [listenCommand, triggerCommand]) {
+      const pasted = await runGuideCommands(`${command} -s -w '\n%{http_code}'`, fromEnvironment);
+      expect(pasted.status).toBe(0);
+      const [body, status] = pasted.stdout.split("\n");
+      expect(status).toBe("200");
+      const deliveries = JSON.parse(body as string).deliveries as { endpointId: string; requestId: string }[];
+      expect(deliveries.filter((delivery) => delivery.endpointId === endpointId)).toEqual([
+        expect.objectContaining({ endpointId, requestId }),
+      ]);
+    }
+  });
+
   it("says what the server refused when the API key is wrong, without printing the key", async () => {
     const run = await runPayreq([
       "webhooks",
@@ -346,5 +395,41 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     );
     expect(run.stderr).toContain("Check the API key: --api-key KEY, or PAYREQ_API_KEY");
     expect(run.stderr).not.toContain("sk_wrong-key-do-not-print");
+  });
+});
+
+describe("payreq webhooks listen against payreq serve, as a developer starts them", () => {
+  async function serve(args: string[]): Promise<{ serve: RunningPayreq; url: string }> {
+    const command = await startPayreq(["serve", "--port", "0", ...args], /Stop with Ctrl\+C\./);
+    started.push(command);
+    const port = /API:\s+http:\/\/[^:]+:(\d+)/.exec(command.output())?.[1];
+    if (!port) throw new Error(`no API URL in the banner:\n${command.output()}`);
+    return { serve: command, url: `http://127.0.0.1:${port}` };
+  }
+
+  it("works out of the box: the built-in sandbox on loopback lets its webhooks reach this machine", async () => {
+    const { serve: server, url } = await serve([]);
+    expect(server.output()).toContain(
+      "Webhooks may reach this machine (localhost, 127.0.0.1, [::1]): the server listens on loopback only.",
+    );
+    const listener = await listen(["--server", url]);
+    const trigger = await runPayreq(["webhooks", "trigger", "payment.confirmed", "--server", url]);
+    expect(trigger.status).toBe(0);
+    const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
+    await listener.waitFor(
+      new RegExp(`Z {2}payment\\.confirmed {2}requestId=${requestId} .* signature=ok {2}answered=200$`, "m"),
+    );
+  });
+
+  it("refuses the listener when the built-in sandbox listens beyond loopback, saying why", async () => {
+    const { serve: server, url } = await serve(["--host", "0.0.0.0"]);
+    expect(server.output()).toContain(
+      "Webhooks reach public addresses only: the server listens beyond loopback, so receivers on this machine are refused.",
+    );
+    const refused = await runPayreq(["webhooks", "listen", "--server", url]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^could not register the listener as a webhook endpoint: .* answered 400 Validation failed: 1 field is invalid: \/body\/url\.\n {2}- \/body\/url: must reach a public address: 127\.0\.0\.1 is a loopback address; allowWebhookTargets in the server's configuration can allow it\n/,
+    );
   });
 });

@@ -2,15 +2,25 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   type ApiError,
   type BatchPayout,
+  type ClientId,
+  type ClientIdList,
+  type ConversionRoutes,
   type Currency,
   createPayreqClient,
   type NormalisedBatchPayout,
   normaliseBatchPayout,
   normaliseWebhookEvent,
+  type PayerAgreementUpdated,
+  type PayerCompliance,
   type PaymentConfirmedEvent,
+  type PaymentDetailList,
   type PayreqClient,
   type Problem,
   type SecurePayment,
+  type SecurePaymentCalldata,
+  type SecurePaymentLookup,
+  type SecurePaymentSingleCalldata,
+  type StoredPaymentDetail,
   type Transaction,
   transactionValueToBigInt,
   unwrap,
@@ -61,8 +71,8 @@ describe("calls", () => {
   it("accept only the spec's paths and methods", () => {
     // @ts-expect-error no such path
     client.GET("/v1/currency", {});
-    // @ts-expect-error the path has no GET
-    client.GET("/v2/secure-payments", {});
+    // @ts-expect-error the path has no DELETE
+    client.DELETE("/v2/secure-payments", {});
     // @ts-expect-error the path has no DELETE
     client.DELETE("/v2/payouts/recurring/{id}", { params: { path: { id: "01JXYJKCAHGFTDR15F2D072ESG" } } });
   });
@@ -111,6 +121,87 @@ describe("calls", () => {
     const created = await client.POST("/v2/secure-payments", { body: { requests: [item] } });
     expectTypeOf(created.data).toEqualTypeOf<SecurePayment | undefined>();
     expectTypeOf(created.response).toEqualTypeOf<Response>();
+  });
+});
+
+describe("the v2 payer, client-ID, currency and secure-payment operations", () => {
+  const clientUserId = "cust-20931";
+
+  it("type the payer's compliance and bank accounts", async () => {
+    const status = unwrap(
+      await client.GET("/v2/payer/{clientUserId}", { params: { path: { clientUserId } } }),
+    );
+    expectTypeOf(status).toEqualTypeOf<PayerCompliance>();
+    expectTypeOf(status.isCompliant).toEqualTypeOf<boolean>();
+    const agreed = await client.PATCH("/v2/payer/{clientUserId}", {
+      params: { path: { clientUserId } },
+      body: { agreementCompleted: true },
+    });
+    expectTypeOf(agreed.data).toEqualTypeOf<PayerAgreementUpdated | undefined>();
+    const notBoolean = { params: { path: { clientUserId } }, body: { agreementCompleted: "yes" } };
+    // @ts-expect-error agreementCompleted is a boolean
+    client.PATCH("/v2/payer/{clientUserId}", notBoolean);
+    const listed = unwrap(
+      await client.GET("/v2/payer/{clientUserId}/payment-details", {
+        params: { path: { clientUserId }, query: { paymentDetailsId: "pd_1" } },
+      }),
+    );
+    expectTypeOf(listed).branded.toEqualTypeOf<PaymentDetailList>();
+    expectTypeOf(listed.paymentDetails[0]).branded.toEqualTypeOf<StoredPaymentDetail | undefined>();
+    // `rails` has a default: it may be left out of the body.
+    client.POST("/v2/payer/{clientUserId}/payment-details", {
+      params: { path: { clientUserId } },
+      body: {
+        bankName: "Bank",
+        accountName: "Holder",
+        beneficiaryType: "individual",
+        currency: "EUR",
+        addressLine1: "Street 1",
+        city: "Berlin",
+        country: "DE",
+        dateOfBirth: "1988-04-12",
+        postalCode: "10115",
+      },
+    });
+  });
+
+  it("type the client-ID operations, null included where a setting can be removed", async () => {
+    const created = unwrap(
+      await client.POST("/v2/client-ids", {
+        body: { label: "Shop", allowedDomains: ["https://shop.example"] },
+      }),
+    );
+    expectTypeOf(created).toEqualTypeOf<ClientId>();
+    expectTypeOf(unwrap(await client.GET("/v2/client-ids"))).toEqualTypeOf<ClientIdList>();
+    const path = { id: created.id };
+    client.PUT("/v2/client-ids/{id}", { params: { path }, body: { feePercentage: null, feeAddress: null } });
+    // @ts-expect-error status is active, inactive or revoked
+    client.PUT("/v2/client-ids/{id}", { params: { path }, body: { status: "deleted" } });
+    // @ts-expect-error allowedDomains is required at creation
+    client.POST("/v2/client-ids", { body: { label: "Shop" } });
+    const deleted = await client.DELETE("/v2/client-ids/{id}", { params: { path } });
+    expectTypeOf(deleted.response).toEqualTypeOf<Response>();
+  });
+
+  it("type the v2 currencies like the v1 ones, and the secure-payment lookup and calldata", async () => {
+    expectTypeOf(unwrap(await client.GET("/v2/currencies"))).toEqualTypeOf<Currency[] | Currency>();
+    const routes = await client.GET("/v2/currencies/{currencyId}/conversion-routes", {
+      params: { path: { currencyId: "USD" }, query: { network: "base" } },
+    });
+    expectTypeOf(routes.data).toEqualTypeOf<ConversionRoutes | undefined>();
+    const found = unwrap(await client.GET("/v2/secure-payments", { params: { query: { requestId } } }));
+    expectTypeOf(found).toEqualTypeOf<SecurePaymentLookup>();
+    // @ts-expect-error requestId is required
+    client.GET("/v2/secure-payments", { params: { query: {} } });
+    const calldata = unwrap(
+      await client.GET("/v2/secure-payments/{token}/pay", {
+        params: { path: { token: "01KM9S346Q3D25VT4F5V37E3S3" }, query: { wallet: item.payee } },
+      }),
+    );
+    expectTypeOf(calldata).branded.toEqualTypeOf<SecurePaymentCalldata>();
+    if ("paymentType" in calldata)
+      expectTypeOf(calldata).branded.toEqualTypeOf<SecurePaymentSingleCalldata>();
+    else expectTypeOf(calldata.batchPaymentTransaction).toEqualTypeOf<Transaction>();
   });
 });
 

@@ -1,19 +1,32 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { writeConsumerProject } from "./consumer-lockfile.ts";
 
-// Packs the library as npm would publish it, installs the tarball into a fresh TypeScript project
-// and compiles and runs code against it there. The package is built in a staging copy, so the
-// repository gets no dist/.
+// Packs the library as `npm pack` does, installs the tarball with npm into a fresh TypeScript
+// project and compiles and runs code against it there; then installs it from a git URL, which
+// builds dist/ in npm's clone (the `prepare` script). Both start from copies of this checkout,
+// so the repository's own dist/ is left alone. npm works offline, from the cache `npm ci` filled.
 
 const tsc = path.join(repoRoot, "node_modules", ".bin", "tsc");
 const quietEnv = {
   ...process.env,
   NO_COLOR: "1",
   npm_config_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
   npm_config_update_notifier: "false",
 };
 
@@ -25,20 +38,27 @@ function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
 }
 
+/** What `npm pack` reads: the manifest, the build's inputs and the files the manifest ships. */
+const packInputs = [
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "src",
+  "bin",
+  "generated",
+  "docs/index.html",
+  "README.md",
+  "LICENSE",
+];
+
 function packLibrary(): { tarball: string; files: string[] } {
   const stageDir = path.join(workDir, "stage");
   mkdirSync(stageDir);
-  for (const entry of [
-    "package.json",
-    "tsconfig.json",
-    "tsconfig.build.json",
-    "src",
-    "generated/schema.d.ts",
-  ]) {
+  for (const entry of packInputs) {
     cpSync(path.join(repoRoot, entry), path.join(stageDir, entry), { recursive: true });
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(stageDir, "node_modules"), "dir");
-  // `npm pack` runs the prepack script, which builds dist/ with tsconfig.build.json.
+  // `npm pack` runs the prepare script, which builds dist/ with tsconfig.build.json.
   const output = execFileSync("npm", ["pack", "--json", "--pack-destination", workDir], {
     cwd: stageDir,
     env: quietEnv,
@@ -54,14 +74,10 @@ function packLibrary(): { tarball: string; files: string[] } {
   };
 }
 
-function installTarball(tarball: string): void {
-  const modules = path.join(consumerDir, "node_modules");
-  mkdirSync(path.join(modules, "payreq"), { recursive: true });
-  execFileSync("tar", ["-xzf", tarball, "-C", path.join(modules, "payreq"), "--strip-components=1"]);
-  // The runtime dependencies the package root loads, as an install would provide them.
-  for (const dependency of ["openapi-fetch", "ulid", "viem"]) {
-    symlinkSync(path.join(repoRoot, "node_modules", dependency), path.join(modules, dependency), "dir");
-  }
+/** `npm ci` of a consumer project that depends on payreq from `spec`. */
+function installConsumer(dir: string, spec: string): void {
+  writeConsumerProject(dir, spec);
+  execFileSync("npm", ["ci"], { cwd: dir, env: quietEnv, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 const compilerOptions = {
@@ -126,9 +142,9 @@ beforeAll(() => {
   mkdirSync(consumerDir);
   const { tarball, files } = packLibrary();
   packedFiles = files;
-  installTarball(tarball);
+  copyFileSync(tarball, path.join(consumerDir, "payreq.tgz"));
+  installConsumer(consumerDir, "file:payreq.tgz");
   writeFiles(consumerDir, {
-    "package.json": JSON.stringify({ name: "consumer", private: true, type: "module" }),
     "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts"] }),
     "tsconfig.bad.json": JSON.stringify({
       compilerOptions: { ...compilerOptions, noEmit: true },
@@ -149,15 +165,30 @@ function compile(project: string) {
 }
 
 describe("the packed package in a consumer project", () => {
-  it("ships the built library and the generated types, and nothing else", () => {
+  it("ships the built library and CLI, the generated spec, types and page, and nothing else", () => {
     expect(packedFiles).toContain("dist/index.js");
     expect(packedFiles).toContain("dist/index.d.ts");
     expect(packedFiles).toContain("dist/client/create-client.js");
-    expect(packedFiles).toContain("generated/schema.d.ts");
-    expect(packedFiles).toContain("package.json");
-    expect(packedFiles.filter((file) => !file.startsWith("dist/") && !file.startsWith("generated/"))).toEqual(
-      ["package.json"],
-    );
+    expect(packedFiles).toContain("dist/cli/main.js");
+    expect(packedFiles.filter((file) => !file.startsWith("dist/"))).toEqual([
+      "LICENSE",
+      "README.md",
+      "bin/payreq.mjs",
+      "docs/index.html",
+      "generated/openapi.json",
+      "generated/page/secure-payment.css",
+      "generated/page/secure-payment.js",
+      "generated/schema.d.ts",
+      "package.json",
+    ]);
+  });
+
+  it("runs the payreq command of the installed package, from its compiled CLI", () => {
+    const version = execFileSync(path.join(consumerDir, "node_modules", ".bin", "payreq"), ["--version"], {
+      cwd: consumerDir,
+      encoding: "utf8",
+    });
+    expect(version).toBe("0.1.0\n");
   });
 
   it("compiles correct usage with strict settings and no @types/node", () => {
@@ -201,5 +232,68 @@ describe("the packed package in a consumer project", () => {
       notFound: [404, "/problems/not-found", "req-1"],
       wei: "10000000000000000",
     });
+  });
+});
+
+describe("payreq installed from a git URL", () => {
+  let gitConsumerDir: string;
+  beforeAll(() => {
+    // A repository holding this checkout's files as they are now, committed or not.
+    const gitDir = path.join(workDir, "payreq.git");
+    const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    for (const file of listed
+      .split("\0")
+      .filter((name) => name !== "" && existsSync(path.join(repoRoot, name)))) {
+      mkdirSync(path.dirname(path.join(gitDir, file)), { recursive: true });
+      copyFileSync(path.join(repoRoot, file), path.join(gitDir, file));
+    }
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=payreq test", "-c", "user.email=test@payreq.invalid", ...args], {
+        cwd: gitDir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    git("init", "--quiet");
+    git("add", "--all");
+    git("commit", "--quiet", "--no-gpg-sign", "--message", "snapshot");
+    const commit = git("rev-parse", "HEAD").trim();
+    gitConsumerDir = path.join(workDir, "git-consumer");
+    mkdirSync(gitConsumerDir);
+    // npm clones it, installs its dependencies, runs `prepare` (the library build) and packs it.
+    installConsumer(gitConsumerDir, `git+file://${gitDir}#${commit}`);
+  }, 600_000);
+
+  it("builds dist/ on install, so that importing payreq works", () => {
+    expect(existsSync(path.join(gitConsumerDir, "node_modules", "payreq", "dist", "index.js"))).toBe(true);
+    const output = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "--eval",
+        'import { createPayreqClient, signWebhook } from "payreq"; console.log(typeof createPayreqClient, typeof signWebhook);',
+      ],
+      { cwd: gitConsumerDir, encoding: "utf8" },
+    );
+    expect(output).toBe("function function\n");
+  });
+});
+
+describe("payreq inside this checkout", () => {
+  it("imports by its own name once npm ci has run (its prepare step builds dist/)", () => {
+    const built = existsSync(path.join(repoRoot, "dist", "index.js"));
+    expect(built, "dist/index.js is missing: run npm ci (or npm run build:lib)").toBe(true);
+    const output = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "--eval",
+        'import { createPayreqClient } from "payreq"; console.log(typeof createPayreqClient);',
+      ],
+      { cwd: repoRoot, encoding: "utf8" },
+    );
+    expect(output).toBe("function\n");
   });
 });

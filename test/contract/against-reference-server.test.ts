@@ -52,6 +52,8 @@ describe("the plan for the reference server", () => {
       expect(names).toContain(stateful);
     }
     expect(names.some((name) => name.startsWith("token of a secure payment just created"))).toBe(true);
+    expect(names.some((name) => name.startsWith("request just created"))).toBe(true);
+    expect(names.some((name) => name.startsWith("recurring payout just created"))).toBe(true);
     expect(names.some((name) => /^body: over 1 MiB .* -> 413$/.test(name))).toBe(true);
   });
 });

@@ -105,7 +105,30 @@ describe("npm run contract: reports", () => {
       outcome: "pass",
       reason: "200 application/json",
     });
+    // Which operations the mock can answer: every one, valid calls included; some checks need state.
+    expect(report.operations).toContainEqual({
+      operationId: "submitRecurringPaymentSignature",
+      passed: expect.any(Number),
+      failed: 0,
+      needsStatefulServer: expect.any(Number),
+      answersValidCalls: true,
+    });
+    expect(
+      report.operations.every((operation: { answersValidCalls: boolean }) => operation.answersValidCalls),
+    ).toBe(true);
     expect(run.stdout).not.toContain(secretKey);
+  });
+
+  it("prints one line per operation with --by-operation", async () => {
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--by-operation"]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(
+      lines
+        .slice(0, -1)
+        .every((line) => /^ANSWERS {2}\w+: \d+ passed, 0 failed, \d+ need a stateful server$/.test(line)),
+    ).toBe(true);
+    expect(lines.find((line) => line.includes(" createPayout:"))).toMatch(/^ANSWERS {2}createPayout: /);
   });
 
   it("stops early when the server does not answer", async () => {

@@ -4,12 +4,14 @@ import type { AddressInfo } from "node:net";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
 import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
 import type { SpecDocument } from "../../src/spec/spec-document.ts";
+import { createPermitRule } from "./permit-rule.ts";
 
 /**
  * A stand-in for a stateful server, to exercise the suite's stateful checks: the Prism mock behind a
  * proxy that adds what Prism lacks (one real API key, one client ID with allowed domains, unknown
  * ids, a body size limit, Problem answers to malformed JSON and empty query values, one cross-field
- * rule). Ids other than the spec's examples are unknown; everything else is Prism's answer.
+ * rule, recurring payout permits only their payer can sign). Ids other than the spec's examples
+ * are unknown; everything else is Prism's answer.
  */
 export interface ConformingProxy {
   baseUrl: string;
@@ -114,8 +116,10 @@ async function forward(
   url: URL,
   body: Buffer,
   response: ServerResponse,
+  permits: ReturnType<typeof createPermitRule>,
 ) {
-  const headers: Record<string, string> = { "x-api-key": "any" };
+  const parsed = readJson(body);
+  const headers: Record<string, string> = { "x-api-key": "any", ...permits.headersFor(url.pathname, parsed) };
   const contentType = request.headers["content-type"];
   if (contentType !== undefined) headers["content-type"] = contentType;
   const answer = await fetch(upstream + url.pathname + url.search, {
@@ -128,14 +132,29 @@ async function forward(
     const value = answer.headers.get(name);
     if (value !== null) copied[name] = value;
   }
+  const text = await answer.text();
+  const json = readJson(Buffer.from(text));
   response.writeHead(answer.status, copied);
-  response.end(Buffer.from(await answer.arrayBuffer()));
+  response.end(
+    json && typeof json === "object" && !Array.isArray(json)
+      ? JSON.stringify(permits.rewrite(url.pathname, parsed, json as Record<string, unknown>))
+      : text,
+  );
+}
+
+function readJson(body: Buffer): unknown {
+  try {
+    return body.length > 0 ? JSON.parse(body.toString("utf8")) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts the proxy on a free port of 127.0.0.1 in front of a running Prism. */
 export async function startConformingProxy(upstream: string, spec: SpecDocument): Promise<ConformingProxy> {
   const routes = compileRoutes(spec);
   const validator = createSchemaValidator(spec);
+  const permits = createPermitRule();
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -144,10 +163,13 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     const route = routes.find(
       (candidate) => candidate.operation.method === request.method && candidate.pattern.test(url.pathname),
     );
-    const rejection = rejectFirst(route, request, url, body, validator);
+    const json = (request.headers["content-type"] ?? "").startsWith("application/json");
+    const rejection =
+      rejectFirst(route, request, url, body, validator) ??
+      (json ? await permits.check(url.pathname, request.method ?? "GET", readJson(body)) : undefined);
     try {
       if (rejection) sendProblem(response, ...rejection);
-      else await forward(upstream, request, url, body, response);
+      else await forward(upstream, request, url, body, response, permits);
     } catch (error) {
       sendProblem(response, 502, "Bad Gateway", (error as Error).message);
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planContractChecks, runContractSuite, summariseResults } from "../../src/contract/run-suite.ts";
 import type { CheckResult } from "../../src/contract/target.ts";
+import { v2ScenarioChecks } from "../../src/contract/v2-scenarios.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
@@ -34,11 +35,47 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
     await prism?.stop();
   });
 
-  it("passes every check, the stateful ones included", () => {
-    const failed = results.filter((result) => result.outcome !== "pass");
+  // The proxy keeps no payers, bank accounts or client IDs, so the v2 scenarios, which read back what
+  // they create under fresh ids, fail against it; the reference server passes them
+  // (against-reference-server.test.ts).
+  const isV2Scenario = (result: CheckResult) =>
+    v2ScenarioChecks.some(
+      (entry) => entry.operationId === result.operationId && entry.check === result.check,
+    );
+
+  it("passes every check, the stateful ones included, but the v2 scenarios", () => {
+    const failed = results.filter((result) => result.outcome !== "pass" && !isV2Scenario(result));
     expect(failed).toEqual([]);
-    expect(summariseResults(results)).toMatchObject({ failed: 0, needsStatefulServer: 0 });
+    expect(summariseResults(results.filter((result) => !isV2Scenario(result)))).toMatchObject({
+      failed: 0,
+      needsStatefulServer: 0,
+    });
     expect(results.length).toBeGreaterThan(400);
+  });
+
+  it("fails the v2 scenarios that read back a record under a fresh id, naming the step", () => {
+    const failed = results.filter((result) => isV2Scenario(result) && result.outcome === "fail");
+    expect(failed.map((result) => result.operationId)).toEqual([
+      "getPayerComplianceStatus",
+      "updatePayerComplianceStatus",
+      "createPaymentDetailsV2",
+      "listPaymentDetails",
+      "createClientId",
+      "listClientIds",
+      "updateClientId",
+      "deleteClientId",
+    ]);
+    expect(
+      find(results, "getPayerComplianceStatus", "status of a payer just registered -> 200 with its userId")
+        .reason,
+    ).toMatch(/^getPayerComplianceStatus: answered 404, expected 200; body: /);
+    expect(
+      find(
+        results,
+        "deleteClientId",
+        "client ID just deleted -> 401 from its allowed origin at once, read back revoked",
+      ).reason,
+    ).toMatch(/^listCurrencies: answered 401, expected 200; /);
   });
 
   it("runs the stateful checks for real", () => {

@@ -1,6 +1,9 @@
+import { once } from "node:events";
+import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
 import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
 import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort } from "../support/prism.ts";
@@ -12,10 +15,9 @@ const script = path.join(repoRoot, "scripts", "start-mock.ts");
 const spec = loadBundledSpec();
 /** The first example of GET /v1/currencies' 200 answer, the one Prism serves without --dynamic. */
 const currenciesExample = getAtPointer(spec, "/components/examples/CurrencyListMainnet/value");
-const currenciesSchema = getAtPointer(
-  spec,
-  "/paths/~1v1~1currencies/get/responses/200/content/application~1json/schema",
-);
+const currenciesSchema = readPathOperations(spec).find(
+  (operation) => operation.operationId === "listCurrencies",
+)?.responses["200"]?.content["application/json"]?.schema;
 
 const started: RunningProcess[] = [];
 afterEach(async () => {
@@ -59,6 +61,72 @@ describe("npm run mock", () => {
     const answer = await getCurrencies(`http://127.0.0.1:${port}`);
     expect(createSchemaValidator(spec).errorsFor(currenciesSchema, answer)).toEqual([]);
     expect(answer).not.toEqual(currenciesExample);
+  });
+
+  it("is quiet by default: the ready banner, then only Prism's errors", async () => {
+    const port = await findFreePort();
+    const mock = await startMockScript(["--port", String(port)]);
+    const base = `http://127.0.0.1:${port}`;
+    const banner = mock.output();
+    expect(banner.startsWith("\npayreq mock (Prism, spec examples) is serving")).toBe(true);
+    expect(banner.trimEnd().split("\n").slice(-2)).toEqual([
+      "  Log:   Prism's errors only (--verbose prints every request)",
+      "Stop with Ctrl+C.",
+    ]);
+    for (let call = 0; call < 3; call++) await getCurrencies(base);
+    expect((await fetch(`${base}/v1/currencies`)).status).toBe(401);
+    // Prism logs in order: once the refusal is in, the valid calls would have been too.
+    await mock.waitFor(/Violation: request Invalid security scheme used\n/);
+    const afterBanner = mock.output().slice(banner.length).trimEnd().split("\n");
+    expect(afterBanner.map((line) => line.replace(/^\[[^\]]+\] › +/, ""))).toEqual([
+      "[VALIDATOR] ✖  error     Invalid security scheme used",
+      "[VALIDATOR] ✖  error     Violation: request Invalid security scheme used",
+    ]);
+  });
+
+  it("prints Prism's whole log with --verbose: every route, then each request", async () => {
+    const port = await findFreePort();
+    const mock = await startMockScript(["--port", String(port), "--verbose"]);
+    expect(mock.output()).toContain(`Prism is listening on http://127.0.0.1:${port}`);
+    expect(mock.output()).toContain("  Log:   Prism's whole log");
+    // The banner comes after Prism's own start-up lines, not among them.
+    expect(mock.output().indexOf("Prism is listening")).toBeLessThan(
+      mock.output().indexOf("payreq mock (Prism"),
+    );
+    const routes = mock.output().match(/\[CLI\] ℹ {2}info {6}(GET|POST|PUT|PATCH|DELETE) +http/g) ?? [];
+    const operations = Object.values(spec.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
+      Object.keys(item).filter((key) => ["get", "post", "put", "patch", "delete"].includes(key)),
+    );
+    expect(routes).toHaveLength(operations.length);
+    await getCurrencies(`http://127.0.0.1:${port}`);
+    await mock.waitFor(/\[HTTP SERVER\] get \/v1\/currencies ℹ {2}info {6}Request received/);
+  });
+
+  it("says so when the port is in use, and exits 1", async () => {
+    const port = await findFreePort();
+    const holder = createNetServer().listen(port, "127.0.0.1");
+    await once(holder, "listening");
+    try {
+      const run = await runToEnd(tsx, [script, "--port", String(port)], {
+        cwd: repoRoot,
+        env: envWithoutSandboxSettings,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        `port ${port} on 127.0.0.1 is already in use: stop what runs there, or pass --port\n`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("prints a URL one can open when listening on every interface", async () => {
+    const port = await findFreePort();
+    const mock = await startMockScript(["--port", String(port), "--host", "0.0.0.0"]);
+    const base = `http://127.0.0.1:${port}`;
+    expect(mock.output()).toContain(`API:   ${base}  (try: curl -H 'x-api-key: any' ${base}/v1/currencies)`);
+    expect(await getCurrencies(base)).toEqual(currenciesExample);
   });
 
   it("names itself in the pointer to its help after a bad command line, and exits 2", async () => {

@@ -8,7 +8,8 @@ const configDefaults = {
   clientIdRateLimitPerMinute: 300,
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
-  blockPrivateWebhookTargets: false,
+  allowWebhookTargets: [],
+  maxWebhookEndpointsPerAccount: 20,
   webhookPollIntervalMs: 1000,
   eventLogRetention: 10_000,
   webhookDeliveryRetention: 10_000,
@@ -51,13 +52,33 @@ describe("parseConfig", () => {
         publicBaseUrl: "https://sandbox.example.com/api",
       }),
     ).toEqual([
-      'accounts[0].id: must NOT have fewer than 1 characters, got ""',
+      'accounts[0].id: must have at least 1 character, got ""',
       "accounts[0].apiKeys[0]: must be printable ASCII without spaces, got a value of 24 characters",
       'accounts[0].clientIds[0].feePercentage: must be a percentage from 0 to 100 such as 2.5, got "150"',
       'accounts[0].clientIds[0].feeAddress: must be an EVM address (0x and 40 hex digits), got "0x12"',
       'accounts[0].clientIds[0].status: must be equal to one of the allowed values, got "paused"',
       'publicBaseUrl: must be an origin such as https://sandbox.example.com (no path), got "https://sandbox.example.com/api"',
       "clientIdRateLimitPerMinute: must be >= 1, got 0",
+    ]);
+  });
+
+  it("refuses a link lifetime over ten years, whose expiry could leave the sandbox's date range", () => {
+    expect(problemsOf({ ...createDefaultConfig(), securePaymentLifetimeSeconds: 315_360_001 })).toEqual([
+      "securePaymentLifetimeSeconds: must be <= 315360000, got 315360001",
+    ]);
+    expect(problemsOf({ ...createDefaultConfig(), securePaymentLifetimeSeconds: 315_360_000 })).toEqual([]);
+  });
+
+  it("counts characters and items in good English, and never echoes a secret", () => {
+    const config = createDefaultConfig();
+    const [account] = config.accounts;
+    if (!account) throw new Error("the default configuration has an account");
+    account.apiKeys = ["k"];
+    account.webhookSecret = "w".repeat(201);
+    expect(problemsOf({ ...config, webhookRetryDelaysMs: [1, 2, 3, 4] })).toEqual([
+      "accounts[0].apiKeys[0]: must have at least 16 characters, got a value of 1 character",
+      "accounts[0].webhookSecret: must have at most 200 characters, got a value of 201 characters",
+      "webhookRetryDelaysMs: must have at most 3 items, got [1,2,3,4]",
     ]);
   });
 

@@ -3,6 +3,7 @@ import { buildRouteTable } from "../../src/server/http/route-table.ts";
 import {
   ConfigError,
   type CreateServerOptions,
+  createDefaultConfig,
   createFixedClock,
   createServer,
   type PayreqServer,
@@ -100,6 +101,26 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     return answer as Answer<any>;
   };
   return { server, running, url: running.url, clock, loggedErrors, call, close: () => running.close() };
+}
+
+/** The API key of the second account that `startTestServerWithOtherAccount` adds. */
+export const otherAccountKey = "sk_other_account_0000000099";
+/** Call options that present the second account's API key instead of the sandbox one. */
+export const asOtherAccount = {
+  auth: "none",
+  headers: { "x-api-key": otherAccountKey },
+} as const satisfies CallOptions;
+
+/** A test server with a second account, to check that no account reaches another's records. */
+export function startTestServerWithOtherAccount(): Promise<TestServer> {
+  const config = createDefaultConfig();
+  config.accounts.push({
+    id: "acct_other",
+    apiKeys: [otherAccountKey],
+    webhookSecret: "whsec_other_account_99",
+    clientIds: [],
+  });
+  return startTestServer({ config });
 }
 
 const spec = loadBundledSpec();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig, sampleCredentials } from "../../src/server/index.ts";
+import { sampleCredentials } from "../../src/server/index.ts";
+import { asOtherAccount, bankAccount, configWithOtherAccount, payerRegistration } from "./fixtures.ts";
 import {
   browserOrigin,
   createSecurePayment,
@@ -12,60 +13,24 @@ import {
   usdcOnBase,
 } from "./helpers.ts";
 
-const otherKey = "sk_other_account_0000000001";
-const registration = {
-  clientUserId: "cust-20931",
-  email: "erika@example.com",
-  firstName: "Erika",
-  lastName: "Mustermann",
-  beneficiaryType: "individual",
-  dateOfBirth: "1988-04-12",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  state: "BE",
-  postcode: "10115",
-  country: "DE",
-  nationality: "DE",
-  phone: "+4915123456789",
-  ssn: "12345678901",
-};
-const bankAccount = {
-  bankName: "Musterbank Berlin",
-  accountName: "Erika Mustermann",
-  beneficiaryType: "individual",
-  currency: "EUR",
-  addressLine1: "Musterstrasse 1",
-  city: "Berlin",
-  country: "DE",
-  dateOfBirth: "1988-04-12",
-  postalCode: "10115",
-  iban: "DE89370400440532013000",
-};
+const registration = payerRegistration("cust-20931");
 
 let server: TestServer;
 beforeAll(async () => {
-  const config = createDefaultConfig();
-  config.accounts.push({
-    id: "acct_other",
-    apiKeys: [otherKey],
-    webhookSecret: "whsec_other_account_01",
-    clientIds: [
-      {
-        id: "cid_other",
-        clientId: "pk_other_0000000001",
-        label: "Other",
-        allowedDomains: ["https://other.example"],
-      },
-    ],
-  });
+  const config = configWithOtherAccount([
+    {
+      id: "cid_other",
+      clientId: "pk_other_0000000001",
+      label: "Other",
+      allowedDomains: ["https://other.example"],
+    },
+  ]);
   server = await startTestServer({ config });
 });
 afterAll(() => server.close());
 
-const asOther = { auth: "none" as const, headers: { "x-api-key": otherKey } };
-
 describe("registerPayer (POST /v2/payer)", () => {
-  it("registers a payer with both steps not started, answering 200 with sandbox page links", async () => {
+  it("registers a payer with the agreement pending and the KYC initiated, answering 200 with sandbox page links", async () => {
     const answer = await server.call("POST", "/v2/payer", { body: registration });
     expect(answer.status).toBe(200);
     expect(schemaErrors("PayerComplianceStatus", answer.body)).toBe("");
@@ -75,7 +40,7 @@ describe("registerPayer (POST /v2/payer)", () => {
       agreementUrl: `${server.url}/pages/agreement/${userId}`,
       kycUrl: `${server.url}/pages/kyc/${userId}`,
       userId,
-      status: { agreementStatus: "not_started", kycStatus: "not_started" },
+      status: { agreementStatus: "pending", kycStatus: "initiated" },
     });
     const kycPage = await fetch(answer.body.kycUrl);
     expect(kycPage.status).toBe(200);
@@ -89,7 +54,7 @@ describe("registerPayer (POST /v2/payer)", () => {
       body: { ...registration, clientUserId: "shared-id" },
     });
     const theirs = await server.call("POST", "/v2/payer", {
-      ...asOther,
+      ...asOtherAccount,
       body: { ...registration, clientUserId: "shared-id" },
     });
     expect(theirs.body.userId).not.toBe(mine.body.userId);
@@ -133,7 +98,7 @@ describe("createPaymentDetails (POST /v1/payer/{clientUserId}/payment-details)",
       "No payer is registered under clientUserId 'cust-nobody'; register it with POST /v2/payer first.",
     );
     const foreign = await server.call("POST", "/v1/payer/cust-2/payment-details", {
-      ...asOther,
+      ...asOtherAccount,
       body: bankAccount,
     });
     problemErrors(foreign, "/problems/not-found", 404);
@@ -160,7 +125,7 @@ describe("getClientId (GET /v2/client-ids/{id})", () => {
   it("answers 404 for another account's client ID and for an unknown one", async () => {
     problemErrors(await server.call("GET", "/v2/client-ids/cid_other"), "/problems/not-found", 404);
     problemErrors(await server.call("GET", "/v2/client-ids/cid_nope"), "/problems/not-found", 404);
-    expect((await server.call("GET", "/v2/client-ids/cid_other", asOther)).body.clientId).toBe(
+    expect((await server.call("GET", "/v2/client-ids/cid_other", asOtherAccount)).body.clientId).toBe(
       "pk_other_0000000001",
     );
   });

@@ -175,6 +175,22 @@ describe("createSandboxRecurringPayment and getSandboxRecurringPayment (/sandbox
     expect(answer.body.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
+  it("refuses a next payment date that is a leap second or past the sandbox's range", async () => {
+    const base = { payer, payee, currency: "USDC-base", amount: "1", totalPayments: 2, spender };
+    for (const nextPaymentDate of ["2026-06-30T23:59:60Z", "9999-12-31T23:59:59.999Z"]) {
+      const answer = await server.call("POST", "/sandbox/recurring-payments", {
+        body: { ...base, nextPaymentDate },
+      });
+      expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+        {
+          path: "/body/nextPaymentDate",
+          message: `must be a sandbox instant such as 2026-04-12T10:00:00Z, got ${JSON.stringify(nextPaymentDate)}`,
+        },
+      ]);
+    }
+    expect(server.loggedErrors).toEqual([]);
+  });
+
   it("refuses counts that do not fit the status, and non-ERC-20 currencies", async () => {
     const base = { payer, payee, currency: "USDC-base", amount: "1", spender };
     const completed = await server.call("POST", "/sandbox/recurring-payments", {

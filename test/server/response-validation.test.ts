@@ -71,6 +71,17 @@ describe("server gaps", () => {
     );
   });
 
+  it("refuses to start on a spec operation without a success status, naming it", () => {
+    const spec = structuredClone(loadBundledSpec()) as NonNullable<CreateServerOptions["spec"]>;
+    const clock = (spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)[
+      "/sandbox/clock"
+    ];
+    delete clock?.get?.responses["200"];
+    expect(() => createServer({ spec })).toThrow(
+      "the server cannot serve this spec: no documented success status for getSandboxClock",
+    );
+  });
+
   it("refuses to start on a spec that lacks an operation it has a handler for, naming it", () => {
     const spec = structuredClone(loadBundledSpec()) as NonNullable<CreateServerOptions["spec"]>;
     delete (spec.paths as Record<string, unknown>)["/sandbox/clock"];
@@ -81,7 +92,7 @@ describe("server gaps", () => {
 
   it("refuses a configuration that does not pass the schema", () => {
     expect(() => createServer({ config: { accounts: [] } })).toThrow(
-      "the server configuration is not a valid sandbox configuration:\n  - accounts: must NOT have fewer than 1 items, got []",
+      "the server configuration is not a valid sandbox configuration:\n  - accounts: must have at least 1 item, got []",
     );
   });
 });

@@ -1,6 +1,11 @@
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig, type DomainEvent } from "../../src/server/index.ts";
+import {
+  createDefaultConfig,
+  createFixedClock,
+  type DomainEvent,
+  SandboxClock,
+} from "../../src/server/index.ts";
 import {
   createSecurePayment,
   payer,
@@ -78,6 +83,110 @@ describe("getSandboxClock and setSandboxClock (the sandbox clock)", () => {
     expect(problemErrors(fractional, "/problems/validation-failed", 400)).toEqual([
       { path: "/body/advanceSeconds", message: "must be integer, got 1.5" },
     ]);
+  });
+});
+
+describe("setSandboxClock within the sandbox clock range", () => {
+  const instantHint = "must be a sandbox instant such as 2026-04-12T10:00:00Z";
+  const rangeWords = "from 1970-01-01T00:00:00Z up to, not including, 9000-01-01T00:00:00Z";
+  let clockServer: TestServer;
+  beforeAll(async () => {
+    clockServer = await startTestServer();
+  });
+  afterAll(() => clockServer.close());
+  const moveClock = (body: unknown) => clockServer.call("POST", "/sandbox/clock", { body });
+  const readClock = async () => (await clockServer.call("GET", "/sandbox/clock")).body;
+  const atStart = { now: "2026-04-12T10:00:00.000Z", offsetSeconds: 0 };
+
+  it("refuses a leap second with a 400 naming the field, and keeps the clock working", async () => {
+    await moveClock({ now: "2026-04-12T10:00:00Z" });
+    const answer = await moveClock({ now: "2026-06-30T23:59:60Z" });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/now", message: `${instantHint}, got "2026-06-30T23:59:60Z"` },
+    ]);
+    expect(await readClock()).toEqual(atStart);
+    const { token } = await createSecurePayment(clockServer);
+    expect((await clockServer.call("GET", `/v2/secure-payments/${token}`)).status).toBe(200);
+  });
+
+  it("refuses year 9999 and year 10000, so that links keep answering their token check", async () => {
+    await moveClock({ now: "2026-04-12T10:00:00Z" });
+    for (const now of ["9999-12-31T23:59:59.999Z", "1969-12-31T23:59:59Z"]) {
+      const answer = await moveClock({ now });
+      expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+        { path: "/body/now", message: `${instantHint}, got ${JSON.stringify(now)}` },
+      ]);
+    }
+    const year10000 = await moveClock({ now: "10000-01-01T00:00:00Z" });
+    expect(problemErrors(year10000, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/now", message: `${instantHint}, got "10000-01-01T00:00:00Z"` },
+      { path: "/body/now", message: 'must match format "date-time", got "10000-01-01T00:00:00Z"' },
+    ]);
+    expect(await readClock()).toEqual(atStart);
+    const { token } = await createSecurePayment(clockServer);
+    const check = await clockServer.call("GET", `/v2/secure-payments/${token}`);
+    expect(check.status).toBe(200);
+    expect(check.body.expiresAt).toBe("2026-04-19T10:00:00.000Z");
+  });
+
+  it("refuses an invalid calendar date", async () => {
+    const answer = await moveClock({ now: "2026-02-30T00:00:00Z" });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/now", message: 'must match format "date-time", got "2026-02-30T00:00:00Z"' },
+    ]);
+  });
+
+  it("refuses an instant whose offset moves it out of the range", async () => {
+    await moveClock({ now: "2026-04-12T10:00:00Z" });
+    for (const now of ["8999-12-31T23:30:00-01:00", "1970-01-01T00:30:00+01:00"]) {
+      const answer = await moveClock({ now });
+      expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+        { path: "/body/now", message: `must be a real instant ${rangeWords}, got ${JSON.stringify(now)}` },
+      ]);
+    }
+    expect(await readClock()).toEqual(atStart);
+  });
+
+  it("goes to either end of the range, where links still get a valid expiry", async () => {
+    expect((await moveClock({ now: "1970-01-01T00:00:00Z" })).body.now).toBe("1970-01-01T00:00:00.000Z");
+    expect((await moveClock({ now: "8999-12-31T23:59:59.999Z" })).body.now).toBe("8999-12-31T23:59:59.999Z");
+    const { token } = await createSecurePayment(clockServer);
+    const check = await clockServer.call("GET", `/v2/secure-payments/${token}`);
+    expect(check.status).toBe(200);
+    expect(check.body.expiresAt).toBe("9000-01-07T23:59:59.999Z");
+  });
+
+  it("refuses an advance past either end, naming advanceSeconds and leaving the clock", async () => {
+    await moveClock({ now: "8999-12-31T23:59:59Z" });
+    const late = await moveClock({ advanceSeconds: 1 });
+    expect(problemErrors(late, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/advanceSeconds",
+        message: `must keep the clock ${rangeWords}, got 1 (to 9000-01-01T00:00:00.000Z)`,
+      },
+    ]);
+    expect((await readClock()).now).toBe("8999-12-31T23:59:59.000Z");
+    await moveClock({ now: "1970-01-01T00:00:00Z" });
+    const early = await moveClock({ advanceSeconds: -1 });
+    expect(problemErrors(early, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/advanceSeconds",
+        message: `must keep the clock ${rangeWords}, got -1 (to 1969-12-31T23:59:59.000Z)`,
+      },
+    ]);
+    expect((await readClock()).now).toBe("1970-01-01T00:00:00.000Z");
+    expect(clockServer.loggedErrors).toEqual([]);
+  });
+});
+
+describe("SandboxClock", () => {
+  it("throws and stays put when asked to leave its range", () => {
+    const clock = new SandboxClock(createFixedClock("2026-04-12T10:00:00Z"));
+    expect(() => clock.set(new Date(Number.NaN))).toThrow(RangeError);
+    expect(() => clock.set(new Date("9000-01-01T00:00:00Z"))).toThrow(RangeError);
+    expect(() => clock.advance(-1_775_988_001)).toThrow(RangeError);
+    expect(clock.now().toISOString()).toBe("2026-04-12T10:00:00.000Z");
+    expect(clock.advance(-1_775_988_000).toISOString()).toBe("1970-01-01T00:00:00.000Z");
   });
 });
 

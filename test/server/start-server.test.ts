@@ -1,43 +1,26 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
-import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
+import {
+  runWalkthrough,
+  shellBlocks,
+  startServerScript,
+  startServerScriptProcess,
+} from "../support/guide-walkthrough.ts";
+import { findFreePort } from "../support/prism.ts";
+import { runGuideCommands } from "../support/run-guide-commands.ts";
+import { envWithoutSandboxSettings } from "../support/start-process.ts";
 
 const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
-const script = path.join(repoRoot, "scripts", "start-server.ts");
-
-/** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
-async function startScript(args: string[]): Promise<{ server: RunningProcess; banner: string; url: string }> {
-  const server = await startProcess(tsx, [script, ...args], {
-    name: `npm start -- ${args.join(" ")}`,
-    ready: /Stop with Ctrl\+C\./,
-  });
-  const banner = server.output();
-  const url = /API:\s+(http:\/\/\S+)/.exec(banner)?.[1];
-  if (url === undefined) {
-    await server.kill();
-    throw new Error(`no API URL in the banner:\n${banner}`);
-  }
-  return { server, banner, url };
-}
-
-/** The fenced `sh` blocks of a section of docs/reference-server.md. */
-function shellBlocks(section: string): string[] {
-  const doc = readFileSync(path.join(repoRoot, "docs", "reference-server.md"), "utf8");
-  const start = doc.indexOf(`## ${section}\n`);
-  const end = doc.indexOf("\n## ", start + 1);
-  const text = doc.slice(start, end < 0 ? undefined : end);
-  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
-}
 
 describe("npm start (scripts/start-server.ts)", () => {
-  let started: Awaited<ReturnType<typeof startScript>>;
+  let started: Awaited<ReturnType<typeof startServerScriptProcess>>;
   beforeAll(async () => {
-    started = await startScript(["--port", "0"]);
+    started = await startServerScriptProcess(["--port", "0"]);
   });
   afterAll(() => started?.server.kill());
 
@@ -53,26 +36,10 @@ describe("npm start (scripts/start-server.ts)", () => {
     expect(banner).toContain(sampleCredentials.webhookSecret);
   });
 
-  it("runs the quick start of docs/reference-server.md as written (only BASE points at this server)", () => {
-    const blocks = shellBlocks("Quick start");
+  it("runs the quick start of docs/reference-server.md as written (only BASE points at this server)", async () => {
+    const blocks = shellBlocks("docs/reference-server.md", "Quick start");
     expect(blocks[0]).toBe("npm ci && npm start\n");
-    const walkthrough = blocks.slice(1).join("\n");
-    expect(walkthrough.startsWith("BASE=http://127.0.0.1:3000\n")).toBe(true);
-    const result = spawnSync(
-      "bash",
-      [
-        "-e",
-        "-o",
-        "pipefail",
-        "-c",
-        walkthrough.replace("BASE=http://127.0.0.1:3000", `BASE=${started.url}`),
-      ],
-      {
-        cwd: repoRoot,
-        encoding: "utf8",
-        timeout: 60_000,
-      },
-    );
+    const result = await runWalkthrough(blocks.slice(1).join("\n"), started.url);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
@@ -90,11 +57,36 @@ describe("npm start (scripts/start-server.ts)", () => {
     expect(lines).toContain("paid");
     expect(result.stdout).toMatch(/"offsetSeconds":691200/);
   });
+
+  it("runs the webhook demo of docs/reference-server.md as written, and it leaves no endpoint behind", async () => {
+    const [walkthrough] = shellBlocks("docs/reference-server.md", "Quick start").slice(1);
+    // The quick start's first lines set BASE, KEY and json(), which the demo uses.
+    const setup = (walkthrough as string).split("\n").slice(0, 3).join("\n");
+    expect(setup).toBe(
+      `BASE=http://127.0.0.1:3000\nKEY=${sampleCredentials.apiKey}\njson() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8'))$1"; }`,
+    );
+    const [demo, ...more] = shellBlocks("docs/reference-server.md", "Webhooks");
+    expect(more).toEqual([]);
+    const port = String(await findFreePort());
+    const script = `${setup.replace("http://127.0.0.1:3000", started.url)}\n${(demo as string).replaceAll("4000", port)}`;
+    const result = await runGuideCommands(script);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^whsec_[0-9a-f]{48}$/);
+    expect(lines.filter((line) => line === "received 0 payment.confirmed")).toHaveLength(2);
+    expect(lines).toContain("[ [ 'payment.confirmed', 'delivered', 1 ] ]");
+    expect(lines.at(-1)).toBe("endpoint deleted: 204");
+    const endpoints = await fetch(`${started.url}/sandbox/webhooks/endpoints`, {
+      headers: { "x-api-key": sampleCredentials.apiKey },
+    });
+    expect(await endpoints.json()).toEqual({ endpoints: [], nextCursor: null });
+  });
 });
 
 describe("start-up errors", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(tsx, [script, ...args], {
+    spawnSync(tsx, [startServerScript, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { ...envWithoutSandboxSettings, ...env },
@@ -125,7 +117,7 @@ describe("start-up errors", () => {
     expect(result.stderr).toContain(`${file} is not a valid sandbox configuration:`);
     expect(result.stderr).toContain("  - port: unknown field; remove it or check its spelling");
     expect(result.stderr).toContain(
-      "  - accounts[0].apiKeys[0]: must NOT have fewer than 16 characters, got a value of 8 characters",
+      "  - accounts[0].apiKeys[0]: must have at least 16 characters, got a value of 8 characters",
     );
     expect(result.stderr).toContain(
       '  - accounts[0].clientIds[0].allowedDomains[0]: must be an origin such as https://shop.example.com (no path), or self, got "https://shop.example/x"',

@@ -5,6 +5,7 @@ import {
   limits,
   type OperationCheck,
   operations,
+  publishedOperations,
   transactionValueForms,
   type ValueCheck,
   webhookEvents,
@@ -234,11 +235,15 @@ describe("document", () => {
     expect(spec.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
-  it("serves v1 and v2 paths exactly as given (besides the reference server's /sandbox paths)", () => {
+  it("serves v1 and v2 paths exactly as given or published (besides the reference server's /sandbox paths)", () => {
     const servicePaths = Object.keys(spec.paths as JsonObject).filter(
       (path) => !path.startsWith("/sandbox/"),
     );
-    expect(servicePaths.sort()).toEqual([...new Set(operations.map((check) => check.path))].sort());
+    const expected = [...operations, ...publishedOperations].map((check) => check.path);
+    expect(servicePaths.sort()).toEqual([...new Set(expected)].sort());
+    for (const { method, path } of publishedOperations) {
+      expect(isObject(resolve((spec.paths as JsonObject)[path])[method]), `${method} ${path}`).toBe(true);
+    }
   });
 
   it("names a local sandbox and the mock as servers", () => {

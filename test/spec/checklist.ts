@@ -371,7 +371,36 @@ export const operations: OperationCheck[] = [
   },
 ];
 
+/**
+ * Operations the given spec does not show but the service's published contract (version 0.13.0)
+ * has, and that payreq serves too. Their facts come from that contract, not from the given spec.
+ */
+export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
+  { method: "post", path: "/v2/request" },
+  { method: "get", path: "/v2/request/{requestId}" },
+  { method: "patch", path: "/v2/request/{requestId}" },
+  { method: "get", path: "/v2/request/{requestId}/routes" },
+  { method: "post", path: "/v2/request/payment-intents/{paymentIntentId}" },
+  { method: "post", path: "/v2/payouts" },
+  { method: "get", path: "/v2/payouts/recurring/{id}" },
+  { method: "post", path: "/v2/payouts/recurring/{id}" },
+  { method: "get", path: "/v2/payments" },
+  { method: "get", path: "/v2/currencies" },
+  { method: "get", path: "/v2/currencies/{currencyId}/conversion-routes" },
+  { method: "get", path: "/v2/payer/{clientUserId}" },
+  { method: "patch", path: "/v2/payer/{clientUserId}" },
+  { method: "post", path: "/v2/payer/{clientUserId}/payment-details" },
+  { method: "get", path: "/v2/payer/{clientUserId}/payment-details" },
+  { method: "post", path: "/v2/client-ids" },
+  { method: "get", path: "/v2/client-ids" },
+  { method: "put", path: "/v2/client-ids/{id}" },
+  { method: "delete", path: "/v2/client-ids/{id}" },
+  { method: "get", path: "/v2/secure-payments" },
+  { method: "get", path: "/v2/secure-payments/{token}/pay" },
+];
+
 /** Transaction.value in the three forms the service sends. */
+
 export const transactionValueForms = {
   accepts: [0, "0x0", "0x2386f26fc10000", { type: "BigNumber", hex: "0x2386f26fc10000" }],
   rejects: ["ten", -1, { hex: "0x1" }],

@@ -5,8 +5,23 @@ import { repoRoot, runTool, type ToolResult } from "../../scripts/run-tool.ts";
 
 /** The ```ts blocks of a Markdown guide (a path from the repository root), in order. */
 export function guideSnippets(guidePath: string): string[] {
-  const guide = readFileSync(path.resolve(repoRoot, guidePath), "utf8");
-  return [...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => code ?? "");
+  return guideBlocks(guidePath, "ts");
+}
+
+/**
+ * The fenced blocks of one language (`ts`, `sh`) of a Markdown guide, in order; with `section`,
+ * only those under the `## section` heading, up to the next `## ` heading.
+ */
+export function guideBlocks(guidePath: string, language: string, section?: string): string[] {
+  let guide = readFileSync(path.resolve(repoRoot, guidePath), "utf8");
+  if (section !== undefined) {
+    const start = guide.indexOf(`\n## ${section}\n`);
+    if (start < 0) throw new Error(`${guidePath} has no section "${section}"`);
+    const end = guide.indexOf("\n## ", start + 1);
+    guide = guide.slice(start, end < 0 ? undefined : end);
+  }
+  const fence = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "gm");
+  return [...guide.matchAll(fence)].map(([, code]) => code ?? "");
 }
 
 /**

@@ -3,12 +3,14 @@ import {
   type SandboxConfig,
   sampleCredentials,
 } from "../../server/config/sandbox-config.ts";
+import { isWildcardAddress } from "../../server/reachable-host.ts";
 import { CommandError, UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
 import { readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import { watchStopSignals } from "../stop-signal.ts";
+import { isLoopbackBindAddress, loopbackWebhookTargets } from "./local-webhook-targets.ts";
 
 export interface ServeCommandOptions {
   /** How the user typed the command, for usage and messages: `payreq serve` or `npm start --`. */
@@ -63,8 +65,12 @@ export async function runServe(
     "../../server/index.ts"
   );
   let config: SandboxConfig;
+  // The built-in sandbox on loopback serves this machine only: its webhooks may reach this
+  // machine's receivers (payreq webhooks listen). A configuration file says so itself.
+  const allowsLocalReceivers = usesDefault && isLoopbackBindAddress(host);
   try {
     config = usesDefault ? createDefaultConfig() : loadConfigFile(configFile);
+    if (allowsLocalReceivers) config.allowWebhookTargets = [...loopbackWebhookTargets];
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message, command);
     throw error;
@@ -101,9 +107,15 @@ export async function runServe(
         `  API:      ${running.url}   (try: curl -H 'x-api-key: ${tryKey}' '${running.url}/v1/currencies?network=base')`,
         `  Spec:     ${running.url}/openapi.json`,
         `  Docs:     ${running.url}/docs`,
+        ...(isWildcardAddress(host)
+          ? [
+              `  Bound:    ${host} port ${running.port} (every interface; set publicBaseUrl in a configuration file for links other machines can open)`,
+            ]
+          : []),
         ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
         `  Store:    ${databaseUrl === undefined ? "in memory (lost when the server stops)" : `PostgreSQL ${describeDatabase(databaseUrl)}`}`,
         ...describeCredentials(config, usesDefault, origin),
+        ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),
         "Stop with Ctrl+C.",
         "",
       ].join("\n"),
@@ -145,5 +157,21 @@ function describeCredentials(config: SandboxConfig, usesDefault: boolean, origin
         (client) => `    client ID ${client.clientId} for ${client.allowedDomains.join(", ") || "no origin"}`,
       ),
     ]),
+  ];
+}
+
+/** Which webhook receivers the server may reach, since the address guard refuses local ones by default. */
+function describeWebhookTargets(config: SandboxConfig, usesDefault: boolean, allowsLocal: boolean): string[] {
+  if (allowsLocal) {
+    return [
+      `Webhooks may reach this machine (${loopbackWebhookTargets.join(", ")}): the server listens on loopback only.`,
+    ];
+  }
+  const allowed = config.allowWebhookTargets ?? [];
+  if (allowed.length > 0) return [`Webhooks may reach public addresses and ${allowed.join(", ")}.`];
+  return [
+    usesDefault
+      ? "Webhooks reach public addresses only: the server listens beyond loopback, so receivers on this machine are refused."
+      : "Webhooks reach public addresses only: list local receivers in the file's allowWebhookTargets.",
   ];
 }

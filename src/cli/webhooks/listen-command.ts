@@ -9,6 +9,7 @@ import {
   apiKeyPlaceholder,
   callSandbox,
   connectToSandbox,
+  curlApiKeyHeader,
   defaultServerUrl,
   type SandboxConnection,
   sandboxConnectionOptions,
@@ -182,7 +183,7 @@ function banner(input: {
     lines.push(
       `  Endpoint:    ${endpoint.id} on ${connection.server}, all events, secret ending in ${endpoint.secretLast4}`,
       ...(input.printSecret ? [`  Secret:      ${endpoint.secret}`] : []),
-      `  Deliveries:  curl -H 'x-api-key: ${connection.apiKeyHint}' '${connection.server}/sandbox/webhooks/deliveries?endpointId=${endpoint.id}'`,
+      `  Deliveries:  curl -H ${curlApiKeyHeader(connection)} '${connection.server}/sandbox/webhooks/deliveries?endpointId=${endpoint.id}'`,
       `  Try:         payreq webhooks trigger payment.confirmed${serverFlag}${keyFlag}`,
     );
   } else {

@@ -54,6 +54,15 @@ export function connectToSandbox(
 }
 
 /**
+ * The `-H` argument of a printed curl command. A key read from the environment is printed as
+ * `$PAYREQ_API_KEY` in double quotes, so that the shell expands it when the command is pasted.
+ */
+export function curlApiKeyHeader(connection: SandboxConnection): string {
+  const header = `x-api-key: ${connection.apiKeyHint}`;
+  return connection.apiKeyHint.startsWith("$") ? `"${header}"` : `'${header}'`;
+}
+
+/**
  * Makes one call and returns its data, or throws a CommandError that says what was being done,
  * what the server answered (its problem detail) or why it could not be reached.
  */

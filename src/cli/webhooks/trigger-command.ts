@@ -5,6 +5,7 @@ import { halfOfRemaining } from "./partial-amount.ts";
 import {
   callSandbox,
   connectToSandbox,
+  curlApiKeyHeader,
   defaultServerUrl,
   type SandboxConnection,
   sandboxConnectionOptions,
@@ -111,7 +112,7 @@ export async function runWebhooksTrigger(args: readonly string[], io: CliIo): Pr
       receivers.length === 0
         ? `  No webhook endpoint of this account receives ${event}, so nothing is delivered: start \`payreq webhooks listen\` first.`
         : `  ${event} goes to ${receivers.length} webhook endpoint(s): ${receivers.join(", ")}`,
-      `  Deliveries: curl -H 'x-api-key: ${connection.apiKeyHint}' '${connection.server}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
+      `  Deliveries: curl -H ${curlApiKeyHeader(connection)} '${connection.server}/sandbox/webhooks/deliveries?requestId=${requestId}'`,
     ].join("\n"),
   );
   return 0;

@@ -80,8 +80,14 @@ export const sandboxConfigSchema = {
     },
     publicBaseUrl: { type: "string", pattern: "^https?://[^/?#\\s]+$" },
     securePaymentPageUrl: { type: "string", pattern: "^https?://[^\\s#]+$" },
-    // Links live 7 days unless paid, as on the service.
-    securePaymentLifetimeSeconds: { type: "integer", minimum: 1, default: 7 * 24 * 60 * 60 },
+    // Links live 7 days unless paid, as on the service; at most ten years, so that an expiry from any
+    // sandbox clock instant is still a valid date.
+    securePaymentLifetimeSeconds: {
+      type: "integer",
+      minimum: 1,
+      maximum: 315_360_000,
+      default: 7 * 24 * 60 * 60,
+    },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1, default: 300 },
     webhookRetryDelaysMs: {
       type: "array",
@@ -90,7 +96,14 @@ export const sandboxConfigSchema = {
       default: [1000, 5000, 15000],
     },
     webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000, default: 5000 },
-    blockPrivateWebhookTargets: { type: "boolean", default: false },
+    allowWebhookTargets: {
+      type: "array",
+      maxItems: 100,
+      items: { type: "string", minLength: 1, maxLength: 300 },
+      default: [],
+    },
+    maxWebhookEndpointsPerAccount: { type: "integer", minimum: 1, maximum: 1000, default: 20 },
+    blockPrivateWebhookTargets: { type: "boolean" },
     // With a shared database, how often each instance looks for deliveries no live instance holds.
     webhookPollIntervalMs: { type: "integer", minimum: 10, maximum: 60_000, default: 1000 },
     // Retention: the newest events of the outbox, and the newest deliveries of each account.

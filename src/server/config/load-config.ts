@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { allowListHint, createTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseLiteralHost } from "../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
 import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
 import { configuredEndpointId, type ResolvedConfig, type SandboxConfig } from "./sandbox-config.ts";
+import { findWebhookSettingsProblems } from "./webhook-settings-problems.ts";
 
 /** A configuration that cannot be used; `problems` names each bad field. */
 export class ConfigError extends Error {
@@ -31,6 +33,16 @@ function fieldName(pointer: string): string {
   return name === "" ? "(the whole file)" : name;
 }
 
+/** "1 character", "16 characters", "1 item". */
+const counting = (noun: string) => (count: number) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const characters = counting("character");
+const countedKeywords: Record<string, ((count: number) => string) | undefined> = {
+  minLength: characters,
+  maxLength: characters,
+  minItems: counting("item"),
+  maxItems: counting("item"),
+};
+
 function describe(error: ErrorObject, value: unknown): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "additionalProperties") {
@@ -42,7 +54,12 @@ function describe(error: ErrorObject, value: unknown): string {
   }
   // Secrets are never echoed, not even invalid ones.
   const secret = /\/(apiKeys\/\d+|webhookSecret|webhookEndpoints\/\d+\/secret)$/.test(error.instancePath);
-  const shown = secret ? `a value of ${String(value).length} characters` : JSON.stringify(value);
+  const shown = secret ? `a value of ${characters(String(value).length)}` : JSON.stringify(value);
+  const counted = countedKeywords[error.keyword];
+  if (counted) {
+    const bound = error.keyword.startsWith("min") ? "at least" : "at most";
+    return `${fieldName(error.instancePath)}: must have ${bound} ${counted(Number(params.limit))}, got ${shown}`;
+  }
   if (error.keyword === "pattern") {
     const hint = configPatternHints[String(params.pattern)] ?? `a value matching ${String(params.pattern)}`;
     return `${fieldName(error.instancePath)}: must be ${hint}, got ${shown}`;
@@ -88,12 +105,13 @@ function findDuplicates(config: SandboxConfig): string[] {
 }
 
 /**
- * The webhook endpoint URLs that cannot be used: malformed ones, and, with
- * `blockPrivateWebhookTargets`, IP literals and localhost names it refuses. Names are resolved
+ * The webhook endpoint URLs that cannot be used: malformed ones, and IP literals and localhost
+ * names the address guard refuses, unless `allowWebhookTargets` lists them. Names are resolved
  * at each delivery instead, as DNS answers change.
  */
 function findUnusableWebhookUrls(config: SandboxConfig): string[] {
   const problems: string[] = [];
+  const allowList = createTargetAllowList(config.allowWebhookTargets);
   config.accounts.forEach((account, a) => {
     (account.webhookEndpoints ?? []).forEach((endpoint, e) => {
       const field = `accounts[${a}].webhookEndpoints[${e}].url`;
@@ -102,9 +120,9 @@ function findUnusableWebhookUrls(config: SandboxConfig): string[] {
         problems.push(`${field}: ${problem}`);
         return;
       }
-      if (!config.blockPrivateWebhookTargets) return;
+      if (allowList.allows(endpoint.url)) return;
       const refused = refuseLiteralHost(hostOf(new URL(endpoint.url)));
-      if (refused) problems.push(`${field}: must reach a public address: ${refused}`);
+      if (refused) problems.push(`${field}: must reach a public address: ${refused}${allowListHint}`);
     });
   });
   return problems;
@@ -124,7 +142,11 @@ export function parseConfig(given: unknown, source = "configuration"): ResolvedC
     );
   }
   const config = value as unknown as ResolvedConfig;
-  const problems = [...findDuplicates(config), ...findUnusableWebhookUrls(config)];
+  const problems = [
+    ...findDuplicates(config),
+    ...findUnusableWebhookUrls(config),
+    ...findWebhookSettingsProblems(config),
+  ];
   if (problems.length > 0) throw new ConfigError(source, problems);
   return config;
 }

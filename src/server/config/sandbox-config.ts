@@ -53,9 +53,17 @@ export interface SandboxConfig {
   /** How long one webhook attempt may take before it counts as failed (5 s by default). */
   webhookTimeoutMs?: number;
   /**
-   * Refuse webhook endpoints whose host is or resolves to a loopback, private, link-local or
-   * unspecified address, at registration and again at each delivery. Off by default, so that a
-   * receiver on localhost works during development.
+   * Webhook targets let through the address guard, which otherwise refuses every endpoint whose
+   * host is or resolves to a non-public address (loopback, private, link-local, multicast, ...)
+   * at registration and again at each delivery: exact origins (`http://127.0.0.1:4000`) or hosts
+   * on any port (`localhost`, `127.0.0.1`, `[::1]`). None by default.
+   */
+  allowWebhookTargets?: string[];
+  /** The most webhook endpoints one account may have, configured and registered together (20 by default). */
+  maxWebhookEndpointsPerAccount?: number;
+  /**
+   * Deprecated: the address guard is always on. `true` is accepted and changes nothing; `false`
+   * is refused, naming `allowWebhookTargets` as the way to reach local receivers.
    */
   blockPrivateWebhookTargets?: boolean;
   /** With a shared database: how often each instance looks for deliveries no live instance holds (1 s by default). */
@@ -72,7 +80,8 @@ type DefaultedField =
   | "clientIdRateLimitPerMinute"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
-  | "blockPrivateWebhookTargets"
+  | "allowWebhookTargets"
+  | "maxWebhookEndpointsPerAccount"
   | "webhookPollIntervalMs"
   | "eventLogRetention"
   | "webhookDeliveryRetention";

@@ -1,6 +1,7 @@
 import { type Address, zeroAddress } from "viem";
 import {
   type BatchPaymentItem,
+  type BatchPaymentTransactions,
   buildBatchPaymentTransactions,
   computeFeeAmount,
   type NetworkName,
@@ -10,14 +11,8 @@ import { invalidField, type ValidationIssue, validationFailed } from "../problem
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
-import { resolveFee } from "./fees.ts";
-import {
-  createRequestRecord,
-  paymentTokenOf,
-  planRequests,
-  remainingAmount,
-  storeNewRequest,
-} from "./requests.ts";
+import { type FeeSettings, resolveFee } from "./fees.ts";
+import { amountDue, createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -59,8 +54,7 @@ async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<R
 
 function toBatchItem(request: RequestRecord, feePercentage: string | undefined): BatchPaymentItem {
   const token = paymentTokenOf(request);
-  const left = remainingAmount(request);
-  const amount = left > 0n ? left : BigInt(request.expectedAmount);
+  const amount = amountDue(request);
   return {
     token,
     payee: request.payee,
@@ -68,6 +62,49 @@ function toBatchItem(request: RequestRecord, feePercentage: string | undefined):
     paymentReference: request.paymentReference,
     feeAmount: computeFeeAmount(amount, feePercentage),
   };
+}
+
+/**
+ * One `batchPayments` call on the network of the requests (they share one) that pays what is due
+ * on each, after the approvals the wallet book of `accountId` (the caller's) says `payer` lacks
+ * (all of them when no payer is named). Without a fee address, the payer (or else the first payee) stands in: the batch
+ * contract sends its batch fee there and refuses the zero address.
+ */
+export async function buildBatchPayment(
+  ctx: DomainContext,
+  accountId: string,
+  requests: RequestRecord[],
+  fee: FeeSettings,
+  payer: string | undefined,
+): Promise<BatchPaymentTransactions & { payments: BatchPaymentItem[] }> {
+  const [first] = requests;
+  if (!first) throw new Error("a batch needs at least one request");
+  const network = first.network;
+  const contracts = contractsFor(ctx, network);
+  const payments = requests.map((request) => toBatchItem(request, fee.feePercentage));
+
+  let currentAllowances: Record<Address, bigint> | undefined;
+  if (payer !== undefined) {
+    currentAllowances = {};
+    for (const payment of payments) {
+      if (payment.token.type !== "ERC20") continue;
+      currentAllowances[payment.token.address] = await allowanceOf(
+        ctx.store,
+        accountId,
+        payer,
+        payment.token.id,
+        contracts.batchConversionPayments,
+      );
+    }
+  }
+  const built = buildBatchPaymentTransactions({
+    network: network as NetworkName,
+    payments,
+    feeAddress: (fee.feeAddress ?? payer ?? first.payee) as Address,
+    currentAllowances,
+    contracts,
+  });
+  return { ...built, payments };
 }
 
 /**
@@ -93,35 +130,10 @@ export async function createBatchPayout(
   } else {
     requests = await loadExisting(ctx, body.requestIds ?? []);
   }
-  const [first] = requests;
-  if (!first) throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
-  const network = first.network;
-  const contracts = contractsFor(ctx, network);
-  const payments = requests.map((request) => toBatchItem(request, fee.feePercentage));
-
-  let currentAllowances: Record<Address, bigint> | undefined;
-  if (body.payer !== undefined) {
-    currentAllowances = {};
-    for (const payment of payments) {
-      if (payment.token.type !== "ERC20") continue;
-      currentAllowances[payment.token.address] = await allowanceOf(
-        ctx.store,
-        principal.accountId,
-        body.payer,
-        payment.token.id,
-        contracts.batchConversionPayments,
-      );
-    }
+  if (requests.length === 0) {
+    throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
   }
-  const built = buildBatchPaymentTransactions({
-    network: network as NetworkName,
-    payments,
-    // The batch contract sends its batch fee to feeAddress, which must not be the zero address:
-    // without a fee, the payer (or else the first payee) stands in.
-    feeAddress: (fee.feeAddress ?? body.payer ?? first.payee) as Address,
-    currentAllowances,
-    contracts,
-  });
+  const built = await buildBatchPayment(ctx, principal.accountId, requests, fee, body.payer);
 
   if (body.requests) {
     const now = ctx.clock.now().toISOString();

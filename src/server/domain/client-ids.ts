@@ -1,8 +1,10 @@
 import type { ClientIdConfig } from "../config/sandbox-config.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import type { ClientIdRecord } from "../store/records.ts";
+import type { StoreOperations } from "../store/store.ts";
 import type { DomainContext } from "./context.ts";
 import { requireOwnRecord } from "./own-records.ts";
+import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** The record a configured client ID starts as. */
@@ -39,16 +41,25 @@ export function allowsOrigin(record: ClientIdRecord, origin: string, publicOrigi
   return record.status === "active" && effectiveAllowedDomains(record, publicOrigin).includes(origin);
 }
 
+/** A client-ID record as the API answers it: without its account, `self` read as the server's origin. */
+export function toWireClientId(ctx: DomainContext, record: ClientIdRecord): Schemas["ClientId"] {
+  const { accountId: _account, ...wire } = record;
+  return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
+}
+
+/** The client-ID record `id` of the caller's account; 404 for another account's, like a missing one. */
+export function requireOwnClientId(
+  store: StoreOperations,
+  principal: Principal,
+  id: string,
+): Promise<ClientIdRecord> {
+  return requireOwnRecord(store.getClientId(id), principal, `No client ID of your account has the id ${id}.`);
+}
+
 /** A client-ID record of the caller's own account; another account's answers 404 like a missing one. */
 export async function getClientId(
   ctx: DomainContext,
   { principal, path: { id } }: OperationInput<"getClientId">,
 ): Promise<Schemas["ClientId"]> {
-  const record = await requireOwnRecord(
-    ctx.store.getClientId(id),
-    principal,
-    `No client ID of your account has the id ${id}.`,
-  );
-  const { accountId: _account, ...wire } = record;
-  return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
+  return toWireClientId(ctx, await requireOwnClientId(ctx.store, principal, id));
 }

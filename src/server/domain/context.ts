@@ -1,6 +1,7 @@
 import type { PaymentContracts } from "../../chain/index.ts";
 import type { Clock, SandboxClock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
+import type { WebhookTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
 
 /** What domain operations need: storage, time, the contract table and the public URLs. */
 export interface DomainContext extends ServerContext {
@@ -25,8 +26,10 @@ export interface ServerContext {
 
 /** What the sandbox's webhook operations need from the delivery worker and the configuration. */
 export interface WebhookContext {
-  /** Refuse endpoints on loopback, private, link-local or unspecified addresses. */
-  blockPrivateTargets: boolean;
+  /** Targets let through the address guard, which refuses every other non-public address. */
+  allowList: WebhookTargetAllowList;
+  /** The most endpoints one account may have. */
+  maxEndpointsPerAccount: number;
   /** Sends a pending delivery now (or once the worker runs). */
   enqueue(deliveryId: string): void;
 }

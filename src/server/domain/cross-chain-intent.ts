@@ -2,7 +2,7 @@ import { maxUint256 } from "viem";
 import { buildApproval, type TokenRecord } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
-import type { RequestRecord } from "../store/records.ts";
+import type { PaymentIntentRecord, RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
@@ -37,11 +37,27 @@ export function isCrossChain(chain: SourceChain, symbol: SourceToken, requestTok
   return sourceNetworks[chain] !== requestToken.network || symbol !== requestToken.symbol;
 }
 
+/** Whether the bridge carries payments into this currency. */
+function isBridged(token: TokenRecord): boolean {
+  return bridgedSymbols.has(token.symbol) && Object.values(sourceNetworks).includes(token.network);
+}
+
+/** Every source a cross-chain payment into `requestToken` can come from; none when it is not bridged. */
+export function crossChainSources(
+  requestToken: TokenRecord,
+): { chain: SourceChain; symbol: SourceToken; token: TokenRecord }[] {
+  if (!isBridged(requestToken)) return [];
+  return (Object.keys(sourceNetworks) as SourceChain[]).flatMap((chain) =>
+    (["USDC", "USDT"] as const satisfies readonly SourceToken[]).flatMap((symbol) => {
+      const token = findCurrency(`${symbol}-${sourceNetworks[chain]}`);
+      return token && isCrossChain(chain, symbol, requestToken) ? [{ chain, symbol, token }] : [];
+    }),
+  );
+}
+
 function checkIntent(input: IntentInput): { source: TokenRecord; wallet: `0x${string}` } {
   const issues: ValidationIssue[] = [];
-  const destinationBridged =
-    bridgedSymbols.has(input.token.symbol) && Object.values(sourceNetworks).includes(input.token.network);
-  if (!destinationBridged) {
+  if (!isBridged(input.token)) {
     issues.push({
       path: "/path/requestId",
       message: `pays in ${input.token.id}, which the cross-chain bridge does not carry (it carries USDC and USDT on ${Object.values(sourceNetworks).join(", ")})`,
@@ -81,7 +97,7 @@ interface IntentInput {
 }
 
 /** Base units of `to` worth `amount` of `from`, both USD stablecoins at par; rounded up. */
-function rescale(amount: bigint, from: TokenRecord, to: TokenRecord): bigint {
+export function rescale(amount: bigint, from: TokenRecord, to: TokenRecord): bigint {
   const up = 10n ** BigInt(to.decimals);
   const down = 10n ** BigInt(from.decimals);
   return (amount * up + down - 1n) / down;
@@ -179,10 +195,27 @@ export async function buildCrossChainIntent(
     primaryType: "Permit",
     values: { owner: wallet, spender: permit2Address, value: maxUint256.toString(), nonce: "0", deadline },
   };
-  return {
-    paymentIntentId: newUlid(now),
+  const issued: PaymentIntentRecord = {
+    id: newUlid(now),
+    accountId: input.request.accountId,
+    requestId: input.request.requestId,
+    payer: wallet,
+    amount: input.amount.toString(),
+    sourceNetwork: source.network,
+    sourceCurrency: source.id,
+    sourceAmount: sourceAmount.toString(),
     paymentIntent: JSON.stringify(paymentIntent),
-    approvalPermitPayload: needsApproval && supportsEIP2612 ? JSON.stringify(permit) : null,
+    approvalPermit: needsApproval && supportsEIP2612 ? JSON.stringify(permit) : null,
+    status: "issued",
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  // Kept so that POST /v2/request/payment-intents/{id} can check the signatures against it.
+  await ctx.store.putPaymentIntent(issued);
+  return {
+    paymentIntentId: issued.id,
+    paymentIntent: issued.paymentIntent,
+    approvalPermitPayload: issued.approvalPermit,
     approvalCalldata:
       needsApproval && !supportsEIP2612
         ? toWireTransaction(

@@ -25,3 +25,8 @@ export function newUuid(): string {
 export function newTxHash(): `0x${string}` {
   return `0x${randomBytes(32).toString("hex")}`;
 }
+
+/** The public value of a new client ID: `cli_` and 32 random hex digits. */
+export function newClientIdValue(): string {
+  return `cli_${randomBytes(16).toString("hex")}`;
+}

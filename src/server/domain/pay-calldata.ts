@@ -11,24 +11,20 @@ import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
-import { nativeCurrencyOf } from "./currencies.ts";
-import { resolveFee } from "./fees.ts";
-import { simulatedGasCostPerTransaction } from "./gas.ts";
+import { type FeeSettings, resolveFee } from "./fees.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
 import type { Principal } from "./principal.ts";
-import { paymentTokenOf, remainingAmount } from "./requests.ts";
+import { amountDue, paymentTokenOf } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
-import { allowanceOf, balanceOf } from "./wallet-book.ts";
+import { allowanceOf } from "./wallet-book.ts";
+import { checkWalletFunds } from "./wallet-funds.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
 
 /** The amount to pay in base units: the `amount` query parameter, else what is left of the request. */
 function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: TokenRecord): bigint {
-  if (query.amount === undefined) {
-    const left = remainingAmount(request);
-    return left > 0n ? left : BigInt(request.expectedAmount);
-  }
+  if (query.amount === undefined) return amountDue(request);
   const reading = readAmount(query.amount, token.decimals, token.id);
   if (!reading.ok) throw validationFailed([{ path: "/query/amount", message: reading.message }]);
   if (reading.units > 0n) return reading.units;
@@ -86,13 +82,42 @@ export async function getPayCalldata(
     });
   }
 
+  return buildSameChainCalldata(ctx, {
+    accountId: principal.accountId,
+    request,
+    token,
+    amount,
+    fee,
+    wallet: query.wallet,
+  });
+}
+
+/** One request's payment on its own network: how much, with which fee, from which wallet if known. */
+export interface SameChainPayment {
+  /** The caller's account, whose wallet book is read. */
+  accountId: string;
+  request: RequestRecord;
+  token: TokenRecord;
+  amount: bigint;
+  fee: FeeSettings;
+  wallet: string | undefined;
+}
+
+/**
+ * The same-chain transactions that pay `amount` of a request through the network's fee proxy
+ * (an approval first when the wallet book's allowance is short), with metadata read from the
+ * wallet book.
+ */
+export async function buildSameChainCalldata(
+  ctx: DomainContext,
+  { accountId, request, token, amount, fee, wallet }: SameChainPayment,
+): Promise<Schemas["PayCalldata"]> {
   const contracts = contractsFor(ctx, request.network);
   const feeAmount = computeFeeAmount(amount, fee.feePercentage);
-  const wallet = query.wallet;
   const currentAllowance =
     wallet === undefined || token.type !== "ERC20"
       ? undefined
-      : await allowanceOf(ctx.store, principal.accountId, wallet, token.id, contracts.erc20FeeProxy);
+      : await allowanceOf(ctx.store, accountId, wallet, token.id, contracts.erc20FeeProxy);
   const built = buildPaymentTransactions({
     network: request.network as NetworkName,
     token,
@@ -104,22 +129,14 @@ export async function getPayCalldata(
     currentAllowance,
     contracts,
   });
-
-  let hasEnoughBalance = true;
-  let hasEnoughGas = true;
-  if (wallet !== undefined) {
-    const native = nativeCurrencyOf(request.network);
-    const nativeBalance = native ? await balanceOf(ctx.store, principal.accountId, wallet, native.id) : 0n;
-    const gas = simulatedGasCostPerTransaction * BigInt(built.transactions.length);
-    if (token.type === "ETH") {
-      hasEnoughBalance = nativeBalance >= amount + feeAmount;
-      hasEnoughGas = nativeBalance >= amount + feeAmount + gas;
-    } else {
-      hasEnoughBalance =
-        (await balanceOf(ctx.store, principal.accountId, wallet, token.id)) >= amount + feeAmount;
-      hasEnoughGas = nativeBalance >= gas;
-    }
-  }
+  const funds = await checkWalletFunds(
+    ctx,
+    accountId,
+    wallet,
+    request.network,
+    [{ token, amount: amount + feeAmount }],
+    built.transactions.length,
+  );
 
   return {
     transactions: built.transactions.map((transaction) =>
@@ -129,8 +146,7 @@ export async function getPayCalldata(
       stepsRequired: built.transactions.length,
       needsApproval: built.needsApproval,
       approvalTransactionIndex: built.approvalTransactionIndex,
-      hasEnoughBalance,
-      hasEnoughGas,
+      ...funds,
     },
   };
 }

@@ -1,9 +1,14 @@
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
+import { newUlid } from "./ids.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { completeIfAllPaid } from "./secure-payments.ts";
 import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
+
+/** A payment to record: its id is assigned here; `payer` and `sourceNetwork` are null unless known. */
+export type PaymentToRecord = Omit<RequestPaymentRecord, "id" | "payer" | "sourceNetwork"> &
+  Partial<Pick<RequestPaymentRecord, "payer" | "sourceNetwork">>;
 
 /**
  * Records one payment on a request inside the caller's transaction: the request's new state, the
@@ -13,9 +18,15 @@ import { appendPaymentWebhookEvent } from "./webhook-payloads.ts";
 export async function recordPayment(
   tx: StoreOperations,
   request: RequestRecord,
-  payment: RequestPaymentRecord,
+  given: PaymentToRecord,
   now: Date,
 ): Promise<RequestRecord> {
+  const payment: RequestPaymentRecord = {
+    payer: null,
+    sourceNetwork: null,
+    ...given,
+    id: newUlid(new Date(given.recordedAt)),
+  };
   const token = paymentTokenOf(request);
   const amountPaid = BigInt(request.amountPaid) + BigInt(payment.amount);
   const status: RequestRecord["status"] =

@@ -6,6 +6,8 @@ import type { StoreOperations } from "../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
 import { newRequestId } from "./ids.ts";
+import { requireOwnRecord } from "./own-records.ts";
+import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** One request to create, checked: its token and what the payer will owe in base units. */
@@ -23,13 +25,28 @@ export function planRequests(
   items: Schemas["PaymentRequestItem"][],
   pointer: string,
 ): { network: string; plans: PlannedRequest[] } {
+  return planItems(items, pointer, (index) => `${pointer}/${index}`);
+}
+
+/** Checks the one request of a single-request body, with issues at `<pointer>/<field>`. */
+export function planRequest(item: Schemas["PaymentRequestItem"], pointer: string): PlannedRequest {
+  const [plan] = planItems([item], pointer, () => pointer).plans;
+  if (!plan) throw new Error("planItems returned no plan for a valid item");
+  return plan;
+}
+
+function planItems(
+  items: Schemas["PaymentRequestItem"][],
+  pointer: string,
+  itemPointer: (index: number) => string,
+): { network: string; plans: PlannedRequest[] } {
   const issues: ValidationIssue[] = [];
   const plans: PlannedRequest[] = [];
   let first: { index: number; network: string } | undefined;
   const mismatches: string[] = [];
 
   items.forEach((item, index) => {
-    const at = `${pointer}/${index}`;
+    const at = itemPointer(index);
     if (item.payee.toLowerCase() === zeroAddress) {
       issues.push({ path: `${at}/payee`, message: "must not be the zero address: payments to it are burnt" });
     }
@@ -134,4 +151,19 @@ export function paymentTokenOf(request: RequestRecord): TokenRecord {
 export function remainingAmount(request: RequestRecord): bigint {
   const left = BigInt(request.expectedAmount) - BigInt(request.amountPaid);
   return left > 0n ? left : 0n;
+}
+
+/** One of the caller's requests; another account's reads as unknown. */
+export function loadOwnRequest(
+  store: StoreOperations,
+  principal: Principal,
+  requestId: string,
+): Promise<RequestRecord> {
+  return requireOwnRecord(store.getRequest(requestId), principal, `No request has the id ${requestId}.`);
+}
+
+/** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */
+export function amountDue(request: RequestRecord): bigint {
+  const left = remainingAmount(request);
+  return left > 0n ? left : BigInt(request.expectedAmount);
 }

@@ -19,7 +19,7 @@ export function effectiveStatus(record: SecurePaymentRecord, now: Date): SecureP
 }
 
 /** The hosted page URL with the token as its `token` query parameter. */
-function securePaymentUrl(pageUrl: string, token: string): string {
+export function securePaymentUrl(pageUrl: string, token: string): string {
   const url = new URL(pageUrl);
   url.searchParams.set("token", token);
   return url.toString();
@@ -66,7 +66,8 @@ export async function createSecurePayment(
   };
 }
 
-async function loadRequests(tx: StoreOperations, ids: string[]): Promise<RequestRecord[]> {
+/** The requests of `ids` that exist, in the order of `ids`. */
+export async function loadRequests(tx: StoreOperations, ids: string[]): Promise<RequestRecord[]> {
   const found = await Promise.all(ids.map((id) => tx.getRequest(id)));
   return found.filter((request): request is RequestRecord => request !== undefined);
 }
@@ -129,15 +130,14 @@ function toDetails(
 }
 
 /**
- * The token check: 200 with the details while pending and not expired; 403 once expired,
- * invalidated or compliance_failed; 409 once completed; 404 for an unknown token. The details
- * carry the payment references and the fee the caller's pay calldata will hold, so that a payer
- * page can check the transactions before the payer signs them.
+ * The secure payment of `token` while it can be paid (pending, not expired); otherwise the token
+ * check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed; 404
+ * for an unknown token.
  */
-export async function checkSecurePaymentToken(
+export async function requirePayableSecurePayment(
   ctx: DomainContext,
-  { principal, path: { token } }: OperationInput<"checkSecurePaymentToken">,
-): Promise<Schemas["SecurePaymentDetails"]> {
+  token: string,
+): Promise<SecurePaymentRecord> {
   const record = await ctx.store.getSecurePayment(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
   const status = effectiveStatus(record, ctx.clock.now());
@@ -163,12 +163,26 @@ export async function checkSecurePaymentToken(
         `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
       );
     case "pending":
-      return toDetails(
-        record,
-        await loadRequests(ctx.store, record.requestIds),
-        resolveFee({}, principal, "/query"),
-      );
+      return record;
   }
+}
+
+/**
+ * The token check: 200 with the details while the link can be paid, else the answers of
+ * `requirePayableSecurePayment`. The details carry the payment references and the fee the
+ * caller's pay calldata will hold, so that a payer page can check the transactions before the
+ * payer signs them.
+ */
+export async function checkSecurePaymentToken(
+  ctx: DomainContext,
+  { principal, path: { token } }: OperationInput<"checkSecurePaymentToken">,
+): Promise<Schemas["SecurePaymentDetails"]> {
+  const record = await requirePayableSecurePayment(ctx, token);
+  return toDetails(
+    record,
+    await loadRequests(ctx.store, record.requestIds),
+    resolveFee({}, principal, "/query"),
+  );
 }
 
 /** Marks a secure payment completed once every one of its requests is paid. */

@@ -19,8 +19,8 @@ const eventOf: Record<RequestPaymentRecord["outcome"], WebhookEventName> = {
   failed: "payment.failed",
 };
 
-/** Webhooks name currencies by symbol or fiat code, never by currency id. */
-function currencyCode(currency: string): string {
+/** Webhooks (and payment searches) name currencies by symbol or fiat code, never by currency id. */
+export function currencyCode(currency: string): string {
   return findCurrency(currency)?.symbol ?? currency;
 }
 
@@ -41,8 +41,13 @@ export function buildPaymentPayload(
   if (event === "payment.failed") {
     return { ...identity, subStatus: payment.subStatus ?? "", paymentProcessor };
   }
+  // Receivers tell a recurring payment's executions apart by this member.
+  const recurring = request.recurringPaymentId
+    ? { recurringPayment: { id: request.recurringPaymentId } }
+    : {};
   return {
     ...identity,
+    ...recurring,
     amount: formatBaseUnits(payment.amount, token.decimals),
     totalAmountPaid: formatBaseUnits(amountPaid, token.decimals),
     expectedAmount: formatBaseUnits(request.expectedAmount, token.decimals),

@@ -1,7 +1,8 @@
 import type { RequestHandler } from "express";
 import type { CredentialRole } from "../../spec/operations.ts";
+import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
@@ -20,7 +21,8 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
   store: Store;
-  accountClock: (accountId: string) => Promise<SandboxClock>;
+  /** The time source of every account's sandbox clock; each account's offset is in the store. */
+  baseClock: Clock;
   publicOrigin: () => string;
   /** The header of each credential, from the spec's security schemes. */
   headers: Record<CredentialRole, string>;
@@ -38,7 +40,7 @@ export function authenticate(options: {
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
       state.principal = { kind: "apiKey", accountId };
-      state.clock = await options.accountClock(accountId);
+      state.clock = await loadAccountClock(options.store, options.baseClock, accountId);
       return next();
     }
     if (clientId === undefined || clientId === "") {
@@ -57,31 +59,37 @@ export function authenticate(options: {
         ),
       );
     }
-    const record = await options.store.findClientIdByPublicValue(clientId);
-    if (!record) return next(unauthorized(`The client ID in ${clientIdHeader} is not recognised.`));
-    if (record.status !== "active")
-      return next(unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`));
     // Browsers omit Origin on same-origin GETs, such as the hosted payment page's own calls; the
     // browser-set Sec-Fetch-Site (which no page script can set) then vouches for the server's own origin.
     const origin =
       req.get("origin") ?? (req.get("sec-fetch-site") === "same-origin" ? options.publicOrigin() : undefined);
-    if (origin === undefined) {
-      return next(
-        unauthorized("A client ID is only valid with the Origin header of one of its allowed domains."),
-      );
-    }
-    if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
-      return next(
-        new ProblemError(
+    // Read, check and stamp `lastUsedAt` in one transaction: a revocation committing in between
+    // must neither be missed nor overwritten by the stamp.
+    const outcome = await options.store.withTransaction(async (tx) => {
+      const record = await tx.findClientIdByPublicValue(clientId);
+      if (!record) return unauthorized(`The client ID in ${clientIdHeader} is not recognised.`);
+      if (record.status !== "active")
+        return unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`);
+      if (origin === undefined) {
+        return unauthorized(
+          "A client ID is only valid with the Origin header of one of its allowed domains.",
+        );
+      }
+      if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
+        return new ProblemError(
           "originNotAllowed",
           `Origin ${origin} is not among the allowed domains of this client ID.`,
-        ),
-      );
-    }
-    state.clock = await options.accountClock(record.accountId);
-    const used = { ...record, lastUsedAt: state.clock.now().toISOString() };
-    await options.store.putClientId(used);
-    state.principal = { kind: "clientId", accountId: record.accountId, clientId: used };
+        );
+      }
+      // The account's clock is read in the same transaction, so the stamp and the request agree.
+      const clock = await loadAccountClock(tx, options.baseClock, record.accountId);
+      const used = { ...record, lastUsedAt: clock.now().toISOString() };
+      await tx.putClientId(used);
+      return { used, clock };
+    });
+    if (outcome instanceof ProblemError) return next(outcome);
+    state.clock = outcome.clock;
+    state.principal = { kind: "clientId", accountId: outcome.used.accountId, clientId: outcome.used };
     next();
   };
 }

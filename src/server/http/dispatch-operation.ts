@@ -11,6 +11,7 @@ import { clockOf, principalOf, stateOf } from "./request-state.ts";
 export function dispatchOperation(handlers: OperationHandlers, server: ServerContext): RequestHandler {
   return async (req, res) => {
     const { route, pathParams = {} } = stateOf(res);
+    // checkHandlersCoverSpec made sure at start-up that every route has a handler and a success status.
     if (!route?.successStatus) throw new Error("dispatchOperation runs after resolveOperation");
     const handler = handlers[route.operationId as PathOperationId] as OperationHandler<PathOperationId>;
     const body = await handler(

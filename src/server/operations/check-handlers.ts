@@ -2,17 +2,21 @@ import type { SpecOperation } from "../../spec/operations.ts";
 
 /**
  * Refuses to serve a spec whose operations and handlers differ: the server would answer 500 to an
- * operation without a handler, and a handler without an operation is dead code.
+ * operation without a handler or a documented success status, and a handler without an operation
+ * is dead code.
  */
 export function checkHandlersCoverSpec(operations: readonly SpecOperation[], handlers: object): void {
-  const specIds = new Set(
-    operations.filter((entry) => entry.kind === "path").map((entry) => entry.operationId),
-  );
+  const pathOperations = operations.filter((entry) => entry.kind === "path");
+  const specIds = new Set(pathOperations.map((entry) => entry.operationId));
+  const statusless = pathOperations.filter((entry) => entry.successStatus === undefined);
   const missing = [...specIds].filter((id) => !Object.hasOwn(handlers, id));
   const unknown = Object.keys(handlers).filter((id) => !specIds.has(id));
   const problems = [
     ...(missing.length > 0 ? [`no handler for operation ${missing.join(", ")}`] : []),
     ...(unknown.length > 0 ? [`handler for an operation the spec does not have: ${unknown.join(", ")}`] : []),
+    ...(statusless.length > 0
+      ? [`no documented success status for ${statusless.map((entry) => entry.operationId).join(", ")}`]
+      : []),
   ];
   if (problems.length > 0) throw new Error(`the server cannot serve this spec: ${problems.join("; ")}`);
 }

@@ -1,12 +1,32 @@
 import { createBatchPayout } from "../domain/batch-payouts.ts";
+import {
+  createClientId,
+  deleteClientId,
+  listClientIds,
+  updateClientId,
+} from "../domain/client-id-management.ts";
 import { getClientId } from "../domain/client-ids.ts";
 import { listConversionRoutes } from "../domain/conversion.ts";
+import { createRequest } from "../domain/create-request.ts";
 import { listCurrencies } from "../domain/currencies.ts";
+import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
-import { createPaymentDetails, registerPayer } from "../domain/payers.ts";
-import { listPaymentRoutes } from "../domain/payment-routes.ts";
+import { getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus } from "../domain/payers.ts";
+import {
+  createPaymentDetails,
+  createPaymentDetailsV2,
+  listPaymentDetails,
+} from "../domain/payment-details.ts";
+import { sendPaymentIntent } from "../domain/payment-intents.ts";
+import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
+import { searchPayments } from "../domain/payment-search.ts";
+import { createPayout } from "../domain/payouts.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
+import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
+import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
+import { getRequestStatus, updateRequest } from "../domain/request-status.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
+import { updateSandboxPayer } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
 import {
   createSandboxRecurringPayment,
@@ -28,6 +48,8 @@ import {
   rotateSandboxWebhookEndpointSecret,
   sendSandboxWebhookTest,
 } from "../domain/sandbox/webhook-endpoints.ts";
+import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
+import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
 import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
@@ -39,17 +61,38 @@ export const operationHandlers: OperationHandlers = {
   // Currencies and routes
   listCurrencies,
   listConversionRoutes,
+  listCurrenciesV2,
+  listConversionRoutesV2,
   listPaymentRoutes,
+  listRequestRoutes,
   // Requests and payments
+  createRequest,
+  getRequestStatus,
+  updateRequest,
   getPayCalldata,
+  sendPaymentIntent,
+  searchPayments,
   createSecurePayment,
   checkSecurePaymentToken,
+  createPayout,
+  findSecurePayment,
+  getSecurePaymentCalldata,
   createBatchPayout,
+  getRecurringPaymentStatus,
+  submitRecurringPaymentSignature,
   updateRecurringPayment,
   // Payers and client IDs
   registerPayer,
+  getPayerComplianceStatus,
+  updatePayerComplianceStatus,
   createPaymentDetails,
+  createPaymentDetailsV2,
+  listPaymentDetails,
+  createClientId,
+  listClientIds,
   getClientId,
+  updateClientId,
+  deleteClientId,
   // Sandbox controls
   getSandboxClock,
   setSandboxClock,
@@ -58,6 +101,7 @@ export const operationHandlers: OperationHandlers = {
   getSandboxRequest,
   recordSandboxPayment,
   updateSandboxSecurePayment,
+  updateSandboxPayer,
   createSandboxRecurringPayment,
   getSandboxRecurringPayment,
   executeSandboxRecurringPayment,

@@ -4,6 +4,7 @@ import type {
   DomainEvent,
   PayerRecord,
   PaymentDetailRecord,
+  PaymentIntentRecord,
   RecurringPaymentRecord,
   RequestRecord,
   SandboxClockRecord,
@@ -29,11 +30,15 @@ function spec<R>(name: string, keyOf: (record: R) => string, indexes: MemoryTabl
 const tableSpecs = {
   requests: spec<RequestRecord>("requests", (r) => r.requestId, {
     paymentReference: (r) => r.paymentReference.toLowerCase(),
+    account: (r) => r.accountId,
   }),
+  paymentIntents: spec<PaymentIntentRecord>("payment_intents", (r) => r.id),
   securePayments: spec<SecurePaymentRecord>("secure_payments", (r) => r.token),
   recurringPayments: spec<RecurringPaymentRecord>("recurring_payments", (r) => r.id),
   payers: spec<PayerRecord>("payers", (r) => `${r.accountId}|${r.clientUserId}`),
-  paymentDetails: spec<PaymentDetailRecord>("payment_details", (r) => r.id),
+  paymentDetails: spec<PaymentDetailRecord>("payment_details", (r) => r.id, {
+    payer: (r) => `${r.accountId}|${r.clientUserId}`,
+  }),
   clientIds: spec<ClientIdRecord>("client_ids", (r) => r.id, { all, publicValue: (r) => r.clientId }),
   balances: spec<WalletBalanceRecord>("wallet_balances", (r) => key(r.accountId, r.address, r.currency), {
     wallet: (r) => key(r.accountId, r.address),
@@ -117,6 +122,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       findRequestByPaymentReference: async (reference) =>
         tables.requests.first("paymentReference", reference.toLowerCase()),
       putRequest: async (record) => put(tables.requests, record),
+      listRequests: async (accountId) => tables.requests.find("account", accountId).items,
+      getPaymentIntent: async (id) => tables.paymentIntents.get(id),
+      putPaymentIntent: async (record) => put(tables.paymentIntents, record),
       getSecurePayment: async (token) => tables.securePayments.get(token),
       putSecurePayment: async (record) => put(tables.securePayments, record),
       getRecurringPayment: async (id) => tables.recurringPayments.get(id),
@@ -130,6 +138,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
           : undefined;
       },
       putPaymentDetail: async (record) => put(tables.paymentDetails, record),
+      listPaymentDetails: async (accountId, clientUserId) =>
+        tables.paymentDetails.find("payer", `${accountId}|${clientUserId}`).items,
       getClientId: async (id) => tables.clientIds.get(id),
       findClientIdByPublicValue: async (clientId) => tables.clientIds.first("publicValue", clientId),
       listClientIds: async () => tables.clientIds.find("all", "").items,

@@ -13,6 +13,8 @@ export type { WebhookEventName };
 export type RequestStatus = Schemas["SandboxRequestStatus"];
 
 export interface RequestPaymentRecord {
+  /** Identifies the payment in searches; assigned when it is recorded. */
+  id: string;
   outcome: Schemas["SandboxPaymentRecord"]["outcome"];
   /** Base units of the payment currency; "0" for a failed attempt. */
   amount: string;
@@ -20,7 +22,20 @@ export interface RequestPaymentRecord {
   /** Why a failed attempt failed, for example `insufficient_funds`; null otherwise. */
   subStatus: string | null;
   recordedAt: string;
+  /** The wallet that paid, when known (a payment intent names it); null otherwise. */
+  payer: `0x${string}` | null;
+  /** Where the payer paid from when it is not the request's network (a cross-chain payment); else null. */
+  sourceNetwork: string | null;
 }
+
+/** How a recurring invoice repeats, as given at creation. */
+export interface RequestRecurrenceRecord {
+  startDate: string;
+  frequency: Schemas["RecurrenceFrequency"];
+}
+
+/** Receipt details of a request's customer, as given at creation. */
+export type CustomerInfoRecord = Schemas["CustomerInfo"];
 
 export interface RequestRecord {
   requestId: string;
@@ -42,6 +57,17 @@ export interface RequestRecord {
   securePaymentToken: string | null;
   createdAt: string;
   updatedAt: string;
+  // Set by POST /v2/request and POST /v2/payouts; absent on requests created otherwise.
+  payer?: `0x${string}` | null;
+  recurrence?: RequestRecurrenceRecord | null;
+  isRecurrenceStopped?: boolean;
+  isCryptoToFiatAvailable?: boolean;
+  customerInfo?: CustomerInfoRecord | null;
+  reference?: string | null;
+  originalRequestId?: string | null;
+  originalRequestPaymentReference?: string | null;
+  /** The recurring payment whose period this request pays; absent or null otherwise. */
+  recurringPaymentId?: string | null;
 }
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
@@ -78,6 +104,38 @@ export interface RecurringPaymentRecord {
   nextPaymentDate: string | null;
   /** The request of the period being executed, kept after a failed execution so a retry pays it. */
   currentRequestId?: string | null;
+  /** Seconds between two payments; unknown (absent or null) for sandbox-created ones. */
+  periodSeconds?: number | null;
+  /**
+   * The EIP-712 permit the payer must sign, as the JSON text answered by POST /v2/payouts;
+   * absent or null for sandbox-created ones, which have none.
+   */
+  permit?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PaymentIntentStatus = "issued" | "submitted";
+
+/** A cross-chain payment intent issued by GET /v2/request/{requestId}/pay, until it is submitted. */
+export interface PaymentIntentRecord {
+  id: string;
+  accountId: string;
+  requestId: string;
+  /** The payer's wallet: the intent's source account, which must sign. */
+  payer: `0x${string}`;
+  /** What the intent pays the request, in base units of its payment currency. */
+  amount: string;
+  /** The network the payer pays from. */
+  sourceNetwork: string;
+  /** The source currency Permit2 moves, and its amount in base units. */
+  sourceCurrency: string;
+  sourceAmount: string;
+  /** The EIP-712 typed data of the intent, as the JSON text answered. */
+  paymentIntent: string;
+  /** The EIP-2612 permit issued with it, as JSON text; null when none was. */
+  approvalPermit: string | null;
+  status: PaymentIntentStatus;
   createdAt: string;
   updatedAt: string;
 }
@@ -100,6 +158,9 @@ export interface PaymentDetailRecord {
   accountName: string;
   currency: string;
   beneficiaryType: Schemas["BeneficiaryType"];
+  /** The payment network the account is reached by. */
+  rails: Schemas["StoredPaymentDetail"]["rails"];
+  status: Schemas["PaymentDetailStatus"];
   createdAt: string;
 }
 
@@ -162,6 +223,8 @@ export type DomainEventType =
   | "secure_payment.status_changed"
   | "recurring_payment.status_changed"
   | "payer.registered"
+  | "payer.compliance_changed"
+  | "payment_detail.status_changed"
   | WebhookEventName;
 
 /** The `data` of a webhook event in the outbox: the payload is fixed when the change commits. */

@@ -5,6 +5,7 @@ import type {
   PageRequest,
   PayerRecord,
   PaymentDetailRecord,
+  PaymentIntentRecord,
   RecurringPaymentRecord,
   RequestRecord,
   SandboxClockRecord,
@@ -28,6 +29,12 @@ export interface StoreOperations {
   findRequestByPaymentReference(paymentReference: string): Promise<RequestRecord | undefined>;
   /** Inserts or replaces a request. */
   putRequest(record: RequestRecord): Promise<void>;
+  /** Every request of one account, oldest first. */
+  listRequests(accountId: string): Promise<RequestRecord[]>;
+
+  getPaymentIntent(id: string): Promise<PaymentIntentRecord | undefined>;
+  /** Inserts or replaces a payment intent. */
+  putPaymentIntent(record: PaymentIntentRecord): Promise<void>;
 
   getSecurePayment(token: string): Promise<SecurePaymentRecord | undefined>;
   putSecurePayment(record: SecurePaymentRecord): Promise<void>;
@@ -44,6 +51,8 @@ export interface StoreOperations {
     id: string,
   ): Promise<PaymentDetailRecord | undefined>;
   putPaymentDetail(record: PaymentDetailRecord): Promise<void>;
+  /** The payment details of one payer of one account, oldest first. */
+  listPaymentDetails(accountId: string, clientUserId: string): Promise<PaymentDetailRecord[]>;
 
   getClientId(id: string): Promise<ClientIdRecord | undefined>;
   findClientIdByPublicValue(clientId: string): Promise<ClientIdRecord | undefined>;

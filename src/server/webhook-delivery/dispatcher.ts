@@ -9,6 +9,7 @@ import type { Store } from "../store/store.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
 import { postWebhook, type WebhookPostResult } from "./post-webhook.ts";
 import type { WebhookScheduler } from "./scheduler.ts";
+import type { WebhookTargetAllowList } from "./target-allow-list.ts";
 
 export interface WebhookDispatcherOptions {
   store: Store;
@@ -19,7 +20,8 @@ export interface WebhookDispatcherOptions {
   /** The waits before the retries; their number is the number of retries (at most 3). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
-  blockPrivateTargets: boolean;
+  /** Targets let through the address guard; every other one must reach a public address. */
+  allowList: WebhookTargetAllowList;
   scheduler: WebhookScheduler;
   logger: ServerLogger;
   /** How often to look for work other processes left in a shared store; never when absent. */
@@ -63,7 +65,12 @@ export class WebhookDispatcher {
   readonly #owner = `worker_${randomUUID()}`;
   readonly #system: Clock;
   #running = false;
-  #stop = new AbortController();
+  /**
+   * One controller per attempt under way, which stop() aborts. Each attempt listens to its own
+   * signal only: attempts sharing one signal would add a listener each to it, and more than ten
+   * in flight would trip Node's MaxListenersExceededWarning.
+   */
+  readonly #attemptStops = new Set<AbortController>();
   #unsubscribe: (() => void) | undefined;
   readonly #timers = new Map<string, { cancel: () => void }>();
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -86,7 +93,6 @@ export class WebhookDispatcher {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#stop = new AbortController();
     this.#unsubscribe = this.#options.store.onEventsCommitted(() => this.#requestFanOut());
     this.#requestFanOut();
     this.#track(
@@ -108,7 +114,7 @@ export class WebhookDispatcher {
       this.#release();
     }
     this.#timers.clear();
-    this.#stop.abort();
+    for (const attemptStop of this.#attemptStops) attemptStop.abort();
     await Promise.allSettled([...this.#inFlight.values(), this.#fanOut]);
   }
 
@@ -259,6 +265,10 @@ export class WebhookDispatcher {
     const retryCount = delivery.nextRetryCount;
     const startedAt = clock.now();
     const started = performance.now();
+    const attemptStop = new AbortController();
+    this.#attemptStops.add(attemptStop);
+    // Stopped while this attempt read the store: it starts aborted and ends as stopped.
+    if (!this.#running) attemptStop.abort();
     const result = await postWebhook({
       url: endpoint.url,
       body,
@@ -273,9 +283,9 @@ export class WebhookDispatcher {
         "user-agent": "payreq-reference-server",
       },
       timeoutMs: this.#options.timeoutMs,
-      blockPrivateTargets: this.#options.blockPrivateTargets,
-      stopSignal: this.#stop.signal,
-    });
+      blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
+      stopSignal: attemptStop.signal,
+    }).finally(() => this.#attemptStops.delete(attemptStop));
     // Stopped mid-attempt: the delivery stays pending with this retry count, free for the next worker.
     if (result.stopped) return this.#update(deliveryId, (current) => current);
     const { succeeded, error } = judge(result);

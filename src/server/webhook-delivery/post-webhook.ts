@@ -12,7 +12,7 @@ export interface WebhookPost {
   body: Buffer;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** Refuse loopback, private, link-local and unspecified targets, checking the resolved addresses. */
+  /** Refuse every non-public target (checking the resolved addresses): false only for allow-listed ones. */
   blockPrivateTargets: boolean;
   /** Aborts the attempt when the server stops; the result is then `stopped`. */
   stopSignal: AbortSignal;

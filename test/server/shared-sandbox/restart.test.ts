@@ -13,6 +13,7 @@ import {
 import { type RunningPayreq, startPayreq } from "../../cli/payreq-process.ts";
 import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { usdcOnBase } from "../helpers.ts";
+import { localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
 let postgres: TestPostgres | undefined;
@@ -42,7 +43,12 @@ async function prepare(
 ): Promise<[string, string, Store]> {
   if (!postgres) postgres = await startPostgres();
   const url = await postgres.createDatabase();
-  const config: SandboxConfig = { ...createDefaultConfig(), webhookPollIntervalMs: 100, ...settings };
+  const config: SandboxConfig = {
+    ...createDefaultConfig(),
+    ...localReceivers,
+    webhookPollIntervalMs: 100,
+    ...settings,
+  };
   (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [{ url: receiver.url }];
   const file = path.join(directory, `sandbox-${stores.length}.json`);
   writeFileSync(file, JSON.stringify(config));

@@ -7,7 +7,7 @@ import {
 } from "../../../src/server/index.ts";
 import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { createSecurePayment, payee, payer, startTestServer, type TestServer } from "../helpers.ts";
-import { fastDelivery } from "../webhooks/harness.ts";
+import { fastDelivery, localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
 let postgres: TestPostgres | undefined;
@@ -64,6 +64,7 @@ describeWithPostgres("two server instances on one PostgreSQL database", () => {
     const config: SandboxConfig = {
       ...createDefaultConfig(),
       ...fastDelivery,
+      ...localReceivers,
       webhookPollIntervalMs: 100,
     };
     (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [

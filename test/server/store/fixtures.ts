@@ -1,5 +1,7 @@
 import type {
   ClientIdRecord,
+  PaymentDetailRecord,
+  PaymentIntentRecord,
   RequestRecord,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
@@ -78,4 +80,33 @@ export const delivery = (id: string, fields: Partial<WebhookDeliveryRecord> = {}
   createdAt: at,
   updatedAt: at,
   ...fields,
+});
+
+export const paymentDetail = (id: string, accountId: string, clientUserId: string): PaymentDetailRecord => ({
+  id,
+  accountId,
+  clientUserId,
+  bankName: "Bank",
+  accountName: "Holder",
+  currency: "EUR",
+  beneficiaryType: "individual",
+  rails: "local",
+  status: "approved",
+  createdAt: at,
+});
+
+export const paymentIntent = (id: string): PaymentIntentRecord => ({
+  id,
+  accountId: "acct",
+  requestId: requestId("e"),
+  payer: "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+  amount: "50000000",
+  sourceNetwork: "optimism",
+  sourceCurrency: "USDC-optimism",
+  sourceAmount: "50000000",
+  paymentIntent: "{}",
+  approvalPermit: null,
+  status: "issued",
+  createdAt: at,
+  updatedAt: at,
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createDefaultConfig, createMemoryStore, type SandboxConfig } from "../../../src/server/index.ts";
 import { createSecurePayment, payee, payer, startTestServer, type TestServer } from "../helpers.ts";
-import { fastDelivery } from "../webhooks/harness.ts";
+import { fastDelivery, localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
 const servers: TestServer[] = [];
@@ -17,7 +17,7 @@ async function countingServer(): Promise<{ server: TestServer; reads: () => numb
   const store = createMemoryStore({ onRead: (_table, records) => (reads += records) });
   const hook = await startReceiver();
   receivers.push(hook);
-  const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery };
+  const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...localReceivers };
   (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [{ url: hook.url }];
   const server = await startTestServer({ config, store, warmUp: false });
   servers.push(server);

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DomainEvent, RequestRecord, Store } from "../../../src/server/index.ts";
-import { clientIdRecord, delivery, endpoint, request, requestId } from "./fixtures.ts";
+import type { DomainEvent, PaymentDetailRecord, RequestRecord, Store } from "../../../src/server/index.ts";
+import {
+  clientIdRecord,
+  delivery,
+  endpoint,
+  paymentDetail,
+  paymentIntent,
+  request,
+  requestId,
+} from "./fixtures.ts";
 
 /**
  * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). A new
@@ -20,7 +28,16 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       record.status = "paid";
       const read = (await store.getRequest(record.requestId)) as RequestRecord;
       expect(read.status).toBe("pending");
-      read.payments.push({ outcome: "paid", amount: "1", txHash: "0x00", subStatus: null, recordedAt: "x" });
+      read.payments.push({
+        id: "pay_1",
+        outcome: "paid",
+        amount: "1",
+        txHash: "0x00",
+        subStatus: null,
+        recordedAt: "x",
+        payer: null,
+        sourceNetwork: null,
+      });
       expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
     });
 
@@ -54,6 +71,8 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         accountName: "Ada",
         currency: "usd",
         beneficiaryType: "individual",
+        rails: "local",
+        status: "approved",
         createdAt: "t",
       });
       await store.putSandboxClock({ accountId: "acct", offsetMs: 5000 });
@@ -81,6 +100,64 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(await store.findClientIdByPublicValue("pk_old_value")).toBeUndefined();
       expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
       expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2"]);
+    });
+
+    it("lists one account's requests in creation order, a replaced one in its place", async () => {
+      const [first, second, third] = ["1", "2", "3"].map((digit) => request(requestId(digit)));
+      await store.putRequest(first as RequestRecord);
+      await store.putRequest({ ...(second as RequestRecord), accountId: "other" });
+      await store.putRequest(third as RequestRecord);
+      await store.putRequest({ ...(first as RequestRecord), status: "paid" });
+      const listed = await store.listRequests("acct");
+      expect(listed.map((record) => [record.requestId, record.status])).toEqual([
+        [requestId("1"), "paid"],
+        [requestId("3"), "pending"],
+      ]);
+      expect((await store.listRequests("other")).map((record) => record.requestId)).toEqual([requestId("2")]);
+      expect(await store.listRequests("nobody")).toEqual([]);
+    });
+
+    it("keeps payment intents by id, as copies, and forgets them with the transaction that failed", async () => {
+      const intent = paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC");
+      await store.putPaymentIntent(intent);
+      intent.status = "submitted";
+      expect(await store.getPaymentIntent(intent.id)).toEqual(paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC"));
+      await store.putPaymentIntent({ ...intent, status: "submitted", updatedAt: "later" });
+      expect((await store.getPaymentIntent(intent.id))?.status).toBe("submitted");
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putPaymentIntent(paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJD"));
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.getPaymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJD")).toBeUndefined();
+    });
+
+    it("lists the payment details of one payer of one account, oldest first", async () => {
+      await store.putPaymentDetail(paymentDetail("pd_2", "acct", "cust-1"));
+      await store.putPaymentDetail(paymentDetail("pd_other_payer", "acct", "cust-2"));
+      await store.putPaymentDetail(paymentDetail("pd_other_account", "acct_other", "cust-1"));
+      await store.putPaymentDetail(paymentDetail("pd_1", "acct", "cust-1"));
+      await store.putPaymentDetail({ ...paymentDetail("pd_2", "acct", "cust-1"), status: "failed" });
+      const listed = await store.listPaymentDetails("acct", "cust-1");
+      expect(listed.map((record) => [record.id, record.status])).toEqual([
+        ["pd_2", "failed"],
+        ["pd_1", "approved"],
+      ]);
+      (listed[0] as PaymentDetailRecord).status = "pending";
+      expect((await store.listPaymentDetails("acct", "cust-1"))[0]?.status).toBe("failed");
+      expect(await store.listPaymentDetails("acct", "cust-3")).toEqual([]);
+    });
+
+    it("keeps fields it does not know, as JSON, so that a new record field needs no schema change", async () => {
+      const extended = {
+        ...request(requestId("f")),
+        clientId: "cid_1",
+        somethingLater: { nested: [1, "two"] },
+      };
+      await store.putRequest(extended);
+      expect(await store.getRequest(requestId("f"))).toEqual(extended);
+      expect((await store.listRequests("acct"))[0]).toEqual(extended);
     });
 
     it("keeps one wallet book per account, addresses in any letter case", async () => {

@@ -9,7 +9,7 @@ function withEndpoints(endpoints: unknown[], settings: Record<string, unknown> =
 }
 
 describe("webhook settings in the configuration file", () => {
-  it("accepts endpoints, retry delays, a timeout and the private-target flag", () => {
+  it("accepts endpoints, retry delays, a timeout, allowed targets, an endpoint limit and the retired guard flag", () => {
     const config = withEndpoints(
       [
         { url: "https://shop.example.com/webhooks" },
@@ -20,7 +20,13 @@ describe("webhook settings in the configuration file", () => {
           events: ["payment.confirmed", "payment.failed"],
         },
       ],
-      { webhookRetryDelaysMs: [10, 20], webhookTimeoutMs: 1000, blockPrivateWebhookTargets: false },
+      {
+        webhookRetryDelaysMs: [10, 20],
+        webhookTimeoutMs: 1000,
+        allowWebhookTargets: ["http://127.0.0.1:4000", "localhost", "[::1]", "receiver.internal"],
+        maxWebhookEndpointsPerAccount: 2,
+        blockPrivateWebhookTargets: true,
+      },
     );
     expect(parseConfig(config)).toEqual({
       ...config,
@@ -30,6 +36,37 @@ describe("webhook settings in the configuration file", () => {
       eventLogRetention: 10_000,
       webhookDeliveryRetention: 10_000,
     });
+  });
+
+  it("refuses allow-list entries that are no origin or host, and too many configured endpoints", () => {
+    expect(
+      problemsOf(
+        withEndpoints([{ url: "https://a.example.com/hooks" }, { url: "https://b.example.com/hooks" }], {
+          allowWebhookTargets: [
+            "http://127.0.0.1:4000/hooks",
+            "localhost:4000",
+            "ftp://files.example",
+            "a b",
+          ],
+          maxWebhookEndpointsPerAccount: 1,
+        }),
+      ),
+    ).toEqual([
+      'allowWebhookTargets[0]: must be an origin such as http://127.0.0.1:4000 or a host such as localhost, 127.0.0.1 or [::1], got "http://127.0.0.1:4000/hooks"',
+      'allowWebhookTargets[1]: must be an origin such as http://127.0.0.1:4000 or a host such as localhost, 127.0.0.1 or [::1], got "localhost:4000"',
+      'allowWebhookTargets[2]: must be an origin such as http://127.0.0.1:4000 or a host such as localhost, 127.0.0.1 or [::1], got "ftp://files.example"',
+      'allowWebhookTargets[3]: must be an origin such as http://127.0.0.1:4000 or a host such as localhost, 127.0.0.1 or [::1], got "a b"',
+      "accounts[0].webhookEndpoints: lists 2 endpoints, more than maxWebhookEndpointsPerAccount (1)",
+    ]);
+    expect(problemsOf({ ...createDefaultConfig(), maxWebhookEndpointsPerAccount: 0 })).toEqual([
+      "maxWebhookEndpointsPerAccount: must be >= 1, got 0",
+    ]);
+  });
+
+  it("refuses blockPrivateWebhookTargets: false, which no longer turns the guard off", () => {
+    expect(problemsOf({ ...createDefaultConfig(), blockPrivateWebhookTargets: false })).toEqual([
+      'blockPrivateWebhookTargets: false no longer turns the webhook target guard off; remove it and list your local receivers in allowWebhookTargets, such as ["http://127.0.0.1:4000"] or ["localhost"]',
+    ]);
   });
 
   it("names every bad webhook field, never echoing a secret", () => {
@@ -47,10 +84,10 @@ describe("webhook settings in the configuration file", () => {
       ),
     ).toEqual([
       'accounts[0].webhookEndpoints[0].url: must be an http or https URL, got "ftp://shop.example.com/hooks"',
-      "accounts[0].webhookEndpoints[1].secret: must NOT have fewer than 16 characters, got a value of 5 characters",
+      "accounts[0].webhookEndpoints[1].secret: must have at least 16 characters, got a value of 5 characters",
       'accounts[0].webhookEndpoints[2].events[0]: must be equal to one of the allowed values, got "payment.refunded"',
       "accounts[0].webhookEndpoints[3].colour: unknown field; remove it or check its spelling",
-      "webhookRetryDelaysMs: must NOT have more than 3 items, got [1000,5000,15000,60000]",
+      "webhookRetryDelaysMs: must have at most 3 items, got [1000,5000,15000,60000]",
       "webhookTimeoutMs: must be >= 1, got 0",
     ]);
     expect(

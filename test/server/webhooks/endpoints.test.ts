@@ -190,6 +190,48 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
   });
 });
 
+describe("createSandboxWebhookEndpoint within the endpoint limit per account", () => {
+  const register = (url: string, headers: Record<string, string> = {}) =>
+    (server as TestServer).call("POST", "/sandbox/webhooks/endpoints", { body: { url }, headers });
+
+  it("allows 20 endpoints by default and refuses the 21st with 400, changing nothing", async () => {
+    server = await startWebhookServer();
+    for (let index = 0; index < 20; index++) {
+      expect((await register(`http://127.0.0.1:${4000 + index}/hooks`)).status).toBe(201);
+    }
+    const refused = await register("http://127.0.0.1:4020/hooks");
+    expect(problemErrors(refused, "/problems/invalid-state", 400)).toEqual([]);
+    expect(refused.body.detail).toBe(
+      "The account has 20 webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is 20): delete one first.",
+    );
+    expect((await server.call("GET", "/sandbox/webhooks/endpoints")).body.endpoints).toHaveLength(20);
+  });
+
+  it("counts configured endpoints, counts per account, and frees a place when one is deleted", async () => {
+    const config = createDefaultConfig();
+    config.accounts.push({
+      id: "acct_other",
+      apiKeys: ["sk_sandbox_other_0123456789"],
+      webhookSecret: "whsec_other_0123456789ab",
+      clientIds: [],
+    });
+    server = await startWebhookServer({
+      endpoints: [{ url: "http://127.0.0.1:4000/configured" }],
+      settings: { accounts: config.accounts, maxWebhookEndpointsPerAccount: 2 },
+    });
+    const { id } = await registerEndpoint(server, "http://127.0.0.1:4001/hooks");
+    const refused = await register("http://127.0.0.1:4002/hooks");
+    expect(problemErrors(refused, "/problems/invalid-state", 400)).toEqual([]);
+    expect(refused.body.detail).toBe(
+      "The account has 2 webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is 2): delete one first.",
+    );
+    const asOther = { "x-api-key": "sk_sandbox_other_0123456789" };
+    expect((await register("http://127.0.0.1:4003/hooks", asOther)).status).toBe(201);
+    expect((await server.call("DELETE", `/sandbox/webhooks/endpoints/${id}`)).status).toBe(204);
+    expect((await register("http://127.0.0.1:4002/hooks")).status).toBe(201);
+  });
+});
+
 describe("rotateSandboxWebhookEndpointSecret (rotating a secret)", () => {
   it("signs every later attempt with the new secret only", async () => {
     const hook = await receiver();

@@ -13,15 +13,18 @@ import { createSecurePayment, startTestServer, type TestServer } from "../helper
  */
 export const fastDelivery = { webhookRetryDelaysMs: [20, 20, 20], webhookTimeoutMs: 5_000 };
 
+/** The test receivers listen on 127.0.0.1, which the address guard refuses unless allowed. */
+export const localReceivers = { allowWebhookTargets: ["127.0.0.1"] };
+
 export interface WebhookServerOptions extends CreateServerOptions {
   endpoints?: WebhookEndpointConfig[];
   settings?: Partial<SandboxConfig>;
 }
 
-/** A test server (fixed clock, free port) with fast webhook retries and the given endpoints. */
+/** A test server (fixed clock, free port) with fast webhook retries, local receivers allowed and the given endpoints. */
 export async function startWebhookServer(options: WebhookServerOptions = {}): Promise<TestServer> {
   const { endpoints, settings, ...rest } = options;
-  const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...settings };
+  const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...localReceivers, ...settings };
   const [account] = config.accounts;
   if (account && endpoints) account.webhookEndpoints = endpoints;
   return startTestServer({ config, warmUp: false, ...rest });

@@ -1,13 +1,13 @@
 import type { TokenRecord } from "../../../chain/index.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
-import type { RecurringPaymentRecord, RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
+import type { RecurringPaymentRecord, RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits } from "../amounts.ts";
 import type { DomainContext } from "../context.ts";
 import { requireCurrency } from "../currencies.ts";
 import { newTxHash } from "../ids.ts";
-import { recordPayment } from "../record-payment.ts";
+import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
 import { loadOwnRecurringPayment } from "../recurring-payments.ts";
 import { createRequestRecord, remainingAmount, storeNewRequest } from "../requests.ts";
 import { appendStatusChange } from "../status-changes.ts";
@@ -27,7 +27,7 @@ async function periodRequest(
 ): Promise<RequestRecord> {
   const earlier = record.currentRequestId ? await tx.getRequest(record.currentRequestId) : undefined;
   if (earlier && earlier.status !== "paid") return earlier;
-  const request = createRequestRecord(
+  const created = createRequestRecord(
     {
       item: {
         payee: record.payee,
@@ -40,8 +40,15 @@ async function periodRequest(
     },
     { accountId: record.accountId, now, securePaymentToken: null },
   );
+  const request: RequestRecord = { ...created, recurringPaymentId: record.id };
   await storeNewRequest(tx, request, { recurringPaymentId: record.id }, now.toISOString());
   return request;
+}
+
+/** The due date after a successful execution: one period later, when the period is known. */
+function nextDate(record: RecurringPaymentRecord): string | null {
+  if (!record.periodSeconds || !record.nextPaymentDate) return record.nextPaymentDate;
+  return new Date(Date.parse(record.nextPaymentDate) + record.periodSeconds * 1000).toISOString();
 }
 
 function refusal(record: RecurringPaymentRecord): Error | undefined {
@@ -76,7 +83,7 @@ export async function executeSandboxRecurringPayment(
     const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const now = ctx.clock.now();
     const request = await periodRequest(tx, record, token, now);
-    const payment: RequestPaymentRecord = {
+    const payment: PaymentToRecord = {
       outcome: failed ? "failed" : "paid",
       amount: failed ? "0" : remainingAmount(request).toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
@@ -95,7 +102,7 @@ export async function executeSandboxRecurringPayment(
       status,
       processedPayments,
       currentRequestId: failed ? request.requestId : null,
-      nextPaymentDate: status === "completed" ? null : record.nextPaymentDate,
+      nextPaymentDate: status === "completed" ? null : failed ? record.nextPaymentDate : nextDate(record),
       updatedAt: now.toISOString(),
     };
     await tx.putRecurringPayment(updated);

@@ -1,15 +1,13 @@
 import type { TokenRecord } from "../../../chain/index.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
-import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
+import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits, readAmount } from "../amounts.ts";
 import type { DomainContext } from "../context.ts";
 import { newTxHash } from "../ids.ts";
-import { requireOwnRecord } from "../own-records.ts";
-import type { Principal } from "../principal.ts";
-import { recordPayment } from "../record-payment.ts";
-import { paymentTokenOf, remainingAmount } from "../requests.ts";
+import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
+import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../requests.ts";
 import { effectiveStatus } from "../secure-payments.ts";
 import type { Schemas } from "../wire-types.ts";
 
@@ -49,15 +47,6 @@ export async function toSandboxRequest(
       : null,
     createdAt: request.createdAt,
   };
-}
-
-/** One of the caller's requests; another account's reads as unknown. */
-function loadOwnRequest(
-  tx: StoreOperations,
-  principal: Principal,
-  requestId: string,
-): Promise<RequestRecord> {
-  return requireOwnRecord(tx.getRequest(requestId), principal, `No request has the id ${requestId}.`);
 }
 
 export async function getSandboxRequest(
@@ -132,7 +121,7 @@ export async function recordSandboxPayment(
     const token = paymentTokenOf(request);
     const amount = paidAmount(body, request, token);
     const now = ctx.clock.now();
-    const payment: RequestPaymentRecord = {
+    const payment: PaymentToRecord = {
       outcome: body.outcome,
       amount: amount.toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { webhookEventNames } from "../../../client/webhook-event.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
-import { validationFailed } from "../../problems.ts";
+import { invalidState, validationFailed } from "../../problems.ts";
 import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
+import { allowListHint } from "../../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
 import type { DomainContext } from "../context.ts";
@@ -43,14 +44,28 @@ function loadOwn(store: StoreOperations, principal: Principal, id: string): Prom
   return requireOwnRecord(store.getWebhookEndpoint(id), principal, `No webhook endpoint has the id ${id}.`);
 }
 
-/** Checks an endpoint URL: its form, then, when the flag is on, the addresses its host resolves to. */
+/** Checks an endpoint URL: its form, then, unless allow-listed, the addresses its host resolves to. */
 async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> {
   const problem = describeWebhookUrlProblem(url);
   if (problem) throw validationFailed([{ path: "/body/url", message: problem }]);
-  if (!ctx.webhooks.blockPrivateTargets) return;
+  if (ctx.webhooks.allowList.allows(url)) return;
   const refused = await refuseHost(hostOf(new URL(url)));
-  if (refused)
-    throw validationFailed([{ path: "/body/url", message: `must reach a public address: ${refused}` }]);
+  if (refused) {
+    throw validationFailed([
+      { path: "/body/url", message: `must reach a public address: ${refused}${allowListHint}` },
+    ]);
+  }
+}
+
+/** One payment fans out to every endpoint of its account: their number is bounded. */
+async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
+  const most = ctx.webhooks.maxEndpointsPerAccount;
+  const count = (await tx.listWebhookEndpoints(accountId)).items.length;
+  if (count >= most) {
+    throw invalidState(
+      `The account has ${count} webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is ${most}): delete one first.`,
+    );
+  }
 }
 
 export async function createSandboxWebhookEndpoint(
@@ -58,19 +73,22 @@ export async function createSandboxWebhookEndpoint(
   { principal, body }: OperationInput<"createSandboxWebhookEndpoint">,
 ): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
   await checkEndpointUrl(ctx, body.url);
-  const now = ctx.clock.now().toISOString();
-  const record: WebhookEndpointRecord = {
-    id: `we_${newUlid(ctx.clock.now())}`,
-    accountId: principal.accountId,
-    url: body.url,
-    secret: newWebhookSecret(),
-    events: body.events ?? [...webhookEventNames],
-    source: "api",
-    createdAt: now,
-    updatedAt: now,
-  };
-  await ctx.store.putWebhookEndpoint(record);
-  return withSecret(record);
+  return ctx.store.withTransaction(async (tx) => {
+    await requireRoomForEndpoint(ctx, tx, principal.accountId);
+    const now = ctx.clock.now().toISOString();
+    const record: WebhookEndpointRecord = {
+      id: `we_${newUlid(ctx.clock.now())}`,
+      accountId: principal.accountId,
+      url: body.url,
+      secret: newWebhookSecret(),
+      events: body.events ?? [...webhookEventNames],
+      source: "api",
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.putWebhookEndpoint(record);
+    return withSecret(record);
+  });
 }
 
 export async function listSandboxWebhookEndpoints(

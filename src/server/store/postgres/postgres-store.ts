@@ -31,6 +31,9 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
     findRequestByPaymentReference: (reference) =>
       sql.first(t.requests, { payment_reference: reference.toLowerCase() }),
     putRequest: (record) => sql.put(t.requests, record),
+    listRequests: async (accountId) => (await sql.find(t.requests, { account_id: accountId })).items,
+    getPaymentIntent: (id) => sql.get(t.paymentIntents, { id }),
+    putPaymentIntent: (record) => sql.put(t.paymentIntents, record),
     getSecurePayment: (token) => sql.get(t.securePayments, { token }),
     putSecurePayment: (record) => sql.put(t.securePayments, record),
     getRecurringPayment: (id) => sql.get(t.recurringPayments, { id }),
@@ -45,6 +48,8 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
         : undefined;
     },
     putPaymentDetail: (record) => sql.put(t.paymentDetails, record),
+    listPaymentDetails: async (accountId, clientUserId) =>
+      (await sql.find(t.paymentDetails, { account_id: accountId, client_user_id: clientUserId })).items,
     getClientId: (id) => sql.get(t.clientIds, { id }),
     findClientIdByPublicValue: (clientId) => sql.first(t.clientIds, { client_id: clientId }),
     listClientIds: async () => (await sql.find(t.clientIds, {})).items,

@@ -2,6 +2,7 @@ import type {
   ClientIdRecord,
   PayerRecord,
   PaymentDetailRecord,
+  PaymentIntentRecord,
   RecurringPaymentRecord,
   RequestRecord,
   SandboxClockRecord,
@@ -34,15 +35,21 @@ const lower = (value: string) => value.toLowerCase();
 export const sqlTables = {
   requests: table<RequestRecord>("requests", ["request_id"], (r) => ({
     request_id: r.requestId,
+    account_id: r.accountId,
     payment_reference: lower(r.paymentReference),
   })),
+  paymentIntents: table<PaymentIntentRecord>("payment_intents", ["id"], (r) => ({ id: r.id })),
   securePayments: table<SecurePaymentRecord>("secure_payments", ["token"], (r) => ({ token: r.token })),
   recurringPayments: table<RecurringPaymentRecord>("recurring_payments", ["id"], (r) => ({ id: r.id })),
   payers: table<PayerRecord>("payers", ["account_id", "client_user_id"], (r) => ({
     account_id: r.accountId,
     client_user_id: r.clientUserId,
   })),
-  paymentDetails: table<PaymentDetailRecord>("payment_details", ["id"], (r) => ({ id: r.id })),
+  paymentDetails: table<PaymentDetailRecord>("payment_details", ["id"], (r) => ({
+    id: r.id,
+    account_id: r.accountId,
+    client_user_id: r.clientUserId,
+  })),
   clientIds: table<ClientIdRecord>("client_ids", ["id"], (r) => ({ id: r.id, client_id: r.clientId })),
   balances: table<WalletBalanceRecord>("wallet_balances", ["account_id", "address", "currency"], (r) => ({
     account_id: r.accountId,

@@ -1,0 +1,77 @@
+import autocannon from "autocannon";
+
+export interface LoadRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  /** Answers that were not 2xx: a benchmark of errors is no benchmark. */
+  non2xx: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+}
+
+/** Sends `request` over `connections` keep-alive connections for `seconds` and reports the throughput. */
+export async function measureLoad(
+  baseUrl: string,
+  request: LoadRequest,
+  options: { seconds: number; connections: number },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url: baseUrl + request.path,
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    connections: options.connections,
+    duration: options.seconds,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    non2xx: result.non2xx + result.errors,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+  };
+}
+
+/** Sends `count` requests as fast as `connections` allow; for filling a store. */
+export async function sendMany(
+  baseUrl: string,
+  request: LoadRequest,
+  count: number,
+  connections: number,
+): Promise<number> {
+  const result = await autocannon({
+    url: baseUrl + request.path,
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    connections,
+    amount: count,
+  });
+  return result.non2xx + result.errors;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Milliseconds one request takes, answered in full. */
+export async function timeRequest(baseUrl: string, request: LoadRequest): Promise<number> {
+  const started = performance.now();
+  const answer = await fetch(baseUrl + request.path, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  await answer.arrayBuffer();
+  if (!answer.ok) throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
+  return performance.now() - started;
+}

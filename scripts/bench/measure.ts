@@ -1,0 +1,86 @@
+import type { ChildServer } from "./child-server.ts";
+import { type LoadRequest, type LoadResult, measureLoad, median, sendMany, timeRequest } from "./load.ts";
+
+export interface ThroughputSample {
+  target: string;
+  operation: string;
+  round: number;
+  result: LoadResult;
+}
+
+/**
+ * Interleaved rounds: in each round every operation is sent to every target in turn, so that a
+ * slow moment of the machine falls on all targets alike. The medians are compared.
+ */
+export async function measureThroughput(
+  targets: Record<string, ChildServer>,
+  operations: Record<string, LoadRequest>,
+  options: { rounds: number; seconds: number; connections: number },
+): Promise<ThroughputSample[]> {
+  const samples: ThroughputSample[] = [];
+  // One second of each operation on each target first: JIT and caches warm, not measured.
+  for (const request of Object.values(operations)) {
+    for (const target of Object.values(targets)) {
+      await measureLoad(target.baseUrl, request, { seconds: 1, connections: options.connections });
+    }
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const [operation, request] of Object.entries(operations)) {
+      for (const [target, server] of Object.entries(targets)) {
+        const result = await measureLoad(server.baseUrl, request, options);
+        if (result.non2xx > 0) throw new Error(`${target} answered ${result.non2xx} non-2xx to ${operation}`);
+        samples.push({ target, operation, round, result });
+        process.stderr.write(
+          `  round ${round} ${operation} ${target}: ${Math.round(result.requestsPerSecond)} req/s\n`,
+        );
+      }
+    }
+  }
+  return samples;
+}
+
+export function medianRate(samples: ThroughputSample[], target: string, operation: string): number {
+  return median(
+    samples
+      .filter((sample) => sample.target === target && sample.operation === operation)
+      .map((sample) => sample.result.requestsPerSecond),
+  );
+}
+
+export interface FirstRequest {
+  firstMs: number;
+  medianMs: number;
+}
+
+/** The first request of an operation on a fresh server, against the median of the next `repeats`. */
+export async function measureFirstRequest(
+  server: ChildServer,
+  request: LoadRequest,
+  repeats: number,
+): Promise<FirstRequest> {
+  const firstMs = await timeRequest(server.baseUrl, request);
+  const later: number[] = [];
+  for (let index = 0; index < repeats; index++) later.push(await timeRequest(server.baseUrl, request));
+  return { firstMs, medianMs: median(later) };
+}
+
+export interface CreationRate {
+  emptyPerSecond: number;
+  fullPerSecond: number;
+  records: number;
+}
+
+/** Creation rate on an empty store and once `records` secure payments exist. */
+export async function measureCreationRate(
+  server: ChildServer,
+  request: LoadRequest,
+  records: number,
+  options: { seconds: number; connections: number },
+): Promise<CreationRate> {
+  const empty = await measureLoad(server.baseUrl, request, options);
+  const made = Math.round(empty.requestsPerSecond * options.seconds);
+  const failures = await sendMany(server.baseUrl, request, Math.max(0, records - made), options.connections);
+  if (failures > 0) throw new Error(`${failures} creations failed while filling the store`);
+  const full = await measureLoad(server.baseUrl, request, options);
+  return { emptyPerSecond: empty.requestsPerSecond, fullPerSecond: full.requestsPerSecond, records };
+}

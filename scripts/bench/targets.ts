@@ -1,0 +1,44 @@
+import path from "node:path";
+import { repoRoot } from "../run-tool.ts";
+import { type ChildServer, findFreePort, startChildServer } from "./child-server.ts";
+
+const bin = (tool: string) => path.join(repoRoot, "node_modules", ".bin", tool);
+/** A request every target answers 2xx without side effects: the readiness probe. */
+const rootProbe = { path: "/" };
+
+/** `npm start`: the reference server as shipped, request and response validation on. */
+export async function startReferenceServer(): Promise<ChildServer> {
+  const port = await findFreePort();
+  return startChildServer("npm", ["start", "--silent", "--", "--port", String(port)], port, rootProbe);
+}
+
+/** The packed package's `payreq serve`: compiled JavaScript from dist/ (run `npm run build:lib` first). */
+export async function startCompiledServer(): Promise<ChildServer> {
+  const port = await findFreePort();
+  const main = path.join(repoRoot, "dist", "cli", "main.js");
+  return startChildServer(process.execPath, [main, "serve", "--port", String(port)], port, rootProbe);
+}
+
+/** The Prism mock on the same spec, with its logging quiet (it halves Prism's throughput otherwise). */
+export async function startPrismMock(): Promise<ChildServer> {
+  const port = await findFreePort();
+  const spec = path.join(repoRoot, "generated", "openapi.json");
+  return startChildServer(
+    bin("prism"),
+    ["mock", spec, "--host", "127.0.0.1", "--port", String(port), "-v", "error"],
+    port,
+    { path: "/v1/currencies?network=sepolia", headers: { "x-api-key": "any" } },
+  );
+}
+
+/** Bare Express answering the bodies the reference server answered: the ceiling. */
+export async function startBareExpress(
+  answers: Record<string, { status: number; body: string }>,
+): Promise<ChildServer> {
+  const port = await findFreePort();
+  const script = path.join(repoRoot, "scripts", "bench", "baseline-server.ts");
+  const [firstRoute] = Object.keys(answers);
+  return startChildServer(bin("tsx"), [script, String(port), JSON.stringify(answers)], port, {
+    path: (firstRoute ?? "GET /").split(" ")[1] as string,
+  });
+}

@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import type { SpecOperation } from "../spec/operations.ts";
+import type { JsonObject } from "../spec/spec-document.ts";
+import { defineCheck, type SuiteContext } from "./check-kit.ts";
+import { ScenarioRun, scenarioNotRunReason } from "./scenario-run.ts";
+import type { PlannedCheck } from "./target.ts";
+
+const prismKeepsNothing = "Prism is stateless: it keeps nothing a call creates for the next call to read";
+const prismAnswersExamples = "Prism answers examples, not the currency table both paths read";
+
+interface Scenario {
+  operationId: string;
+  check: string;
+  /** Every operation the scenario calls; it is planned only when the spec has them all. */
+  uses: string[];
+  statelessReason: string;
+  steps(run: ScenarioRun): Promise<void>;
+}
+
+/** An identifier no earlier run used, so that scenarios can run again on the same deployment. */
+const uniqueId = (kind: string) => `contract-suite-${kind}-${randomUUID()}`;
+const text = (value: unknown) => JSON.stringify(value);
+
+async function registerPayer(run: ScenarioRun): Promise<{ clientUserId: string; userId: unknown }> {
+  const clientUserId = uniqueId("payer");
+  const registered = await run.send(
+    "registerPayer",
+    { body: { ...run.example("registerPayer"), clientUserId } },
+    [200],
+  );
+  return { clientUserId, userId: registered?.userId };
+}
+
+async function createClientId(run: ScenarioRun): Promise<JsonObject> {
+  const created = await run.send("createClientId", { body: run.example("createClientId") }, [201]);
+  if (typeof created?.id !== "string") throw run.fail("createClientId: the 201 body has no id");
+  return created;
+}
+
+/** Stores a bank account for a new payer through `createdBy`, then lists it (by its id, or all). */
+async function storeThenList(
+  run: ScenarioRun,
+  createdBy: "createPaymentDetails" | "createPaymentDetailsV2",
+  byId: boolean,
+): Promise<void> {
+  const { clientUserId } = await registerPayer(run);
+  const created = await run.send(createdBy, { path: { clientUserId } }, [201]);
+  const id = (created?.payment_detail as JsonObject | undefined)?.id;
+  const query = byId ? { paymentDetailsId: String(id) } : {};
+  const listed = await run.send("listPaymentDetails", { path: { clientUserId }, query }, [200]);
+  const ids = (listed?.paymentDetails as JsonObject[] | undefined)?.map((detail) => detail.id);
+  run.expect(isDeepStrictEqual(ids, [id]), `listed ids ${text(ids)}, created ${text(id)}`);
+}
+
+/** Creates a client ID, uses it, then revokes it so that no scenario leaves an active one behind. */
+async function withNewClientId(
+  run: ScenarioRun,
+  use: (created: JsonObject, path: { id: string }) => Promise<void>,
+): Promise<void> {
+  const created = await createClientId(run);
+  const path = { id: String(created.id) };
+  await use(created, path);
+  await run.send("deleteClientId", { path }, [200]);
+}
+
+async function createSecurePayment(run: ScenarioRun): Promise<{ token: string; requestIds: unknown[] }> {
+  const created = await run.send("createSecurePayment", {}, [201]);
+  if (typeof created?.token !== "string" || !Array.isArray(created.requestIds)) {
+    throw run.fail("createSecurePayment: the 201 body has no token or requestIds");
+  }
+  return { token: created.token, requestIds: created.requestIds };
+}
+
+/** The v2 path answers the v1 path's body for the same call. */
+async function sameAnswer(run: ScenarioRun, v1: string, v2: string): Promise<void> {
+  const old = await run.send(v1, {}, [200]);
+  const fresh = await run.send(v2, {}, [200]);
+  run.expect(isDeepStrictEqual(old, fresh), `${v2} answers ${text(fresh)}, ${v1} ${text(old)}`);
+}
+
+const scenarios: Scenario[] = [
+  {
+    operationId: "getPayerComplianceStatus",
+    check: "status of a payer just registered -> 200 with its userId",
+    uses: ["registerPayer", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { clientUserId, userId } = await registerPayer(run);
+      const status = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(
+        status?.userId === userId,
+        `userId ${text(status?.userId)}, registration answered ${text(userId)}`,
+      );
+    },
+  },
+  {
+    operationId: "updatePayerComplianceStatus",
+    check: "agreement completed for a payer just registered -> its status reads completed",
+    uses: ["registerPayer", "updatePayerComplianceStatus", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { clientUserId } = await registerPayer(run);
+      await run.send(
+        "updatePayerComplianceStatus",
+        { path: { clientUserId }, body: { agreementCompleted: true } },
+        [200],
+      );
+      const status = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(status?.agreementStatus === "completed", `agreementStatus ${text(status?.agreementStatus)}`);
+    },
+  },
+  {
+    operationId: "createPaymentDetailsV2",
+    check: "bank account of a payer just registered -> 201, then listed by its id",
+    uses: ["registerPayer", "createPaymentDetailsV2", "listPaymentDetails"],
+    statelessReason: prismKeepsNothing,
+    steps: (run) => storeThenList(run, "createPaymentDetailsV2", true),
+  },
+  {
+    operationId: "listPaymentDetails",
+    check: "bank account stored on the v1 path -> listed on the v2 path",
+    uses: ["registerPayer", "createPaymentDetails", "listPaymentDetails"],
+    statelessReason: prismKeepsNothing,
+    steps: (run) => storeThenList(run, "createPaymentDetails", false),
+  },
+  {
+    operationId: "createClientId",
+    check: "client ID just created -> read back active by its id (then revoked)",
+    uses: ["createClientId", "getClientId", "deleteClientId"],
+    statelessReason: prismKeepsNothing,
+    steps: (run) =>
+      withNewClientId(run, async (created, path) => {
+        const read = await run.send("getClientId", { path }, [200]);
+        run.expect(
+          read?.clientId === created.clientId && read?.status === "active",
+          `read back ${text(read)}`,
+        );
+      }),
+  },
+  {
+    operationId: "listClientIds",
+    check: "client ID just created -> in the list (then revoked)",
+    uses: ["createClientId", "listClientIds", "deleteClientId"],
+    statelessReason: prismKeepsNothing,
+    steps: (run) =>
+      withNewClientId(run, async (created) => {
+        const listed = await run.send("listClientIds", {}, [200]);
+        const ids = (listed?.items as JsonObject[] | undefined)?.map((record) => record.id);
+        run.expect(ids?.includes(created.id) === true, `the list lacks ${text(created.id)}`);
+      }),
+  },
+  {
+    operationId: "updateClientId",
+    check: "client ID just created -> relabelled -> read back with the new label (then revoked)",
+    uses: ["createClientId", "updateClientId", "getClientId", "deleteClientId"],
+    statelessReason: prismKeepsNothing,
+    steps: (run) =>
+      withNewClientId(run, async (_created, path) => {
+        const label = uniqueId("label").slice(0, 100);
+        await run.send("updateClientId", { path, body: { label } }, [200]);
+        const read = await run.send("getClientId", { path }, [200]);
+        run.expect(read?.label === label, `label ${text(read?.label)}, expected ${text(label)}`);
+      }),
+  },
+  {
+    operationId: "deleteClientId",
+    check: "client ID just deleted -> 401 from its allowed origin at once, read back revoked",
+    uses: ["createClientId", "listCurrencies", "deleteClientId", "getClientId"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await createClientId(run);
+      const origin = String((created.allowedDomains as unknown[] | undefined)?.[0]);
+      const headers = { "x-client-id": String(created.clientId), origin };
+      await run.send("listCurrencies", { headers }, [200]);
+      const path = { id: String(created.id) };
+      await run.send("deleteClientId", { path }, [200]);
+      await run.send("listCurrencies", { headers }, [401]);
+      const read = await run.send("getClientId", { path }, [200]);
+      run.expect(read?.status === "revoked", `status ${text(read?.status)} after deletion`);
+    },
+  },
+  {
+    operationId: "findSecurePayment",
+    check: "request of a secure payment just created -> 200 with the same token",
+    uses: ["createSecurePayment", "findSecurePayment"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token, requestIds } = await createSecurePayment(run);
+      const found = await run.send(
+        "findSecurePayment",
+        { query: { requestId: String(requestIds[0]) } },
+        [200],
+      );
+      run.expect(found?.token === token, `token ${text(found?.token)}, created ${token}`);
+      run.expect(isDeepStrictEqual(found?.requestIds, requestIds), `requestIds ${text(found?.requestIds)}`);
+    },
+  },
+  {
+    operationId: "getSecurePaymentCalldata",
+    check: "token of a secure payment just created -> 200 with its calldata",
+    uses: ["createSecurePayment", "getSecurePaymentCalldata"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      await run.send("getSecurePaymentCalldata", { path: { token }, query: {} }, [200]);
+    },
+  },
+  {
+    operationId: "listCurrenciesV2",
+    check: "the same currencies as GET /v1/currencies",
+    uses: ["listCurrencies", "listCurrenciesV2"],
+    statelessReason: prismAnswersExamples,
+    steps: (run) => sameAnswer(run, "listCurrencies", "listCurrenciesV2"),
+  },
+  {
+    operationId: "listConversionRoutesV2",
+    check: "the same routes as GET /v1/currencies/{currencyId}/conversion-routes",
+    uses: ["listConversionRoutes", "listConversionRoutesV2"],
+    statelessReason: prismAnswersExamples,
+    steps: (run) => sameAnswer(run, "listConversionRoutes", "listConversionRoutesV2"),
+  },
+];
+
+/** The checks the scenarios below add, by operation: what a report lists them as. */
+export const v2ScenarioChecks: ReadonlyArray<{ operationId: string; check: string }> = scenarios.map(
+  ({ operationId, check }) => ({ operationId, check }),
+);
+
+/**
+ * Scenarios of the v2 payer, client-ID, currency and secure-payment operations: what one call
+ * writes, the next reads, on the paths old and new alike. Only a server keeping state can pass them.
+ */
+export function planV2Scenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  return scenarios.flatMap((scenario) => {
+    const used = scenario.uses.map((operationId) => byId.get(operationId));
+    if (used.some((operation) => operation === undefined)) return [];
+    return [
+      defineCheck(context, {
+        operationId: scenario.operationId,
+        check: scenario.check,
+        notRunReason: scenarioNotRunReason(context, used as SpecOperation[], scenario.statelessReason),
+        body: () => {
+          const run = new ScenarioRun(context, byId);
+          return run.verdict(scenario.check, () => scenario.steps(run));
+        },
+      }),
+    ];
+  });
+}

@@ -1,0 +1,86 @@
+import type { OperationInput } from "../operations/operation-types.ts";
+import { invalidState } from "../problems.ts";
+import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
+import { formatBaseUnits } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { fiatRates } from "./conversion.ts";
+import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./requests.ts";
+import type { Schemas } from "./wire-types.ts";
+
+/** The payments a request received: failed attempts moved nothing. */
+export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {
+  return request.payments.filter((payment) => payment.outcome !== "failed");
+}
+
+/** A request as GET /v2/request/{requestId} answers it, amounts in its payment currency. */
+export function toRequestDetails(request: RequestRecord): Schemas["RequestDetails"] {
+  const token = paymentTokenOf(request);
+  const format = (units: bigint | string) => formatBaseUnits(units, token.decimals);
+  const received = receivedPayments(request);
+  const paid = request.status === "paid";
+  const latest = received.at(-1);
+  // The sandbox prices only the dollar stablecoins, at par.
+  const inDollars = fiatRates.USD !== undefined && Object.hasOwn(fiatRates.USD, token.symbol);
+  return {
+    requestId: request.requestId,
+    paymentReference: request.paymentReference,
+    hasBeenPaid: paid,
+    status: request.status,
+    isListening: !paid,
+    txHash: latest?.txHash ?? null,
+    payments: received.map((payment) => ({
+      amount: format(payment.amount),
+      txHash: payment.txHash,
+      timestamp: payment.recordedAt,
+    })),
+    // The service fills it for partly paid requests only; the sandbox always does, so that the
+    // amount due can be read before anything is paid.
+    conversionBreakdown: {
+      paidAmount: format(request.amountPaid),
+      remainingAmount: format(remainingAmount(request)),
+      payments: received.map((payment) => ({
+        amount: format(payment.amount),
+        timestamp: payment.recordedAt,
+      })),
+    },
+    amountInUsd: inDollars ? format(request.expectedAmount) : null,
+    recurrence: request.recurrence ?? null,
+    isRecurrenceStopped: request.isRecurrenceStopped ?? false,
+    originalRequestId: request.originalRequestId ?? null,
+    originalRequestPaymentReference: request.originalRequestPaymentReference ?? null,
+    isCryptoToFiatAvailable: request.isCryptoToFiatAvailable ?? false,
+    customerInfo: request.customerInfo ?? null,
+    reference: request.reference ?? null,
+    // The sandbox takes no fee on recorded payments.
+    fees: [],
+  };
+}
+
+/** One of the caller's requests, however it was created, as it stands now. */
+export async function getRequestStatus(
+  ctx: DomainContext,
+  { principal, path: { requestId } }: OperationInput<"getRequestStatus">,
+): Promise<Schemas["RequestDetails"]> {
+  return toRequestDetails(await loadOwnRequest(ctx.store, principal, requestId));
+}
+
+/** Stops or resumes the recurrence of one of the caller's recurring requests; answers no body. */
+export async function updateRequest(
+  ctx: DomainContext,
+  { principal, path: { requestId }, body }: OperationInput<"updateRequest">,
+): Promise<undefined> {
+  await ctx.store.withTransaction(async (tx) => {
+    const request = await loadOwnRequest(tx, principal, requestId);
+    if (!request.recurrence) {
+      throw invalidState(
+        `Request ${requestId} has no recurrence to stop or resume; create it with recurrence to make it recurring.`,
+      );
+    }
+    await tx.putRequest({
+      ...request,
+      isRecurrenceStopped: body.isRecurrenceStopped,
+      updatedAt: ctx.clock.now().toISOString(),
+    });
+  });
+  return undefined;
+}

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guideBlocks } from "../support/compile-guide-snippets.ts";
+import { type RunningPrism, startPrism } from "../support/prism.ts";
+import { runGuideCommands } from "../support/run-guide-commands.ts";
+
+const guidePath = "docs/contract-suite.md";
+const documentedMock = "http://127.0.0.1:4010";
+
+let prism: RunningPrism;
+beforeAll(async () => {
+  prism = await startPrism();
+});
+afterAll(() => prism?.stop());
+
+describe("docs/contract-suite.md", () => {
+  it("pipes the --json report as documented, and its sample summary matches a run against the mock", async () => {
+    const piped = guideBlocks(guidePath, "sh").find((block) => block.includes("--json"));
+    expect(piped).toBeDefined();
+    const run = await runGuideCommands((piped as string).replaceAll(documentedMock, prism.baseUrl));
+    expect(run.status).toBe(0);
+    const summary = /^\{ total: (\d+), passed: (\d+), failed: (\d+), needsStatefulServer: (\d+) \}\n$/.exec(
+      run.stdout,
+    );
+    expect(summary, run.stdout + run.stderr).not.toBeNull();
+
+    const [, total, passed, failed, stateful] = summary as RegExpExecArray;
+    const guide = guideBlocks(guidePath, "").join("\n");
+    expect(guide).toContain(
+      `\n${total} checks against ${documentedMock}, stateless target (a mock): ${passed} passed, ${failed} failed, ${stateful} need a stateful server (`,
+    );
+  });
+});

@@ -1,0 +1,111 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
+import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-snippets.ts";
+import { type RunningProcess, startProcess } from "../support/start-process.ts";
+
+// The guides of the payer, client-ID, currency and secure-payment operations: every `sh` block of
+// each runs as written, in one bash session, against `npm start`'s server (only BASE points at
+// it), and every TypeScript snippet compiles against the package.
+
+const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const defaultBase = "BASE=http://127.0.0.1:3000";
+
+let server: RunningProcess;
+let base = "";
+beforeAll(async () => {
+  server = await startProcess(tsx, [path.join(repoRoot, "scripts", "start-server.ts"), "--port", "0"], {
+    name: "npm start -- --port 0",
+    ready: /Stop with Ctrl\+C\./,
+  });
+  base = /API:\s+(http:\/\/\S+)/.exec(server.output())?.[1] ?? "";
+});
+afterAll(() => server?.kill());
+
+/** Runs a guide's `sh` blocks in order in one bash session; returns its output lines. */
+function runGuide(guide: string): string[] {
+  const text = readFileSync(path.join(repoRoot, "docs", guide), "utf8");
+  const script = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join("\n");
+  expect(script.startsWith(`${defaultBase}\n`)).toBe(true);
+  const result = spawnSync(
+    "bash",
+    ["-e", "-o", "pipefail", "-c", script.replace(defaultBase, `BASE=${base}`)],
+    {
+      cwd: repoRoot,
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  return result.stdout.trimEnd().split("\n");
+}
+
+describe("docs/payers.md", () => {
+  it("runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails", () => {
+    const lines = runGuide("payers.md");
+    expect(lines[0]).toBe("status before registration: 404");
+    expect(lines).toContain("{ agreementStatus: 'pending', kycStatus: 'initiated' }");
+    expect(lines).toContain("pending / initiated / compliant: false");
+    expect(lines).toContain("completed / initiated / compliant: false");
+    expect(lines).toContain("compliant: true");
+    expect(lines.find((line) => line.startsWith("paymentDetailsId: "))).toMatch(
+      /^paymentDetailsId: [0-9a-f-]{36}$/,
+    );
+    expect(lines).toContain("[ 'Musterbank Berlin EUR approved' ]");
+    expect(lines.at(-1)).toBe("off-ramp calldata: 2 transactions");
+  });
+});
+
+describe("docs/client-ids.md", () => {
+  it("runs a client ID's life: createClientId, listClientIds, browser calls, updateClientId, deleteClientId", () => {
+    const lines = runGuide("client-ids.md");
+    expect(lines).toEqual([
+      "active https://shop.example.com fee 1.5",
+      "[ 'Sandbox browser client: active', 'Checkout page: active' ]",
+      "preflight: 204",
+      expect.stringMatching(/^routes: .*USDC-base/),
+      "from another origin: 403",
+      "inactive, fee null",
+      "while inactive: 401",
+      "active",
+      "active again: 200",
+      "delete: 200",
+      "after deletion: 401",
+      "preflight after deletion: 403",
+      "revoked",
+      "/problems/invalid-state",
+    ]);
+  });
+});
+
+describe("docs/currencies.md", () => {
+  it("runs listCurrenciesV2 and listConversionRoutesV2 as written", () => {
+    const lines = runGuide("currencies.md");
+    expect(lines.slice(0, 3)).toEqual(["[ 'USDC-base 6' ]", "one object: FAU-sepolia", "no match: 404"]);
+    expect(lines[3]).toMatch(/^USD -> .*USDC-base/);
+    expect(lines[4]).toMatch(/^base,optimism: [1-9]\d* tokens$/);
+  });
+});
+
+describe("docs/secure-payments.md", () => {
+  it("runs findSecurePayment and getSecurePaymentCalldata as written", () => {
+    expect(runGuide("secure-payments.md")).toEqual([
+      "batch pending",
+      "the token of the link",
+      "1 approval, then batchPayments to 0x1aF3f22685AcdDc788B3730ed415912d8f654420",
+      expect.stringMatching(/^completed, completed at \d{4}-\d\d-\d\dT/),
+      "calldata of a completed link: 409",
+    ]);
+  });
+});
+
+describe.each(["docs/payers.md", "docs/client-ids.md"])("the typed-client snippet of %s", (guide) => {
+  it("compiles with the project's strict settings", () => {
+    expect(guideSnippets(guide)).toHaveLength(1);
+    const result = compileGuideSnippets(guide);
+    expect(result.stdout + result.stderr).toBe("");
+  });
+});
