@@ -31,6 +31,7 @@ const tableSpecs = {
   requests: spec<RequestRecord>("requests", (r) => r.requestId, {
     paymentReference: (r) => r.paymentReference.toLowerCase(),
     account: (r) => r.accountId,
+    recurringPayment: (r) => r.recurringPaymentId ?? undefined,
   }),
   paymentIntents: spec<PaymentIntentRecord>("payment_intents", (r) => r.id),
   securePayments: spec<SecurePaymentRecord>("secure_payments", (r) => r.token),
@@ -39,7 +40,11 @@ const tableSpecs = {
   paymentDetails: spec<PaymentDetailRecord>("payment_details", (r) => r.id, {
     payer: (r) => `${r.accountId}|${r.clientUserId}`,
   }),
-  clientIds: spec<ClientIdRecord>("client_ids", (r) => r.id, { all, publicValue: (r) => r.clientId }),
+  clientIds: spec<ClientIdRecord>("client_ids", (r) => r.id, {
+    all,
+    account: (r) => r.accountId,
+    publicValue: (r) => r.clientId,
+  }),
   balances: spec<WalletBalanceRecord>("wallet_balances", (r) => key(r.accountId, r.address, r.currency), {
     wallet: (r) => key(r.accountId, r.address),
   }),
@@ -122,7 +127,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       findRequestByPaymentReference: async (reference) =>
         tables.requests.first("paymentReference", reference.toLowerCase()),
       putRequest: async (record) => put(tables.requests, record),
-      listRequests: async (accountId) => tables.requests.find("account", accountId).items,
+      listRequests: async (accountId, filter = {}) =>
+        filter.recurringPaymentId === undefined
+          ? tables.requests.find("account", accountId).items
+          : tables.requests.find(
+              "recurringPayment",
+              filter.recurringPaymentId,
+              undefined,
+              (record) => record.accountId === accountId,
+            ).items,
       getPaymentIntent: async (id) => tables.paymentIntents.get(id),
       putPaymentIntent: async (record) => put(tables.paymentIntents, record),
       getSecurePayment: async (token) => tables.securePayments.get(token),
@@ -142,7 +155,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
         tables.paymentDetails.find("payer", `${accountId}|${clientUserId}`).items,
       getClientId: async (id) => tables.clientIds.get(id),
       findClientIdByPublicValue: async (clientId) => tables.clientIds.first("publicValue", clientId),
-      listClientIds: async () => tables.clientIds.find("all", "").items,
+      listClientIds: async (accountId) =>
+        (accountId === undefined
+          ? tables.clientIds.find("all", "")
+          : tables.clientIds.find("account", accountId)
+        ).items,
       putClientId: async (record) => put(tables.clientIds, record),
       getWallet: async (accountId, address) => ({
         balances: tables.balances.find("wallet", key(accountId, address)).items,

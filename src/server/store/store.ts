@@ -29,8 +29,11 @@ export interface StoreOperations {
   findRequestByPaymentReference(paymentReference: string): Promise<RequestRecord | undefined>;
   /** Inserts or replaces a request. */
   putRequest(record: RequestRecord): Promise<void>;
-  /** Every request of one account, oldest first. */
-  listRequests(accountId: string): Promise<RequestRecord[]>;
+  /**
+   * The requests of one account, oldest first: every one, or with `recurringPaymentId` only the
+   * periods that recurring payment's executions created.
+   */
+  listRequests(accountId: string, filter?: { recurringPaymentId?: string }): Promise<RequestRecord[]>;
 
   getPaymentIntent(id: string): Promise<PaymentIntentRecord | undefined>;
   /** Inserts or replaces a payment intent. */
@@ -56,7 +59,8 @@ export interface StoreOperations {
 
   getClientId(id: string): Promise<ClientIdRecord | undefined>;
   findClientIdByPublicValue(clientId: string): Promise<ClientIdRecord | undefined>;
-  listClientIds(): Promise<ClientIdRecord[]>;
+  /** The client IDs of one account, oldest first; of every account when none is named (CORS, the payment page). */
+  listClientIds(accountId?: string): Promise<ClientIdRecord[]>;
   putClientId(record: ClientIdRecord): Promise<void>;
 
   /** Every balance and allowance of one address (compared case-insensitively) in one account's wallet book. */

@@ -31,9 +31,9 @@ export const request = (requestId: string, accountId = "acct"): RequestRecord =>
 /** A request id ending in sixteen copies of `digit` (a hex digit). */
 export const requestId = (digit: string) => `01${digit.repeat(64)}`;
 
-export const clientIdRecord = (id: string, clientId: string): ClientIdRecord => ({
+export const clientIdRecord = (id: string, clientId: string, accountId = "acct"): ClientIdRecord => ({
   id,
-  accountId: "acct",
+  accountId,
   clientId,
   label: "Shop",
   allowedDomains: ["https://shop.example.com"],

@@ -64,7 +64,20 @@ async function readsPerOperation(server: TestServer, reads: () => number): Promi
   await measure("recordSandboxPayment with its webhook", () =>
     server.call("POST", `/sandbox/requests/${requestId}/payments`, { body: { outcome: "paid" } }),
   );
-  await measure("getSandboxRequest", () => server.call("GET", `/sandbox/requests/${requestId}`));
+  let paymentReference = "";
+  await measure("getSandboxRequest", async () => {
+    const read = await server.call("GET", `/sandbox/requests/${requestId}`);
+    paymentReference = read.body.paymentReference;
+    return read;
+  });
+  await measure("getRequestStatus", () => server.call("GET", `/v2/request/${requestId}`));
+  await measure("searchPayments by requestId", () =>
+    server.call("GET", `/v2/payments?requestId=${requestId}`),
+  );
+  await measure("searchPayments by paymentReference", () =>
+    server.call("GET", `/v2/payments?paymentReference=${paymentReference}`),
+  );
+  await measure("listClientIds", () => server.call("GET", "/v2/client-ids"));
   await measure("listSandboxWebhookDeliveries", () =>
     server.call("GET", "/sandbox/webhooks/deliveries?limit=5"),
   );
@@ -115,6 +128,9 @@ async function readsPerOperation(server: TestServer, reads: () => number): Promi
     server.call("POST", `/sandbox/recurring-payments/${recurringId}/executions`, {
       body: { outcome: "success" },
     }),
+  );
+  await measure("getRecurringPaymentStatus", () =>
+    server.call("GET", `/v2/payouts/recurring/${recurringId}`),
   );
   await measure("updateRecurringPayment", () =>
     server.call("PATCH", `/v2/payouts/recurring/${recurringId}`, { body: { action: "cancel" } }),

@@ -102,6 +102,41 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2"]);
     });
 
+    it("keeps client IDs by id, and lists one account's or every account's, a revoked one in its place", async () => {
+      await store.putClientId(clientIdRecord("cid_1", "pk_one"));
+      await store.putClientId(clientIdRecord("cid_2", "pk_two", "other"));
+      await store.putClientId(clientIdRecord("cid_3", "pk_three"));
+      await store.putClientId({
+        ...clientIdRecord("cid_1", "pk_one"),
+        status: "revoked",
+        updatedAt: "later",
+      });
+      expect(await store.getClientId("cid_1")).toEqual({
+        ...clientIdRecord("cid_1", "pk_one"),
+        status: "revoked",
+        updatedAt: "later",
+      });
+      expect(await store.getClientId("cid_9")).toBeUndefined();
+      expect((await store.findClientIdByPublicValue("pk_one"))?.status).toBe("revoked");
+      const listed = await store.listClientIds("acct");
+      expect(listed.map((record) => [record.id, record.status])).toEqual([
+        ["cid_1", "revoked"],
+        ["cid_3", "active"],
+      ]);
+      expect((await store.listClientIds("other")).map((record) => record.id)).toEqual(["cid_2"]);
+      expect(await store.listClientIds("nobody")).toEqual([]);
+      expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2", "cid_3"]);
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putClientId(clientIdRecord("cid_4", "pk_four"));
+          await tx.putClientId({ ...clientIdRecord("cid_3", "pk_three"), status: "inactive" });
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.findClientIdByPublicValue("pk_four")).toBeUndefined();
+      expect((await store.getClientId("cid_3"))?.status).toBe("active");
+    });
+
     it("lists one account's requests in creation order, a replaced one in its place", async () => {
       const [first, second, third] = ["1", "2", "3"].map((digit) => request(requestId(digit)));
       await store.putRequest(first as RequestRecord);
@@ -115,6 +150,28 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       ]);
       expect((await store.listRequests("other")).map((record) => record.requestId)).toEqual([requestId("2")]);
       expect(await store.listRequests("nobody")).toEqual([]);
+    });
+
+    it("lists the periods of one recurring payment among an account's requests, oldest first", async () => {
+      const period = (digit: string, recurringPaymentId: string, accountId = "acct") => ({
+        ...request(requestId(digit), accountId),
+        recurringPaymentId,
+      });
+      await store.putRequest(period("1", "rp_1"));
+      await store.putRequest(request(requestId("2")));
+      await store.putRequest(period("3", "rp_2"));
+      await store.putRequest(period("4", "rp_1", "other"));
+      await store.putRequest(period("5", "rp_1"));
+      await store.putRequest({ ...period("1", "rp_1"), status: "paid" });
+      const ids = async (accountId: string, recurringPaymentId: string) =>
+        (await store.listRequests(accountId, { recurringPaymentId })).map((record) => record.requestId);
+      expect(await ids("acct", "rp_1")).toEqual([requestId("1"), requestId("5")]);
+      expect(await ids("acct", "rp_2")).toEqual([requestId("3")]);
+      expect(await ids("other", "rp_1")).toEqual([requestId("4")]);
+      expect(await ids("acct", "rp_9")).toEqual([]);
+      expect((await store.listRequests("acct")).map((record) => record.requestId)).toEqual(
+        ["1", "2", "3", "5"].map(requestId),
+      );
     });
 
     it("keeps payment intents by id, as copies, and forgets them with the transaction that failed", async () => {

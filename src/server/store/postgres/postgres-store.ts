@@ -31,7 +31,13 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
     findRequestByPaymentReference: (reference) =>
       sql.first(t.requests, { payment_reference: reference.toLowerCase() }),
     putRequest: (record) => sql.put(t.requests, record),
-    listRequests: async (accountId) => (await sql.find(t.requests, { account_id: accountId })).items,
+    listRequests: async (accountId, { recurringPaymentId } = {}) => {
+      const where =
+        recurringPaymentId === undefined
+          ? { account_id: accountId }
+          : { account_id: accountId, recurring_payment_id: recurringPaymentId };
+      return (await sql.find(t.requests, where)).items;
+    },
     getPaymentIntent: (id) => sql.get(t.paymentIntents, { id }),
     putPaymentIntent: (record) => sql.put(t.paymentIntents, record),
     getSecurePayment: (token) => sql.get(t.securePayments, { token }),
@@ -52,7 +58,8 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
       (await sql.find(t.paymentDetails, { account_id: accountId, client_user_id: clientUserId })).items,
     getClientId: (id) => sql.get(t.clientIds, { id }),
     findClientIdByPublicValue: (clientId) => sql.first(t.clientIds, { client_id: clientId }),
-    listClientIds: async () => (await sql.find(t.clientIds, {})).items,
+    listClientIds: async (accountId) =>
+      (await sql.find(t.clientIds, accountId === undefined ? {} : { account_id: accountId })).items,
     putClientId: (record) => sql.put(t.clientIds, record),
     getWallet: async (accountId, address) => {
       const wallet = { account_id: accountId, address: address.toLowerCase() };

@@ -37,6 +37,7 @@ export const sqlTables = {
     request_id: r.requestId,
     account_id: r.accountId,
     payment_reference: lower(r.paymentReference),
+    recurring_payment_id: r.recurringPaymentId ?? null,
   })),
   paymentIntents: table<PaymentIntentRecord>("payment_intents", ["id"], (r) => ({ id: r.id })),
   securePayments: table<SecurePaymentRecord>("secure_payments", ["token"], (r) => ({ token: r.token })),
@@ -50,7 +51,11 @@ export const sqlTables = {
     account_id: r.accountId,
     client_user_id: r.clientUserId,
   })),
-  clientIds: table<ClientIdRecord>("client_ids", ["id"], (r) => ({ id: r.id, client_id: r.clientId })),
+  clientIds: table<ClientIdRecord>("client_ids", ["id"], (r) => ({
+    id: r.id,
+    account_id: r.accountId,
+    client_id: r.clientId,
+  })),
   balances: table<WalletBalanceRecord>("wallet_balances", ["account_id", "address", "currency"], (r) => ({
     account_id: r.accountId,
     address: lower(r.address),
