@@ -428,17 +428,28 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(await store.getOutboxCursor("webhooks")).toBe(5);
     });
 
-    it("keeps concurrent transactions from losing each other's changes", async () => {
+    it("keeps concurrent transactions from losing each other's changes, and announces each one's events once", async () => {
+      const heard: DomainEvent[] = [];
+      store.onEventsCommitted((events) => heard.push(...events));
       const id = requestId("e");
       await store.putRequest(request(id));
+      // A store may run a conflicting transaction again: only the run that commits may count.
       const addOne = () =>
         store.withTransaction(async (tx) => {
           const current = (await tx.getRequest(id)) as RequestRecord;
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await tx.putRequest({ ...current, amountPaid: String(BigInt(current.amountPaid) + 1n) });
+          const amountPaid = String(BigInt(current.amountPaid) + 1n);
+          await tx.putRequest({ ...current, amountPaid });
+          await tx.appendEvent({ type: "request.payment_recorded", occurredAt: "t", data: { amountPaid } });
         });
       await Promise.all(Array.from({ length: 8 }, addOne));
       expect((await store.getRequest(id))?.amountPaid).toBe("8");
+      const expected = ["1", "2", "3", "4", "5", "6", "7", "8"];
+      const heardInSequence = [...heard].sort((a, b) => a.sequence - b.sequence);
+      expect(heardInSequence.map((event) => event.data.amountPaid)).toEqual(expected);
+      expect((await store.listEvents()).map((event) => [event.sequence, event.data.amountPaid])).toEqual(
+        expected.map((amountPaid, index) => [index + 1, amountPaid]),
+      );
     });
   });
 }
