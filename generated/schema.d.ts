@@ -612,9 +612,10 @@ export interface paths {
          *     approvals that are missing. `feePercentage` and `feeAddress` add a fee to each payment,
          *     paid to `feeAddress` by the batch contract.
          *
-         *     The answer comes in one of two key forms (see `BatchPayout`): separate
-         *     `ERC20BatchPaymentTransaction` and `ETHBatchPaymentTransaction`, or a single
-         *     `batchPaymentTransaction`. Clients must handle both.
+         *     The answer carries `batchPaymentTransaction` and `ERC20ApprovalTransactions` (empty when
+         *     nothing needs approving), as the service's own app reads them. The service has also answered
+         *     in a split key form, `ERC20BatchPaymentTransaction` and `ETHBatchPaymentTransaction` (see
+         *     `BatchPayout`): robust clients handle both.
          */
         post: operations["createBatchPayout"];
         delete?: never;
@@ -740,8 +741,10 @@ export interface paths {
          *     the payer sign one or more transactions, an ERC-20 approval first when the allowance is
          *     too low.
          *
-         *     One item makes a single payment; 2 to 100 items make a batch, and every item must pay on
-         *     the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
+         *     Each item names its payee and currencies (`payee`, `invoiceCurrency`, `paymentCurrency`) or,
+         *     in the service's current form, a payee destination (`destinationId`, see
+         *     `SecurePaymentRequestItem`). One item makes a single payment; 2 to 100 items make a batch,
+         *     and every item must pay on the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
          *     webhook events refer to the requests by them, and those events, not the payer's return
          *     to your site, tell you that a request is paid.
          */
@@ -762,8 +765,15 @@ export interface paths {
         /**
          * Check a secure payment token
          * @description Tells whether the payment behind a secure payment token can still be paid and, when it can,
-         *     returns what the payer page shows: payee, amount, currency, network, requests and fees.
-         *     It returns no calldata.
+         *     returns what the payer page shows: payee, amount, currency, network, requests and fees, the
+         *     payee destination(s), the page branding, the redirect and the merchant reference. It returns
+         *     no calldata.
+         *
+         *     The query parameters are those of the service's contract: `wallet` (the payer's wallet),
+         *     `chain` and `token` (a cross-chain source, sent together), and for smart-account payers
+         *     `eoaWallet` (the account holding the funds) or `isSafe` (the wallet is a Safe), not both.
+         *     The real service uses them to add the payer's balances per source (`paymentOptions`); the
+         *     payreq reference server checks them and answers the same details with or without them.
          *
          *     The status code carries the answer (see `SecurePaymentStatus` for the states):
          *
@@ -775,8 +785,8 @@ export interface paths {
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
          *
          *     An expired link cannot be renewed: create a new secure payment. Newer versions of the real
-         *     service may also answer `423` while a submitted payment is still executing; this API does
-         *     not.
+         *     service may also answer `423` while a submitted payment is still executing; the reference
+         *     server never does.
          */
         get: operations["checkSecurePaymentToken"];
         put?: never;
@@ -991,16 +1001,45 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Decide a payer's identity verification
-         * @description Sandbox only. Does what the real verification provider does once the payer went through
-         *     `kycUrl`: moves the payer's `kycStatus` to `pending`, `approved`, `rejected` or
-         *     `retry_required`. A payer whose agreement is `completed` and whose verification is
-         *     `approved` is compliant (`isCompliant` in `GET /v2/payer/{clientUserId}`).
+         * Decide a payer's identity verification or agreement
+         * @description Sandbox only. Does what the real verification provider and agreement page do once the payer
+         *     went through `kycUrl` and `agreementUrl`: moves the payer's `kycStatus` to `pending`,
+         *     `approved`, `rejected` or `retry_required`, and its `agreementStatus` to `completed`,
+         *     `rejected` or `failed`. Give one or both. A payer whose agreement is `completed` and whose
+         *     verification is `approved` is compliant (`isCompliant` in `GET /v2/payer/{clientUserId}`).
+         *     Each change sends the `compliance.updated` webhook, once per call, with the statuses after it;
+         *     a call that changes nothing sends nothing.
          *
-         *     Only an open verification (`initiated`, `pending` or `retry_required`) can change;
-         *     `approved` and `rejected` are final and answer `400` (`/problems/invalid-state`).
+         *     Only an open status can change: the verification while `initiated`, `pending` or
+         *     `retry_required`, the agreement while `pending`. A decided one (`approved`, `rejected` or
+         *     `failed` verification; `completed`, `rejected` or `failed` agreement) answers `400`
+         *     (`/problems/invalid-state`) when asked to become another.
          */
         patch: operations["updateSandboxPayer"];
+        trace?: never;
+    };
+    "/sandbox/payers/{clientUserId}/payment-details/{paymentDetailsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Settle the check of a payer's bank details
+         * @description Sandbox only. Sets the status of a payer's payment details as the service's bank-side check
+         *     would (`approved`, `verified`, `pending` or `failed` with a `rejectionMessage`), and sends
+         *     `payment_detail.updated` when it changes. The sandbox's off-ramp provider approves payment
+         *     details as they are stored (and sends `payment_detail.updated` then); this moves them on,
+         *     for example to `failed`.
+         */
+        patch: operations["updateSandboxPaymentDetail"];
         trace?: never;
     };
     "/sandbox/recurring-payments": {
@@ -1362,6 +1401,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Crypto-to-fiat payment in progress
+         * @description Sent as a crypto-to-fiat payment moves towards the payee's bank account: `subStatus` names
+         *     the step reached. Do not treat the order as paid out before `fiat_sent`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment refunded
+         * @description Sent when money paid for a request was sent back to the payer. Reduce what you hold as paid
+         *     by `refundAmount`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.recurring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Next request of a recurring request
+         * @description Sent when the next request of a recurring request is created. File it under the request it
+         *     recurs from (`originalRequestId`), with its own `requestId` and `paymentReference`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onRequestRecurring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "compliance.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's compliance changed
+         * @description Sent when a payer's identity verification or agreement status changes. `isCompliant` tells
+         *     whether off-ramp payments to them can go ahead.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onComplianceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_detail.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's bank details checked
+         * @description Sent when the bank details stored for a payer were checked: `approved` or `verified` means
+         *     off-ramp payments can be sent to them, `failed` that they must be corrected.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentDetailUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1513,8 +1712,71 @@ export interface components {
             errors?: components["schemas"]["ValidationIssue"][];
         };
         /**
+         * SecurePaymentStatus
+         * @description Where a secure payment is in its life.
+         *
+         *     - `pending`: created and waiting for the payer. The only payable state.
+         *     - `completed`: paid. Final.
+         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
+         *       secure payment to ask for the payment again.
+         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
+         *       link. Final.
+         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
+         *
+         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
+         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
+         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
+         *     `pending` ever changes.
+         *
+         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
+         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
+         *     and `compliance_failed` -> `403`; `completed` -> `409`.
+         *
+         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
+         *     while a submitted payment is still being executed and the status is still `pending`. This
+         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         * @example pending
+         * @enum {string}
+         */
+        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+        /**
+         * ServiceError
+         * @description The error body the real service sends, as `application/json`, in the style of its web
+         *     framework: `statusCode`, a `message` (a sentence, or a list of issues) and the reason phrase
+         *     `error`; validation failures may instead carry `errors` with the field of each issue, and
+         *     secure-payment answers add the link's `status`. The payreq reference server never sends this
+         *     shape: it answers every error as `application/problem+json` (`Problem`), which repeats
+         *     `statusCode`, `error` and `message` so that clients written for this shape keep working. It is
+         *     described so that a client, or the contract suite, can read either.
+         */
+        ServiceError: {
+            /** @description The HTTP status code. */
+            statusCode?: number;
+            /** @description What went wrong, as a sentence or as a list of issues. */
+            message: string | (string | {
+                /** @description The kind of issue, for example `custom`. */
+                code?: string;
+                /** @description The issue in words. */
+                message: string;
+                /** @description Where the issue is, one step per element. */
+                path?: (string | number)[];
+            })[];
+            /** @description The HTTP reason phrase, for example `Bad Request`. */
+            error?: string;
+            /** @description Validation issues, each naming its field. */
+            errors?: {
+                /** @description The field at fault. */
+                field?: string;
+                /** @description The issue in words. */
+                message?: string;
+            }[];
+            /** @description On secure-payment answers, the link's status. */
+            status?: components["schemas"]["SecurePaymentStatus"];
+        };
+        /**
          * FiatCurrencyCode
-         * @description An ISO 4217 currency code, three upper-case letters.
+         * @description An ISO 4217 currency code, three letters (`EUR`). Any letter case is accepted (`eur`, as the
+         *     service's own samples and apps send it); the code is stored and answered in upper case.
          * @example EUR
          */
         FiatCurrencyCode: string;
@@ -1580,9 +1842,11 @@ export interface components {
              * @description What the fee pays for: `gas` (network transaction cost), `platform` (the integrator's or
              *     the service's fee), `crosschain` (the bridge that moves funds between networks),
              *     `crypto-to-fiat` (the conversion to fiat) or `offramp` (the payout to a bank account).
+             *     The service's payment search also answers `conversion` (a currency conversion), which its
+             *     contract does not list.
              * @enum {string}
              */
-            type?: "gas" | "platform" | "crosschain" | "crypto-to-fiat" | "offramp";
+            type?: "gas" | "platform" | "crosschain" | "crypto-to-fiat" | "offramp" | "conversion";
             /**
              * @description When the fee is taken: when the payer sends, when the payee receives, while the payment is
              *     proxied (bridged or converted), during a refund, or `overall` for a fee that covers the
@@ -1666,8 +1930,8 @@ export interface components {
         BeneficiaryType: "individual" | "business";
         /**
          * CountryCode
-         * @description An ISO 3166-1 alpha-2 country code, exactly two upper-case letters (`DE`, `US`, `GB`). The real
-         *     service itself only checks that the value is two characters long; send the upper-case code.
+         * @description An ISO 3166-1 alpha-2 country code, two letters (`DE`, `US`, `GB`). Any letter case is
+         *     accepted, as the real service only checks the length; the code is stored in upper case.
          * @example DE
          */
         CountryCode: string;
@@ -1699,8 +1963,8 @@ export interface components {
             routingNumber?: string;
             beneficiaryType: components["schemas"]["BeneficiaryType"];
             /**
-             * @description Currency of the account, an ISO 4217 code of exactly three upper-case letters (`EUR`). The
-             *     real service itself only checks the length, and its own samples send lower case (`eur`).
+             * @description Currency of the account, an ISO 4217 code of three letters in any case (`EUR` or `eur`, as
+             *     the service's own samples send it); stored and answered in upper case.
              */
             currency: components["schemas"]["FiatCurrencyCode"];
             /** @description First line of the account holder's address. */
@@ -1860,14 +2124,16 @@ export interface components {
          *       `PATCH /v2/payer/{clientUserId}`.
          *     - `rejected`: the payer declined the agreement.
          *     - `failed`: the acceptance could not be recorded.
+         *     - `signed`: reported by some versions of the real service (in `compliance.updated` and in
+         *       registration answers) instead of `completed`; it means the same.
          *
          *     Transitions: not_started -> pending when the registration issues the agreement; pending ->
          *     completed, rejected or failed. No transition out of `completed`, `rejected` or `failed` is
-         *     documented. Off-ramp payments need `completed`.
+         *     documented. Off-ramp payments need `completed` (or `signed`).
          * @example pending
          * @enum {string}
          */
-        AgreementStatus: "not_started" | "pending" | "completed" | "rejected" | "failed";
+        AgreementStatus: "not_started" | "pending" | "completed" | "signed" | "rejected" | "failed";
         /**
          * KycStatus
          * @description Progress of the payer's identity verification (KYC) with the service's verification provider.
@@ -1890,12 +2156,14 @@ export interface components {
          *
          *     - `completed`: reported by some versions of the real service instead of `approved`; it means
          *       the same. Newer clients should accept both.
+         *     - `failed`: reported in `compliance.updated` by some versions of the real service for a
+         *       verification that could not be carried out; the payer is not verified.
          *
          *     Treat a value you do not know as "not verified yet".
          * @example initiated
          * @enum {string}
          */
-        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required";
+        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required" | "failed";
         /**
          * ComplianceStatus
          * @description Where the payer stands in the two compliance steps. The payer becomes compliant once the
@@ -2005,17 +2273,6 @@ export interface components {
          * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
          *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
          *     number, routing number) are not part of it.
-         * @example {
-         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
-         *       "clientUserId": "cust-20931",
-         *       "userId": "3b8f6c1e-5d2a-4c7b-9e40-7a1d2f8c9b63",
-         *       "bankName": "Musterbank Berlin",
-         *       "accountName": "Erika Mustermann",
-         *       "currency": "EUR",
-         *       "beneficiaryType": "individual",
-         *       "status": "approved",
-         *       "rails": "local"
-         *     }
          */
         StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
             /**
@@ -2155,6 +2412,15 @@ export interface components {
             status?: components["schemas"]["ClientIdStatus"];
         };
         /**
+         * PayeeAddress
+         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
+         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
+         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
+         *     naming the field.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+         */
+        PayeeAddress: string;
+        /**
          * StartDate
          * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
          *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
@@ -2264,8 +2530,8 @@ export interface components {
          *     answers `400` naming `payee` when it is missing otherwise.
          */
         CreateRequestRequest: {
-            /** @description The wallet that receives the payment. */
-            payee?: components["schemas"]["EvmAddress"];
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee?: components["schemas"]["PayeeAddress"];
             /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
             payer?: components["schemas"]["EvmAddress"];
             /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
@@ -2360,12 +2626,16 @@ export interface components {
          * @description Where a request stands: whether it is paid, what it is owed and what was received, its
          *     recurrence, and the receipt details given at creation. `hasBeenPaid` is the member to rely
          *     on; `status` says more, but the service documents no fixed list for it.
+         *
+         *     Only `requestId` and `hasBeenPaid` are in every answer of the service: its published answers
+         *     leave out `paymentReference`, `txHash` or `isListening` in turn. The reference server always
+         *     sends those three.
          */
         RequestDetails: {
             /** @description The request's identifier. */
             requestId: components["schemas"]["RequestId"];
-            /** @description The reference the on-chain payment carries. */
-            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The reference the on-chain payment carries. Not in every answer of the service. */
+            paymentReference?: components["schemas"]["PaymentReference"];
             /** @description True once the payments received cover the amount due. */
             hasBeenPaid: boolean;
             /**
@@ -2377,8 +2647,11 @@ export interface components {
             status?: string;
             /** @description Whether the service still watches the chain for payments of this request; false once it is paid. */
             isListening?: boolean;
-            /** @description The transaction of the latest payment; null while nothing was paid. */
-            txHash: components["schemas"]["TxHash"] | null;
+            /**
+             * @description The transaction of the latest payment; null while nothing was paid. Not in every answer of
+             *     the service: rely on `hasBeenPaid`, and on `payments` for the transactions.
+             */
+            txHash?: components["schemas"]["TxHash"] | null;
             /** @description The payments received, oldest first; failed attempts are not payments. */
             payments?: components["schemas"]["RequestPayment"][];
             /**
@@ -2477,6 +2750,7 @@ export interface components {
          *       "stepsRequired": 2,
          *       "needsApproval": true,
          *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
          *       "hasEnoughBalance": true,
          *       "hasEnoughGas": true
          *     }
@@ -2491,6 +2765,13 @@ export interface components {
             needsApproval: boolean;
             /** @description Position of the approval in `transactions`; null when no approval is needed. */
             approvalTransactionIndex?: number | null;
+            /**
+             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
+             *     send every other transaction first (the approvals), then this one. The service's own
+             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
+             *     not required here; the payreq reference server always sends it.
+             */
+            paymentTransactionIndex?: number;
             /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
             hasEnoughBalance: boolean;
             /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
@@ -2518,6 +2799,7 @@ export interface components {
          *         "stepsRequired": 1,
          *         "needsApproval": false,
          *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
          *         "hasEnoughBalance": true,
          *         "hasEnoughGas": true
          *       }
@@ -2674,8 +2956,8 @@ export interface components {
          *     creates a recurring payment instead and answers the permit the payer signs to start it.
          */
         CreatePayoutRequest: {
-            /** @description The wallet that receives the payment. */
-            payee: components["schemas"]["EvmAddress"];
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
             /** @description The amount to pay (each time, when recurring), in `invoiceCurrency`. Above zero. */
             amount: components["schemas"]["DecimalAmount"];
             invoiceCurrency: components["schemas"]["InvoiceCurrency"];
@@ -2711,9 +2993,10 @@ export interface components {
         };
         /**
          * PayoutMetadata
-         * @description The pay-calldata metadata, plus where the payment transaction sits in `transactions` and the
-         *     fee the payout carries. The approval, when needed, is always at index 0 and the payment at
-         *     index 1; without an approval the payment is at index 0.
+         * @description The pay-calldata metadata (where the payment transaction sits in `transactions` among it), plus
+         *     the fee the payout carries. The approval, when needed, is always at index 0 and the payment at
+         *     index 1; without an approval the payment is at index 0. The service's published answers of this
+         *     operation omit `paymentTransactionIndex`; the payreq reference server always sends it.
          * @example {
          *       "stepsRequired": 2,
          *       "needsApproval": true,
@@ -2724,8 +3007,6 @@ export interface components {
          *     }
          */
         PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
-            /** @description Position of the payment transaction in `transactions`; send it last. */
-            paymentTransactionIndex: number;
             /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
             platformFee?: components["schemas"]["PayoutFee"];
         };
@@ -2782,6 +3063,12 @@ export interface components {
             type: string;
         };
         /**
+         * HexQuantity
+         * @description An unsigned integer of up to 256 bits written in hex, `0x` and 1 to 64 hex digits.
+         * @example 0x19d8a3c5e00
+         */
+        HexQuantity: string;
+        /**
          * SchedulePermitValues
          * @description The values of a recurring payment permit: who pays whom, how much and how often, and until
          *     when the signature is valid. Amounts are base units of `token`, as decimal strings.
@@ -2821,8 +3108,12 @@ export interface components {
             firstExec: number;
             /** @description How many payments in all. */
             totalExecutions: number;
-            /** @description Makes this permit unique. */
-            nonce: components["schemas"]["UintString"];
+            /**
+             * @description Makes this permit unique: a `uint256`, in decimal digits as the reference server writes it,
+             *     or in hex as in the service's published answer. viem and ethers sign either form as the
+             *     same number.
+             */
+            nonce: components["schemas"]["UintString"] | components["schemas"]["HexQuantity"];
             /** @description The permit is void after this instant, in Unix seconds; it covers the whole schedule. */
             deadline: number;
         };
@@ -2992,8 +3283,8 @@ export interface components {
          *     }
          */
         PaymentRequestItem: {
-            /** @description Wallet address of the payee. */
-            payee: components["schemas"]["EvmAddress"];
+            /** @description Wallet address of the payee. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
             /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. */
             amount: components["schemas"]["DecimalAmount"];
             invoiceCurrency: components["schemas"]["InvoiceCurrency"];
@@ -3049,16 +3340,16 @@ export interface components {
          *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
          *     accompany either form.
          *
-         *     The payreq reference server picks the form by what the batch holds: only ERC-20 payments ->
-         *     `ERC20BatchPaymentTransaction`; only native payments -> `ETHBatchPaymentTransaction`; both
-         *     kinds -> a single `batchPaymentTransaction`, because one `batchPayments` call pays them all.
-         *     It sends `ERC20ApprovalTransactions` only when an approval is needed.
+         *     The payreq reference server answers as the service's own invoicing app and its published
+         *     examples expect: `batchPaymentTransaction` always, whatever the batch holds, and
+         *     `ERC20ApprovalTransactions` always, an empty array when no approval is needed. The split keys
+         *     stay documented because the service has also answered with them.
          */
         BatchPayout: {
             /**
              * @description ERC-20 `approve` calls letting the batch contract spend the payer's tokens, one per token
-             *     whose allowance is too low; `value` is `0`. Absent or empty when no approval is needed.
-             *     Send them before the batch payment.
+             *     whose allowance is too low; `value` is `0`. Empty (or, in older answers, absent) when no
+             *     approval is needed. Send them before the batch payment.
              */
             ERC20ApprovalTransactions?: components["schemas"]["Transaction"][];
             /**
@@ -3111,10 +3402,15 @@ export interface components {
          * @description Where a recurring payment stands: its status, how many payments were executed, when the last
          *     one was and when the next one is due, the request of each period and each payment made. After
          *     a failed execution (status `paused`) it says how many attempts failed and why.
+         *
+         *     The service's published answers always carry the status, the counters and the two dates, but
+         *     not always `id`, `requests` or `payments`, and they name each payment by its own `id` rather
+         *     than by `requestId`. The reference server always sends `id`, `requests` and `payments`, each
+         *     payment with its `requestId`.
          */
         RecurringPaymentProgress: {
-            /** @description The recurring payment's identifier. */
-            id: components["schemas"]["Ulid"];
+            /** @description The recurring payment's identifier. Not in every answer of the service. */
+            id?: components["schemas"]["Ulid"];
             status: components["schemas"]["RecurringPaymentStatus"];
             /** @description Payments executed so far. */
             processedPayments: number;
@@ -3130,17 +3426,28 @@ export interface components {
              * @description When the next payment is due; null when none is scheduled (pending, paused, completed or cancelled).
              */
             nextPaymentDate: string | null;
-            /** @description The request of each period executed or attempted so far, oldest first. */
-            requests: {
+            /**
+             * @description The request of each period executed or attempted so far, oldest first. Not in every answer
+             *     of the service.
+             */
+            requests?: {
                 /** @description The period's request. */
                 requestId: components["schemas"]["RequestId"];
                 /** @description Its payment reference. */
                 paymentReference: components["schemas"]["PaymentReference"];
             }[];
-            /** @description The payments executed, oldest first. */
-            payments: {
-                /** @description The period's request this payment paid. */
-                requestId: components["schemas"]["RequestId"];
+            /** @description The payments executed, oldest first. Not in every answer of the service. */
+            payments?: {
+                /**
+                 * @description The service's identifier of the payment, in a format it does not document (a ULID in
+                 *     its examples). The reference server leaves it out.
+                 */
+                id?: string;
+                /**
+                 * @description The period's request this payment paid. The reference server always sends it; the
+                 *     service's published answers name the payment by `id` instead.
+                 */
+                requestId?: components["schemas"]["RequestId"];
                 /** @description The amount paid, as a human-readable decimal of the token. */
                 amount: components["schemas"]["DecimalAmount"];
                 /**
@@ -3250,6 +3557,10 @@ export interface components {
          * @description One payment of the caller's, with the request it paid. Amounts are human-readable decimals of
          *     the payment currency. The conversion members are null in the sandbox, which converts only
          *     at par.
+         *
+         *     The service's published answers leave out `fees`, `recurringPaymentId` and the request's
+         *     `customerInfo` in some payments, and show amounts in base units where its contract says
+         *     human-readable decimals; the reference server always sends those members, and decimals.
          * @example {
          *       "id": "01KP3G7ZQ6V2D8W4N5R9T1XHJC",
          *       "amount": "150",
@@ -3278,8 +3589,11 @@ export interface components {
          *     }
          */
         PaymentSearchItem: {
-            /** @description The payment's identifier. */
-            id: components["schemas"]["Ulid"];
+            /**
+             * @description The payment's identifier. The service documents no format for it; the reference server
+             *     answers a ULID.
+             */
+            id: string;
             /** @description The amount paid. */
             amount: components["schemas"]["DecimalAmount"];
             /** @description The network the payer paid on; another network than `destinationNetwork` for a cross-chain payment. */
@@ -3313,10 +3627,13 @@ export interface components {
              * @enum {null|string}
              */
             rateProvider?: "lifi" | "chainlink" | "coingecko" | "unknown" | null;
-            /** @description The fees taken from this payment; empty when none. */
-            fees: components["schemas"]["PaymentRouteFee"][];
-            /** @description The recurring payment that executed this payment; null for other payments. */
-            recurringPaymentId: components["schemas"]["Ulid"] | null;
+            /** @description The fees taken from this payment; empty when none. Not in every answer of the service. */
+            fees?: components["schemas"]["PaymentRouteFee"][];
+            /**
+             * @description The recurring payment that executed this payment; null for other payments. Not in every
+             *     answer of the service.
+             */
+            recurringPaymentId?: components["schemas"]["Ulid"] | null;
             /** @description The request this payment paid. */
             request: {
                 /** @description The request's identifier. */
@@ -3325,8 +3642,8 @@ export interface components {
                 paymentReference: components["schemas"]["PaymentReference"];
                 /** @description Whether the request is fully paid now. */
                 hasBeenPaid: boolean;
-                /** @description The customer details given at creation; null when none were. */
-                customerInfo: components["schemas"]["CustomerInfo"] | null;
+                /** @description The customer details given at creation; null when none were. Not in every answer of the service. */
+                customerInfo?: components["schemas"]["CustomerInfo"] | null;
                 /** @description The merchant reference given at creation; null when none was. */
                 reference: components["schemas"]["MerchantReference"] | null;
             };
@@ -3351,40 +3668,15 @@ export interface components {
             };
         };
         /**
-         * SecurePaymentStatus
-         * @description Where a secure payment is in its life.
-         *
-         *     - `pending`: created and waiting for the payer. The only payable state.
-         *     - `completed`: paid. Final.
-         *     - `expired`: not paid within its lifetime of 7 days from creation. Final; create a new
-         *       secure payment to ask for the payment again.
-         *     - `invalidated`: withdrawn by the merchant, who cancelled it or replaced it with another
-         *       link. Final.
-         *     - `compliance_failed`: the payer's wallet failed compliance screening. Final.
-         *
-         *     Transitions: `pending` -> `completed` when the payment is made; `pending` -> `expired` when
-         *     the 7 days have passed; `pending` -> `invalidated` when the merchant cancels or replaces the
-         *     link; `pending` -> `compliance_failed` when payer screening fails. No state other than
-         *     `pending` ever changes.
-         *
-         *     What the token check (`GET /v2/secure-payments/{token}`) answers for each status: `pending`
-         *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
-         *     and `compliance_failed` -> `403`; `completed` -> `409`.
-         *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
-         * @example pending
-         * @enum {string}
-         */
-        SecurePaymentStatus: "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
-        /**
          * SecurePaymentLookup
          * @description The secure payment a request belongs to: its token and hosted link, its status by the time of
          *     the call (a `pending` link past `expiresAt` reads `expired`), and its life's dates.
          *
          *     The real service answers more members for its dashboard (payer address and screening
          *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
+         *     Its published answer leaves out `network`, `currency` and `completedAt`, and its contract does
+         *     not list `requestIds`, which payreq adds: those four are optional here, and the reference server
+         *     always sends them.
          */
         SecurePaymentLookup: {
             /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
@@ -3400,12 +3692,18 @@ export interface components {
              * @enum {string}
              */
             paymentType: "single" | "batch";
-            /** @description Every request of the secure payment, the one looked up included, in creation order. */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description Every request of the secure payment, the one looked up included, in creation order. Sent by
+             *     the reference server; the service's contract does not list it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network the looked-up request is paid on. */
-            network: components["schemas"]["NetworkName"];
-            /** @description The currency the looked-up request is paid in. */
-            currency: components["schemas"]["CurrencyId"];
+            network?: components["schemas"]["NetworkName"];
+            /**
+             * @description The currency the looked-up request is paid in. The service answers null for a secure
+             *     payment older than this member, or whose stored currency it cannot read.
+             */
+            currency?: components["schemas"]["CurrencyId"] | null;
             /**
              * Format: uri
              * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
@@ -3425,21 +3723,67 @@ export interface components {
              * Format: date-time
              * @description When its last request was paid; null while it is not `completed`.
              */
-            completedAt: string | null;
+            completedAt?: string | null;
+        };
+        /**
+         * PayeeDestinationId
+         * @description A payee destination: the payee's wallet, its chain and the token it is paid in, written
+         *     `<wallet>@eip155:<chainId>#<checksum>:<tokenAddress>` (an ERC-7828 address, then `:` and the
+         *     token contract). The checksum is 8 upper-case hex digits computed by the service.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#80B12379:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+         */
+        PayeeDestinationId: string;
+        /**
+         * SecurePaymentRequestItem
+         * @description One payment request of a secure payment, in one of two forms:
+         *
+         *     - **payee form**, as the given contract describes it: `payee`, `amount`, `invoiceCurrency` and
+         *       `paymentCurrency`, all four;
+         *     - **destination form**, as the service's current contract describes it: `destinationId` and
+         *       `amount`, the amount being in the destination's token. The real service also accepts `amount`
+         *       alone and takes the destination bound to the calling client ID; the payreq reference server
+         *       binds no destination to client IDs and answers `400` for that form.
+         * @example {
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amount": "125.00",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base"
+         *     }
+         * @example {
+         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#E636C26B:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "amount": "10"
+         *     }
+         */
+        SecurePaymentRequestItem: {
+            /** @description Payee form. Wallet address of the payee. */
+            payee?: components["schemas"]["EvmAddress"];
+            /**
+             * @description The amount due, as a human-readable decimal: in `invoiceCurrency` (payee form) or in the
+             *     destination's token (destination form).
+             */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency?: components["schemas"]["InvoiceCurrency"];
+            /** @description Payee form. The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency?: components["schemas"]["CurrencyId"];
+            /**
+             * @description Destination form. The payee's wallet, network and token at once. Not allowed together with
+             *     the members of the payee form.
+             */
+            destinationId?: components["schemas"]["PayeeDestinationId"];
         };
         /**
          * CreateSecurePaymentRequest
          * @description The body of `POST /v2/secure-payments`: the payment requests to create and put behind one
          *     hosted payment link, plus optional details shown on, or used by, the hosted page. One item
          *     makes a single payment; several items make a batch that the payer settles in one go. Every
-         *     item must pay on the same network (the network of its `paymentCurrency`).
+         *     item must pay on the same network (the network of its `paymentCurrency` or destination).
          */
         CreateSecurePaymentRequest: {
             /**
              * @description The requests to create, 1 to 100, all paying on one network. The service answers `400`
              *     when two items' `paymentCurrency` values belong to different networks.
              */
-            requests: components["schemas"]["PaymentRequestItem"][];
+            requests: components["schemas"]["SecurePaymentRequestItem"][];
             /**
              * @description Your own reference for this payment, such as an order or invoice number. It is stored
              *     with the link and returned by the token check as `reference`, for receipts and
@@ -3452,6 +3796,21 @@ export interface components {
              *     order confirmation page. Without it the payer stays on the hosted page.
              */
             redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl` (`Back to the shop`), returned by the token check. */
+            redirectLabel?: string;
+            /** @description Your identifier of the payer, for your own tracking. Stored, not shown to the payer. */
+            payerIdentifier?: string;
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, as by the real service, which takes fees from the fee plan instead.
+             *     Accepted so that older clients are not refused.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, like `feePercentage`.
+             */
+            feeAddress?: components["schemas"]["EvmAddress"];
         };
         /**
          * SecurePayment
@@ -3475,6 +3834,69 @@ export interface components {
              *     `securePaymentUrl`. Use it with `GET /v2/secure-payments/{token}` to check the link.
              */
             token: components["schemas"]["Ulid"];
+        };
+        /**
+         * SecurePaymentDestination
+         * @description Where a secure payment is paid: the payee's wallet on its network and the token, as a payee
+         *     destination. The payreq reference server builds it from the request's payee, network and
+         *     payment currency; for a native currency `tokenAddress` is the currency's stand-in hash.
+         * @example {
+         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#8E0E0C41:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "payeeAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#8E0E0C41",
+         *       "tokenAddress": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "walletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "network": "base"
+         *     }
+         */
+        SecurePaymentDestination: {
+            /** @description The whole destination, `payeeAddress`, `:` and `tokenAddress`. Absent when the service masks the payee. */
+            destinationId?: components["schemas"]["PayeeDestinationId"];
+            /** @description The payee as an ERC-7828 address, `<wallet>@eip155:<chainId>#<checksum>`. */
+            payeeAddress: string;
+            /** @description The contract of the token the payee is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The payee's wallet, the raw address. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The network of the destination. */
+            network: components["schemas"]["NetworkName"];
+            /** @description Whether the service masks the payee's address until the payer is approved; the reference server never does. */
+            isMasked?: boolean;
+        };
+        /**
+         * SecurePaymentBranding
+         * @description How the hosted page is branded for the client ID that created the payment: colours, logo and
+         *     legal pages. The payreq reference server has no branding and always answers `null`.
+         * @example {
+         *       "id": "brand_7Kq2",
+         *       "primaryActionColor": "#00d395",
+         *       "displayRequestBranding": false
+         *     }
+         */
+        SecurePaymentBranding: {
+            /** @description The branding's identifier. */
+            id: string;
+            /** @description The record id of the client ID it belongs to. */
+            clientIdId?: string;
+            /** @description The orchestrator it belongs to, if any. */
+            orchestratorId?: string;
+            /** @description Path of the logo image. */
+            logoPath?: string;
+            /** @description CSS colour of the page background. */
+            pageBackgroundColor?: string;
+            /** @description CSS colour of the payment card. */
+            cardBackgroundColor?: string;
+            /** @description CSS colour of the main button. */
+            primaryActionColor?: string;
+            /** @description CSS colour of the main text. */
+            primaryTextColor?: string;
+            /** @description CSS colour of the secondary text. */
+            secondaryTextColor?: string;
+            /** @description Path of the terms page. */
+            termsPath?: string;
+            /** @description Path of the privacy page. */
+            privacyPath?: string;
+            /** @description Whether the page also shows the service's own branding. */
+            displayRequestBranding?: boolean;
         };
         /**
          * SecurePaymentFeePlan
@@ -3522,8 +3944,17 @@ export interface components {
          *       "paymentReference": "0xb3581f0b0f74cc61",
          *       "feeAmount": "0",
          *       "feeAddress": null,
+         *       "destination": {
+         *         "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#89CDCBED:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "payeeAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:8453#89CDCBED",
+         *         "tokenAddress": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *         "walletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *         "network": "base"
+         *       },
          *       "reference": "ORDER-2026-0412",
          *       "redirectUrl": "https://shop.example.com/orders/2026-0412/thanks",
+         *       "redirectLabel": "Back to your order",
+         *       "branding": null,
          *       "expiresAt": "2026-04-19T10:12:05.000Z",
          *       "feePlan": null
          *     }
@@ -3536,8 +3967,11 @@ export interface components {
             paymentType: "single";
             /** @description The secure payment's status; always `pending` in a `200` answer. */
             status: components["schemas"]["SecurePaymentStatus"];
-            /** @description The identifier of the request behind the link (one element). */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description The identifier of the request behind the link (one element). The real service's published
+             *     examples omit it, so it is not required; the reference server always sends it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network the payment is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address that receives the payment. */
@@ -3565,6 +3999,8 @@ export interface components {
             feeAmount?: components["schemas"]["DecimalAmount"];
             /** @description Where the fee of `feeAmount` goes; null when no fee applies. Not sent by the real service. */
             feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Where the payment goes, as a payee destination; null when the payment is not tied to one. */
+            destination?: components["schemas"]["SecurePaymentDestination"] | null;
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -3572,6 +4008,10 @@ export interface components {
              * @description Where to send the payer after a successful payment; null when none was given.
              */
             redirectUrl?: string | null;
+            /** @description A label for the page behind `redirectUrl`, shown on the payer's way back; null when none was given. */
+            redirectLabel?: string | null;
+            /** @description The hosted page's branding for the creating client ID; null when it has none (always, on the reference server). */
+            branding?: components["schemas"]["SecurePaymentBranding"] | null;
             /**
              * Format: date-time
              * @description When the link stops being payable, 7 days after its creation.
@@ -3618,6 +4058,8 @@ export interface components {
          *       "feeAddress": null,
          *       "reference": null,
          *       "redirectUrl": null,
+         *       "redirectLabel": null,
+         *       "branding": null,
          *       "expiresAt": "2026-04-20T08:30:00.000Z",
          *       "feePlan": null
          *     }
@@ -3630,8 +4072,11 @@ export interface components {
             paymentType: "batch";
             /** @description The secure payment's status; always `pending` in a `200` answer. */
             status: components["schemas"]["SecurePaymentStatus"];
-            /** @description The identifiers of the requests behind the link, in creation order. */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description The identifiers of the requests behind the link, in creation order. The real service's
+             *     published examples omit it, so it is not required; the reference server always sends it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network every payment of the batch is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address receiving each payment. */
@@ -3660,6 +4105,8 @@ export interface components {
             feeAmounts?: components["schemas"]["DecimalAmount"][];
             /** @description Where the fees of `feeAmounts` go; null when no fee applies. Not sent by the real service. */
             feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Where each payment goes, as payee destinations, in the order of `payees`. */
+            destinations?: components["schemas"]["SecurePaymentDestination"][];
             /** @description The merchant reference given at creation; null when none was given. */
             reference?: string | null;
             /**
@@ -3667,6 +4114,10 @@ export interface components {
              * @description Where to send the payer after a successful payment; null when none was given.
              */
             redirectUrl?: string | null;
+            /** @description A label for the page behind `redirectUrl`, shown on the payer's way back; null when none was given. */
+            redirectLabel?: string | null;
+            /** @description The hosted page's branding for the creating client ID; null when it has none (always, on the reference server). */
+            branding?: components["schemas"]["SecurePaymentBranding"] | null;
             /**
              * Format: date-time
              * @description When the link stops being payable, 7 days after its creation.
@@ -3680,8 +4131,10 @@ export interface components {
          * @description The payable details behind a secure payment token, in one of two shapes chosen by
          *     `paymentType`: `single` (one request, scalar `payee`, `amount` and `paymentCurrency`) or
          *     `batch` (several requests, parallel lists `payees`, `amounts` and `paymentCurrencies`).
-         *     Clients must ignore members they do not know: the real service also sends page branding,
-         *     resolved destinations and screening results, which are not described here.
+         *     Both carry the members of the service's published contract that apply to links created from
+         *     `requests` items: destinations, branding, redirect, reference and fee plan. Clients must ignore
+         *     members they do not know: the real service also sends screening results and analytics, which
+         *     are not described here.
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
@@ -3913,12 +4366,12 @@ export interface components {
              * @description What the payment did to the request.
              * @enum {string}
              */
-            outcome: "paid" | "partial" | "failed";
-            /** @description The amount paid, in the request's payment currency; `0` for a failed attempt. */
+            outcome: "paid" | "partial" | "failed" | "processing" | "refunded";
+            /** @description The amount paid (or refunded), in the request's payment currency; `0` for a failed attempt or a processing step. */
             amount: components["schemas"]["DecimalAmount"];
             /** @description The transaction that made the payment or the attempt. */
             txHash: components["schemas"]["TxHash"];
-            /** @description Why the attempt failed, for example `insufficient_funds`; null for payments. */
+            /** @description Why the attempt failed (`insufficient_funds`), or the step of a processing record; null otherwise. */
             subStatus: string | null;
             /**
              * Format: date-time
@@ -3980,24 +4433,45 @@ export interface components {
          *       becomes `paid`; a secure payment whose requests are all paid becomes `completed`.
          *     - `partial`: pays `amount`, less than what is left. The request becomes `partially_paid`.
          *     - `failed`: a failed attempt, nothing paid. The request becomes `failed` and stays payable.
+         *     - `processing`: a step of a crypto-to-fiat payment towards the payee's bank (`subStatus`, by
+         *       default `initiated`); nothing changes on the request. Sends `payment.processing`.
+         *     - `refunded`: money paid is sent back to `refundedTo` (required): `amount`, by default all
+         *       that was paid. What was paid goes down by it, and the request's status follows (`pending`
+         *       once nothing is left paid). Sends `payment.refunded`.
          *
-         *     A request that is already `paid` accepts no further payment (`400`, `/problems/invalid-state`).
+         *     Each outcome sends its webhook event (`payment.confirmed`, `payment.partial`,
+         *     `payment.failed`, `payment.processing`, `payment.refunded`). `payerAddress` and
+         *     `payerEoaAddress` are reported in `payment.confirmed` and `payment.partial`; they are null
+         *     there when not given. A request that is already `paid` accepts no further `paid`, `partial`
+         *     or `failed` record (`400`, `/problems/invalid-state`); a request with nothing paid cannot be
+         *     refunded.
          */
         SandboxPaymentRecord: {
             /**
              * @description What the payment does to the request.
              * @enum {string}
              */
-            outcome: "paid" | "partial" | "failed";
+            outcome: "paid" | "partial" | "failed" | "processing" | "refunded";
             /**
-             * @description The amount paid, in the request's payment currency. Required for `partial`; for `paid` it
-             *     defaults to what is left to pay; not allowed for `failed`.
+             * @description The amount paid (or refunded), in the request's payment currency. Required for `partial`;
+             *     for `paid` it defaults to what is left to pay, for `refunded` to all that was paid; not
+             *     allowed for `failed` and `processing`.
              */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The transaction hash to record; a random one when absent. */
             txHash?: components["schemas"]["TxHash"];
-            /** @description For `failed`, why the attempt failed; `insufficient_funds` when absent. */
+            /**
+             * @description For `failed`, why the attempt failed (`insufficient_funds` when absent). For `processing`,
+             *     the step reached: `initiated` (when absent), `pending_internal_assessment`,
+             *     `ongoing_checks`, `sending_fiat`, `fiat_sent`, `bounced` or `retry_required`.
+             */
             subStatus?: string;
+            /** @description For `paid` and `partial`, the wallet the payment came from. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            /** @description For `paid` and `partial`, the externally owned account that signed it. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /** @description For `refunded` (required there), the wallet the refund goes to. */
+            refundedTo?: components["schemas"]["EvmAddress"];
         };
         /**
          * SandboxSecurePaymentUpdate
@@ -4038,15 +4512,32 @@ export interface components {
         };
         /**
          * SandboxPayerUpdate
-         * @description Sandbox only. Records the verification provider's decision on a payer's identity, as the
-         *     real provider would after the payer went through `kycUrl`.
+         * @description Sandbox only. The decisions to record on a payer's compliance, as the real verification
+         *     provider and agreement page would once the payer went through `kycUrl` and `agreementUrl`;
+         *     one or both.
          */
         SandboxPayerUpdate: {
             /**
              * @description The identity verification status to move the payer to.
              * @enum {string}
              */
-            kycStatus: "pending" | "approved" | "rejected" | "retry_required";
+            kycStatus?: "pending" | "approved" | "rejected" | "retry_required";
+            /**
+             * @description The agreement status to move the payer to. `completed` is what
+             *     `PATCH /v2/payer/{clientUserId}` records; `rejected` and `failed` can only be reached here.
+             * @enum {string}
+             */
+            agreementStatus?: "completed" | "rejected" | "failed";
+        };
+        /**
+         * SandboxPaymentDetailUpdate
+         * @description Sandbox only. The outcome of the bank-side check of payment details.
+         */
+        SandboxPaymentDetailUpdate: {
+            /** @description The status to give the payment details. */
+            status: components["schemas"]["PaymentDetailStatus"];
+            /** @description For `failed`, why the check failed; reported in `payment_detail.updated`. */
+            rejectionMessage?: string;
         };
         /**
          * SandboxRecurringPaymentCreate
@@ -4176,7 +4667,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -4374,17 +4865,22 @@ export interface components {
             nextCursor: components["schemas"]["SandboxPageCursor"] | null;
         };
         /**
-         * WebhookRecurringPayment
-         * @description The recurring payment an execution belongs to, on the `payment.*` events of the requests its
-         *     executions pay; absent on other payments.
-         * @example {
-         *       "id": "01JXYJKCAHGFTDR15F2D072ESG"
-         *     }
+         * WebhookRequestId
+         * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
+         *     lower-case hex digits beginning with `01`, the only form the payreq reference server sends).
+         *     The service's test deliveries and published samples carry placeholders such as
+         *     `req_test123456789abcdef`, so receivers should not refuse other strings.
+         * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
          */
-        WebhookRecurringPayment: {
-            /** @description The recurring payment's identifier, as `POST /v2/payouts` answered it. */
-            id: components["schemas"]["Ulid"];
-        };
+        WebhookRequestId: string;
+        /**
+         * WebhookPaymentReference
+         * @description A payment reference as webhook payloads carry it: in real deliveries a `PaymentReference` (`0x`
+         *     and 16 lower-case hex digits, the only form the reference server sends). The service's samples
+         *     show longer placeholders, so receivers should not refuse other strings.
+         * @example 0xde0cd794099a5e03
+         */
+        WebhookPaymentReference: string;
         /**
          * WebhookFee
          * @description One fee taken on a payment reported by a webhook event.
@@ -4403,6 +4899,28 @@ export interface components {
             currency: string;
         };
         /**
+         * WebhookRecurringPayment
+         * @description The recurring payment a payment belongs to, on the `payment.*` events of the requests its
+         *     executions pay, and on `request.recurring` when it issued the request; absent otherwise.
+         *     Receivers file such a payment under the recurring payment (`id`), not as a one-off.
+         * @example {
+         *       "id": "01JXYJKCAHGFTDR15F2D072ESG",
+         *       "status": "active",
+         *       "processedPayments": 4,
+         *       "totalPayments": 8
+         *     }
+         */
+        WebhookRecurringPayment: {
+            /** @description The recurring payment's identifier, as `POST /v2/payouts` answered it. */
+            id: string;
+            /** @description The recurring payment's status after this payment. */
+            status?: components["schemas"]["RecurringPaymentStatus"];
+            /** @description How many scheduled payments have been made, this one included. */
+            processedPayments?: number;
+            /** @description How many payments the schedule has in all. */
+            totalPayments?: number;
+        };
+        /**
          * PaymentConfirmedEvent
          * @description The body of a `payment.confirmed` delivery: a request is fully paid and the order it
          *     stands for can be treated as paid. Webhooks are the source of truth for this.
@@ -4410,8 +4928,7 @@ export interface components {
          *     The request is named by `requestId`, and usually also by `requestID` with the same value;
          *     some payloads carry only one of the two spellings, so read whichever is present. Only
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
-         *     may add members (for example an explorer link or the payer's address), and receivers must
-         *     ignore those they do not know.
+         *     may add members, and receivers must ignore those they do not know.
          */
         PaymentConfirmedEvent: {
             /**
@@ -4420,11 +4937,11 @@ export interface components {
              */
             event: "payment.confirmed";
             /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference, as found in the on-chain payment. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description The amount of this payment, as a human-readable decimal. */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The total paid for the request so far, this payment included. */
@@ -4453,9 +4970,20 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
-            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
         } & (unknown | unknown);
         /**
          * PaymentPartialEvent
@@ -4466,8 +4994,7 @@ export interface components {
          *     The request is named by `requestId`, and usually also by `requestID` with the same value;
          *     some payloads carry only one of the two spellings, so read whichever is present. Only
          *     `event` and one request identifier are guaranteed. The payload is open: the real service
-         *     may add members (for example an explorer link or the payer's address), and receivers must
-         *     ignore those they do not know.
+         *     may add members, and receivers must ignore those they do not know.
          */
         PaymentPartialEvent: {
             /**
@@ -4476,11 +5003,11 @@ export interface components {
              */
             event: "payment.partial";
             /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference, as found in the on-chain payment. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description The amount of this payment, as a human-readable decimal. */
             amount?: components["schemas"]["DecimalAmount"];
             /** @description The total paid for the request so far, this payment included. */
@@ -4509,9 +5036,20 @@ export interface components {
              *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
              */
             paymentProcessor?: string;
-            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The fees taken on this payment; empty when there were none. */
             fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
         } & (unknown | unknown);
         /**
          * PaymentFailedEvent
@@ -4531,16 +5069,251 @@ export interface components {
              */
             event: "payment.failed";
             /** @description The request the failed payment was for. */
-            requestId?: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["WebhookRequestId"];
             /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
-            requestID?: components["schemas"]["RequestId"];
+            requestID?: components["schemas"]["WebhookRequestId"];
             /** @description The request's payment reference. */
-            paymentReference?: components["schemas"]["PaymentReference"];
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
             /** @description Why the payment failed when the service knows, for example `insufficient_funds`; may be an empty string. */
             subStatus?: string;
             /** @description Who processed the payment, for example `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
             paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The payee of the request. */
+            payee?: components["schemas"]["EvmAddress"];
+            /** @description The amount of the failed attempt, when the service knows it. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the failure was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The symbol of the token of the attempt, for example `USDC`. */
+            paymentCurrency?: string;
+            /** @description Whether the attempt was an off-ramp payment. */
+            isCryptoToFiat?: boolean;
+            /** @description A sentence saying why the attempt failed, when the service has one. */
+            failureReason?: string;
+            /**
+             * Format: date-time
+             * @description When the service retries an off-ramp payment that failed for a passing reason.
+             */
+            retryAfter?: string;
         } & (unknown | unknown);
+        /**
+         * PaymentProcessingEvent
+         * @description The body of a `payment.processing` delivery: a crypto-to-fiat payment moved a step on its way
+         *     to the payee's bank account. `subStatus` says which step. The crypto part may already be
+         *     confirmed (`payment.confirmed` with `isCryptoToFiat: true`); `fiat_sent` ends the journey.
+         */
+        PaymentProcessingEvent: {
+            /**
+             * @description The event name, always `payment.processing` for this event.
+             * @constant
+             */
+            event: "payment.processing";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /**
+             * @description The step reached: `initiated`, `pending_internal_assessment`, `ongoing_checks`,
+             *     `sending_fiat`, `fiat_sent`, `bounced` or `retry_required`. The service's samples also
+             *     show `processing`; treat a value you do not know as "still in progress".
+             */
+            subStatus: string;
+            /** @description The off-ramp processor's identifier of the transfer. */
+            offrampId?: string;
+            /** @description The amount of the payment. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the token paid, for example `USDC`. */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp; true for this event in practice. */
+            isCryptoToFiat?: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        } & (unknown | unknown);
+        /**
+         * PaymentRefundedEvent
+         * @description The body of a `payment.refunded` delivery: money paid for a request was sent back to the
+         *     payer. `refundAmount` is in `currency`; the request is no longer paid by that amount.
+         */
+        PaymentRefundedEvent: {
+            /**
+             * @description The event name, always `payment.refunded` for this event.
+             * @constant
+             */
+            event: "payment.refunded";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The wallet the refund was sent to. */
+            refundedTo: string;
+            /** @description The amount refunded, as a human-readable decimal. */
+            refundAmount: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the currency refunded, for example `USDC`. */
+            currency?: string;
+            /** @description The hash of the refund transaction, when there is one. */
+            txHash?: components["schemas"]["TxHash"];
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+        } & (unknown | unknown);
+        /**
+         * RequestRecurringEvent
+         * @description The body of a `request.recurring` delivery: the next request of a recurring request was
+         *     created. `requestId` and `paymentReference` name the new request; `originalRequestId` and
+         *     `originalRequestPaymentReference` the request the recurrence started from. Receivers copy the
+         *     original invoice under the new identifiers.
+         */
+        RequestRecurringEvent: {
+            /**
+             * @description The event name, always `request.recurring` for this event.
+             * @constant
+             */
+            event: "request.recurring";
+            /** @description The request the event is about. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The request the recurrence started from. */
+            originalRequestId: components["schemas"]["WebhookRequestId"];
+            /** @description The payment reference of that request. */
+            originalRequestPaymentReference: components["schemas"]["WebhookPaymentReference"];
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description Who processes the payment, `request-network` (crypto) or `request-tech` (crypto-to-fiat). */
+            paymentProcessor?: string;
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            /** @description The public client ID the request was created with, when it was created with one. */
+            clientId?: string;
+        } & (unknown | unknown);
+        /**
+         * ComplianceUpdatedEvent
+         * @description The body of a `compliance.updated` delivery: a payer's identity verification (KYC) or
+         *     agreement moved on. The payer is named by `clientUserId`, as given to `POST /v2/payer`. The
+         *     statuses take the values of `GET /v2/payer/{clientUserId}`, including those only some versions
+         *     of the service send (`signed` for a completed agreement, `failed` for a verification that could
+         *     not be carried out); treat a value you do not act on as "not compliant yet".
+         */
+        ComplianceUpdatedEvent: {
+            /**
+             * @description The event name, always `compliance.updated` for this event.
+             * @constant
+             */
+            event: "compliance.updated";
+            /** @description Your identifier of the payer, as given when registering them. */
+            clientUserId: string;
+            /** @description The identity verification's status after the change. */
+            kycStatus?: components["schemas"]["KycStatus"];
+            /** @description The agreement's status after the change. */
+            agreementStatus?: components["schemas"]["AgreementStatus"];
+            /** @description Whether the payer may now receive off-ramp payments (verified and agreed). */
+            isCompliant?: boolean;
+            /** @description Sent by some versions of the service; it names no request of yours. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * PaymentDetailUpdatedEvent
+         * @description The body of a `payment_detail.updated` delivery: the bank details of a payer were checked.
+         *     `paymentDetailsId` is the `payment_detail.id` returned when they were stored; older payloads
+         *     name them `paymentAccountId` instead. `status` is `approved`, `verified`, `pending` or `failed`
+         *     (with `rejectionMessage`).
+         */
+        PaymentDetailUpdatedEvent: {
+            /**
+             * @description The event name, always `payment_detail.updated` for this event.
+             * @constant
+             */
+            event: "payment_detail.updated";
+            /** @description The payment details' `id`, as answered when they were stored. */
+            paymentDetailsId?: string;
+            /** @description The same payment details under the older name some payloads use. */
+            paymentAccountId?: string;
+            /** @description Your identifier of the payer the payment details belong to. */
+            clientUserId?: string;
+            /** @description The outcome of the check. */
+            status: components["schemas"]["PaymentDetailStatus"];
+            /** @description Why the check failed, with `status` `failed`. */
+            rejectionMessage?: string;
+            /** @description Sent by some versions of the service; it names no request of yours. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The processor's own notification, passed through as received; its members vary. */
+            rawPayload?: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: {
         /**
@@ -4567,6 +5340,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The API key or client ID is missing or not recognised. */
@@ -4577,6 +5351,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
@@ -4587,6 +5362,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description No currency matches the filters (or the `id`). */
@@ -4597,6 +5373,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description Too many requests in the current window; wait `Retry-After` seconds before retrying. */
@@ -4611,6 +5388,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description An unexpected failure on the service's side; the request may be retried. */
@@ -4621,6 +5399,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The currency and the currencies it can be converted to. */
@@ -4641,6 +5420,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description No resource has the identifier given in the path. */
@@ -4651,6 +5431,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The request body is larger than 1 MiB. */
@@ -4661,6 +5442,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -4671,6 +5453,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /**
@@ -4689,6 +5472,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
         /**
@@ -4702,6 +5486,7 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
             };
         };
     };
@@ -4838,6 +5623,8 @@ export type CurrencyType = components['schemas']['CurrencyType'];
 export type Currency = components['schemas']['Currency'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Problem = components['schemas']['Problem'];
+export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
+export type ServiceError = components['schemas']['ServiceError'];
 export type FiatCurrencyCode = components['schemas']['FiatCurrencyCode'];
 export type InvoiceCurrency = components['schemas']['InvoiceCurrency'];
 export type ConversionRoutes = components['schemas']['ConversionRoutes'];
@@ -4869,6 +5656,7 @@ export type ClientIdList = components['schemas']['ClientIdList'];
 export type AllowedOrigin = components['schemas']['AllowedOrigin'];
 export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
 export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
+export type PayeeAddress = components['schemas']['PayeeAddress'];
 export type StartDate = components['schemas']['StartDate'];
 export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
 export type RequestRecurrence = components['schemas']['RequestRecurrence'];
@@ -4903,6 +5691,7 @@ export type PayoutFee = components['schemas']['PayoutFee'];
 export type PayoutMetadata = components['schemas']['PayoutMetadata'];
 export type PayoutCalldata = components['schemas']['PayoutCalldata'];
 export type TypedDataField = components['schemas']['TypedDataField'];
+export type HexQuantity = components['schemas']['HexQuantity'];
 export type SchedulePermitValues = components['schemas']['SchedulePermitValues'];
 export type RecurringPaymentPermit = components['schemas']['RecurringPaymentPermit'];
 export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
@@ -4922,10 +5711,13 @@ export type RecurringPayment = components['schemas']['RecurringPayment'];
 export type PaymentType = components['schemas']['PaymentType'];
 export type PaymentSearchItem = components['schemas']['PaymentSearchItem'];
 export type PaymentSearchResults = components['schemas']['PaymentSearchResults'];
-export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
 export type SecurePaymentLookup = components['schemas']['SecurePaymentLookup'];
+export type PayeeDestinationId = components['schemas']['PayeeDestinationId'];
+export type SecurePaymentRequestItem = components['schemas']['SecurePaymentRequestItem'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
+export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
+export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
@@ -4948,6 +5740,7 @@ export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord']
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
 export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
+export type SandboxPaymentDetailUpdate = components['schemas']['SandboxPaymentDetailUpdate'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
@@ -4964,11 +5757,18 @@ export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookD
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
-export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
+export type WebhookRequestId = components['schemas']['WebhookRequestId'];
+export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
+export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
+export type PaymentProcessingEvent = components['schemas']['PaymentProcessingEvent'];
+export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent'];
+export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent'];
+export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
+export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -5327,6 +6127,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5373,6 +6174,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5384,6 +6186,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -5436,6 +6239,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5481,6 +6285,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -5545,6 +6350,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5626,6 +6432,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5691,9 +6498,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, `payee` is missing
-             *     from a request that is not crypto-to-fiat, the currencies cannot be converted, the
-             *     recurrence starts in the past, or `originalRequestId` names no request of yours.
-             *     `errors` lists every problem with its path.
+             *     (from a request that is not crypto-to-fiat) or is a Tron address (payreq serves EVM
+             *     networks only), the currencies cannot be converted, the recurrence starts in the past, or
+             *     `originalRequestId` names no request of yours. `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -5702,6 +6509,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5783,6 +6591,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5968,6 +6777,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6007,8 +6817,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, the currencies cannot
-             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), or a recurrence
-             *     starts in the past, pays a native currency or names the payee as payer. `errors` lists
+             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), a recurrence
+             *     starts in the past, pays a native currency or names the payee as payer, or `payee` is a
+             *     Tron address (the service pays Tron; payreq serves EVM networks only). `errors` lists
              *     every problem with its path.
              */
             400: {
@@ -6018,6 +6829,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6053,8 +6865,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, both or neither of
-             *     `requests` and `requestIds` were sent, the requests pay on more than one network, or the
-             *     body is not valid JSON. `errors` lists every problem with its path.
+             *     `requests` and `requestIds` were sent, the requests pay on more than one network, a payee
+             *     is a Tron address (payreq serves EVM networks only), or the body is not valid JSON.
+             *     `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -6063,6 +6876,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6147,6 +6961,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6199,6 +7014,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6301,6 +7117,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6347,6 +7164,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -6388,6 +7206,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6400,7 +7219,35 @@ export interface operations {
     };
     checkSecurePaymentToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The payer's wallet address.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The source network of a cross-chain payment. Send it together with the `token` query parameter.
+                 * @example BASE
+                 */
+                chain?: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+                /**
+                 * @description The source token of a cross-chain payment, on `chain`; send the two together. Not the secure
+                 *     payment token, which is the path parameter of the same name.
+                 * @example USDC
+                 */
+                token?: "USDC" | "USDT" | "EURC" | "USDT0";
+                /**
+                 * @description For a smart-account payer: the externally owned account that holds the funds, while
+                 *     `wallet` is the smart account. Not together with `isSafe`.
+                 * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
+                 */
+                eoaWallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description `true` when `wallet` is a Safe multisig. Not together with `eoaWallet`.
+                 * @example false
+                 */
+                isSafe?: "true" | "false";
+            };
             header?: never;
             path: {
                 /**
@@ -6428,6 +7275,20 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            /**
+             * @description The real service only: a payment submitted through the hosted page is still executing.
+             *     Newer versions of the service answer this; the payreq reference server never does,
+             *     because its payments are recorded at once.
+             */
+            423: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -6755,7 +7616,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayerCompliance"];
                 };
             };
-            /** @description The body is invalid, or the payer's verification is already decided (`/problems/invalid-state`). */
+            /** @description The body is invalid, or a status to change is already decided (`/problems/invalid-state`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6776,6 +7637,49 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSandboxPaymentDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+                /**
+                 * @description The payment details' `id`, as answered when they were stored.
+                 * @example 3f6c2a9e-8b41-4d7a-9c05-71e2b8d4a6f0
+                 */
+                paymentDetailsId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPaymentDetailUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payment details after the change, as `GET /v2/payer/{clientUserId}/payment-details` lists them. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPaymentDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -7425,6 +8329,341 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentProcessing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentProcessingEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onRequestRecurring: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestRecurringEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onComplianceUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComplianceUpdatedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentDetailUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentDetailUpdatedEvent"];
             };
         };
         responses: {

@@ -1,14 +1,17 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../src/cli/cli-errors.ts";
 import { readHttpUrl } from "../src/cli/option-values.ts";
+import { redactSecrets } from "../src/contract/check-kit.ts";
 import {
   type CheckResult,
   type ContractTarget,
+  CredentialRefusedError,
   type Credentials,
   formatOperationLine,
   formatResultLine,
   formatSummary,
   planContractChecks,
+  prepareContractRun,
   summariseOperations,
   summariseResults,
 } from "../src/contract/index.ts";
@@ -31,6 +34,10 @@ Options:
                               run the checks a stateless mock cannot pass (wrong keys, origins,
                               unknown ids, body size, create-then-read); without it they are
                               reported STATEFUL and not sent
+  --strict-bodies             the target refuses body members the spec does not describe (a
+                              reference server run with --strict-bodies); without it a stateful
+                              target must ignore them, as the service does. A mock reads the
+                              closed schemas literally, so without --stateful it is implied
   --by-operation              print one line per operation instead of one per check: ANSWERS
                               when every valid call of it passed, NO otherwise, then its
                               checks by outcome (a mock's report shows what it can answer)
@@ -98,6 +105,7 @@ function readOptions() {
       "extra-client-id": { type: "string" },
       "extra-origin": { type: "string" },
       stateful: { type: "boolean", default: false },
+      "strict-bodies": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "by-operation": { type: "boolean", default: false },
       timeout: { type: "string", default: "15000" },
@@ -144,6 +152,7 @@ function readOptions() {
   return {
     target,
     stateful: values.stateful,
+    strictBodies: values["strict-bodies"] || !values.stateful,
     json: values.json,
     byOperation: values["by-operation"],
     timeoutMs,
@@ -162,10 +171,18 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const { target, stateful, json, byOperation, timeoutMs } = options;
+  const { target, stateful, strictBodies, json, byOperation, timeoutMs } = options;
+  let run: Awaited<ReturnType<typeof prepareContractRun>>;
+  try {
+    run = await prepareContractRun(target, { stateful, timeoutMs });
+  } catch (error) {
+    if (!(error instanceof CredentialRefusedError)) throw error;
+    console.error(`Stopped before the checks: ${redactSecrets(target, error.message)}`);
+    return 1;
+  }
   const results: CheckResult[] = [];
   let unanswered = 0;
-  for (const check of planContractChecks(target, { stateful, timeoutMs })) {
+  for (const check of planContractChecks(target, { stateful, strictBodies, timeoutMs })) {
     const result = await check.run();
     results.push(result);
     if (!json && !byOperation) console.log(formatResultLine(result));
@@ -177,6 +194,9 @@ async function main(): Promise<number> {
       break;
     }
   }
+  const restored = await run.finish();
+  // The report stays alone on standard output; what was put back goes to standard error.
+  if (restored.length > 0) console.error(`Left the sandbox as it was found: ${restored.join("; ")}.`);
   const summary = summariseResults(results);
   const operations = summariseOperations(results);
   if (json) {

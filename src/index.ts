@@ -63,6 +63,7 @@ export type {
   SecurePaymentSingleCalldata,
   SecurePaymentSingleDetails,
   SecurePaymentStatus,
+  ServiceError,
   StoredPaymentDetail,
   Transaction,
   TransactionValue,

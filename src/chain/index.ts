@@ -29,6 +29,13 @@ export {
 export { ChainInputError, type ChainInputErrorCode } from "./errors.ts";
 export { normalizeAddress, normalizePaymentReference, requireSameNetwork } from "./inputs.ts";
 export { chainIds, isNetworkName, type NetworkName, networkNames } from "./networks.ts";
+export {
+  computeDestinationChecksum,
+  formatPayeeAddress,
+  formatPayeeDestinationId,
+  type PayeeDestination,
+  parsePayeeDestinationId,
+} from "./payee-destination.ts";
 export { computePaymentReference, generateSalt, type PaymentReference } from "./payment-reference.ts";
 export {
   buildSchedulePermit,
@@ -37,4 +44,11 @@ export {
   type SchedulePermitInput,
   schedulePermitFields,
 } from "./recurring-payment-proxy.ts";
-export { computeNativeCurrencyHash, findToken, listTokens, type TokenRecord, tokenTable } from "./tokens.ts";
+export {
+  computeNativeCurrencyHash,
+  findToken,
+  findTokenByAddress,
+  listTokens,
+  type TokenRecord,
+  tokenTable,
+} from "./tokens.ts";

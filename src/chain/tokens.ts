@@ -50,22 +50,30 @@ const records = [
   erc20("mainnet", "WETH", "Wrapped Ether", 18, "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2"),
   native("mainnet", "ETH", "Ether"),
   erc20("base", "USDC", "USD Coin", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+  erc20("base", "USDT", "Tether USD", 6, "0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2"),
   erc20("base", "DAI", "Dai Stablecoin", 18, "0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb"),
   erc20("base", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
   native("base", "ETH-base", "Base Ether"),
-  erc20("optimism", "USDC", "USD Coin", 6, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
+  // Where a bridged USDC came first, the service lists native USDC as USDCn.
+  erc20("optimism", "USDC", "USD Coin", 6, "0x7F5c764cBc14f9669B88837ca1490cCa17c31607"),
+  erc20("optimism", "USDCn", "USD Coin", 6, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
   erc20("optimism", "USDT", "Tether USD", 6, "0x94b008aA00579c1307B0EF2c499aD98a8ce58e58"),
   erc20("optimism", "DAI", "Dai Stablecoin", 18, "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1"),
   erc20("optimism", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
   native("optimism", "ETH-optimism", "Optimism Ether"),
   erc20("arbitrum-one", "USDC", "USD Coin", 6, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
   erc20("arbitrum-one", "USDT", "Tether USD", 6, "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
+  erc20("arbitrum-one", "DAI", "Dai Stablecoin", 18, "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1"),
   native("arbitrum-one", "AETH", "Arbitrum Ether"),
-  erc20("matic", "USDC", "USD Coin", 6, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+  erc20("matic", "USDC", "USD Coin (PoS)", 6, "0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174"),
+  erc20("matic", "USDCn", "USD Coin", 6, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
   erc20("matic", "USDT", "(PoS) Tether USD", 6, "0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
   erc20("matic", "DAI", "(PoS) Dai Stablecoin", 18, "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"),
   native("matic", "MATIC", "Matic"),
   erc20("sepolia", "FAU", "FAU", 18, "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C"),
+  // The service's test tokens: 18 decimals, as its currency list gives them.
+  erc20("sepolia", "fUSDC", "FakeUSDC", 18, "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"),
+  erc20("sepolia", "fUSDT", "FakeUSDT", 18, "0xF046b3CA5ae2879c6bAcC4D42fAF363eE8379F78"),
   native("sepolia", "ETH-sepolia", "Sepolia Ether"),
 ];
 
@@ -92,4 +100,10 @@ export function listTokens(
       (filter.network === undefined || token.network === filter.network) &&
       (symbol === undefined || token.symbol.toLowerCase() === symbol),
   );
+}
+
+/** The currency with this contract address on a network (case-insensitive), if the table has one. */
+export function findTokenByAddress(network: NetworkName, address: string): TokenRecord | undefined {
+  const wanted = address.toLowerCase();
+  return tokenTable.find((token) => token.network === network && token.address.toLowerCase() === wanted);
 }

@@ -13,8 +13,35 @@ export type PaymentPartialEvent = Schemas["PaymentPartialEvent"];
 /** The body of a `payment.failed` delivery, as received. */
 export type PaymentFailedEvent = Schemas["PaymentFailedEvent"];
 
+/** The body of a `payment.processing` delivery (a crypto-to-fiat step), as received. */
+export type PaymentProcessingEvent = Schemas["PaymentProcessingEvent"];
+
+/** The body of a `payment.refunded` delivery, as received. */
+export type PaymentRefundedEvent = Schemas["PaymentRefundedEvent"];
+
+/** The body of a `request.recurring` delivery (the next request of a recurring request), as received. */
+export type RequestRecurringEvent = Schemas["RequestRecurringEvent"];
+
+/** The body of a `compliance.updated` delivery (a payer's KYC or agreement), as received. */
+export type ComplianceUpdatedEvent = Schemas["ComplianceUpdatedEvent"];
+
+/** The body of a `payment_detail.updated` delivery (a payer's bank details checked), as received. */
+export type PaymentDetailUpdatedEvent = Schemas["PaymentDetailUpdatedEvent"];
+
+/** The payloads that are about one request, named by `requestId` or `requestID`. */
+type RequestPayload =
+  | PaymentConfirmedEvent
+  | PaymentPartialEvent
+  | PaymentFailedEvent
+  | PaymentProcessingEvent
+  | PaymentRefundedEvent
+  | RequestRecurringEvent;
+
+/** The payloads about a payer, which name no request. */
+type PayerPayload = ComplianceUpdatedEvent | PaymentDetailUpdatedEvent;
+
 /** Any webhook payload the spec describes, as received. */
-export type WebhookPayload = PaymentConfirmedEvent | PaymentPartialEvent | PaymentFailedEvent;
+export type WebhookPayload = RequestPayload | PayerPayload;
 
 /** A payload with its request named once, by a required `requestId`. */
 type WithRequestId<Payload> = Payload extends unknown
@@ -23,8 +50,11 @@ type WithRequestId<Payload> = Payload extends unknown
 
 type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
 
-/** A webhook event after `normaliseWebhookEvent`: narrow it with `event`. */
-export type WebhookEvent = WithRequestId<WebhookPayload>;
+/**
+ * A webhook event after `normaliseWebhookEvent`: narrow it with `event`. Events about a request
+ * name it by `requestId`; `compliance.updated` and `payment_detail.updated` are about a payer.
+ */
+export type WebhookEvent = WithRequestId<RequestPayload> | PayerPayload;
 
 /** The name of a webhook event, as the spec lists them. */
 export type WebhookEventName = Schemas["WebhookEventName"];
@@ -33,7 +63,15 @@ const listedEventNames = [
   "payment.confirmed",
   "payment.partial",
   "payment.failed",
+  "payment.processing",
+  "payment.refunded",
+  "request.recurring",
+  "compliance.updated",
+  "payment_detail.updated",
 ] as const satisfies readonly WebhookEventName[];
+
+/** The events about a payer rather than a request: they need no request identifier. */
+const payerEventNames: readonly WebhookEventName[] = ["compliance.updated", "payment_detail.updated"];
 
 type UnlistedEventName = Exclude<WebhookEventName, (typeof listedEventNames)[number]>;
 
@@ -53,7 +91,8 @@ export function isWebhookEventName(name: unknown): name is WebhookEventName {
  * Reads a parsed webhook body (after its signature was verified) into one shape: the request is
  * named by `requestId`, whichever spelling the payload used (`requestId`, `requestID` or both).
  * Other members are kept as received. Throws `InvalidValueError` naming the field when `event` is
- * not one of `webhookEventNames`, when neither spelling is present, or when the two differ.
+ * not one of `webhookEventNames`, when the two spellings differ, or when an event about a request
+ * has neither (`compliance.updated` and `payment_detail.updated` are about a payer and need none).
  */
 export function normaliseWebhookEvent(payload: WebhookPayload | unknown): WebhookEvent {
   if (!isRecord(payload)) throw new InvalidValueError("webhook payload", "a JSON object", payload);
@@ -73,6 +112,9 @@ export function normaliseWebhookEvent(payload: WebhookPayload | unknown): Webhoo
     throw new InvalidValueError("requestID", `the same value as requestId (${requestId})`, requestID);
   }
   const id = requestId ?? requestID;
+  if (payerEventNames.includes(members.event)) {
+    return (typeof id === "string" ? { ...members, requestId: id } : members) as WebhookEvent;
+  }
   if (typeof id !== "string") {
     throw new InvalidValueError("requestId", "requestId or requestID to name the request", undefined);
   }

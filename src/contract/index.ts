@@ -6,7 +6,14 @@ export {
   type OperationSummary,
   summariseOperations,
 } from "./report.ts";
-export { planContractChecks, type ResultSummary, runContractSuite, summariseResults } from "./run-suite.ts";
+export {
+  CredentialRefusedError,
+  planContractChecks,
+  prepareContractRun,
+  type ResultSummary,
+  runContractSuite,
+  summariseResults,
+} from "./run-suite.ts";
 export type {
   CheckResult,
   ContractSuiteOptions,

@@ -17,6 +17,8 @@ export interface InvalidInput {
   check: string;
   request: ContractRequest;
   expect: ExpectedRejection;
+  /** Set for a body with a member the spec does not describe: refused only by a strict target. */
+  unknownMember?: true;
   /** Why a stateless mock cannot be checked on this input at all (the input is not sent to it). */
   needsState?: string;
   /** What a stateless mock is known to answer instead (the input is still sent). */
@@ -71,6 +73,7 @@ function effectiveObjectSchema(
 
 interface BodyMutation {
   check: string;
+  unknownMember?: true;
   /** Where the mutation is: the broken value, the missing field or the unknown field. */
   pointer: JsonPointer;
   value: unknown;
@@ -111,6 +114,7 @@ function listBodyMutations(
         const at = [...pointer, unknownFieldName];
         mutations.push({
           check: `body ${pointerText(pointer)}: unknown field ${unknownFieldName}`,
+          unknownMember: true,
           pointer: at,
           value: withValueAt(rootValue, at, "x"),
         });
@@ -225,6 +229,7 @@ function listBodyInputs(
       check: mutation.check,
       request: withBody(jsonBody(mutation.value).text),
       expect: "validation",
+      ...(mutation.unknownMember ? { unknownMember: true as const } : {}),
     });
   }
   inputs.push(

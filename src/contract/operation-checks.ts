@@ -3,7 +3,7 @@ import { acceptedCredentials, missingCredentialReason, planAuthChecks } from "./
 import { defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
 import { extraInvalidBodies } from "./fixtures.ts";
 import { type ExpectedRejection, type InvalidInput, listInvalidInputs } from "./invalid-inputs.ts";
-import { credentialHeaders, describeCredentials, type PlannedCheck } from "./target.ts";
+import { type Credentials, credentialHeaders, describeCredentials, type PlannedCheck } from "./target.ts";
 import { deriveUnknownId } from "./unknown-id.ts";
 import { jsonBody, listValidCalls, type ValidCall } from "./valid-inputs.ts";
 
@@ -128,6 +128,11 @@ function planInvalidInputChecks(
     ...extraInputs(operation, call),
   ];
   return inputs.map((input) => {
+    // A mock reads the closed body schemas literally; a stateful target ignores, as the service does.
+    const strictBodies = context.options.strictBodies ?? !context.options.stateful;
+    if (input.unknownMember && !strictBodies) {
+      return planIgnoredMemberCheck(context, operation, call, input, credentials);
+    }
     const statuses = rejectionStatuses(operation, input.expect);
     return defineCheck(context, {
       operationId: operation.operationId,
@@ -147,6 +152,33 @@ function planInvalidInputChecks(
           statuses,
         ),
     });
+  });
+}
+
+/**
+ * A body with a member the spec does not describe, sent to a target that ignores such members (as
+ * the real service does): it must be answered exactly as the same call without that member, which
+ * is sent first.
+ */
+function planIgnoredMemberCheck(
+  context: SuiteContext,
+  operation: SpecOperation,
+  call: ValidCall,
+  input: InvalidInput,
+  credentials: Credentials | undefined,
+): PlannedCheck {
+  const headers = credentialHeaders(credentials ?? { apiKey: "" });
+  return defineCheck(context, {
+    operationId: operation.operationId,
+    check: `${input.check} -> ignored`,
+    notRunReason: credentials ? undefined : missingCredentialReason(operation),
+    body: async () => {
+      const statuses = validCallStatuses(operation, context.options.stateful);
+      const plain = await sendAndJudge(context, operation, call.request, headers, statuses);
+      if (plain.issues.length > 0) return { ...plain, summary: `the call without it: ${plain.summary}` };
+      const withMember = await sendAndJudge(context, operation, input.request, headers, [plain.status ?? 0]);
+      return { ...withMember, summary: `${withMember.summary}, as without it` };
+    },
   });
 }
 

@@ -2,7 +2,9 @@ import { readPathOperations } from "../spec/operations.ts";
 import { createSchemaValidator } from "../spec/schema-validator.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import type { SuiteContext } from "./check-kit.ts";
+import { findRefusedCredential } from "./credential-check.ts";
 import { planOperationChecks } from "./operation-checks.ts";
+import { takeSandboxFootprint } from "./sandbox-footprint.ts";
 import { planStatefulScenarios } from "./stateful-scenarios.ts";
 import type { CheckResult, ContractSuiteOptions, ContractTarget, PlannedCheck } from "./target.ts";
 
@@ -30,14 +32,46 @@ export function planContractChecks(
   return checks;
 }
 
-/** Runs every check of the suite against a target, one after the other, and returns the results in plan order. */
+/** The target refused a credential of the suite: every check would fail for that one reason. */
+export class CredentialRefusedError extends Error {
+  override name = "CredentialRefusedError";
+}
+
+const defaultTimeoutMs = 15_000;
+
+/**
+ * What comes before and after the checks: the credentials are tried once (a refused one throws a
+ * CredentialRefusedError), and a reference server's sandbox clock and webhook endpoints are noted
+ * so that `finish` can leave them as they were. Returns what `finish` did, in words.
+ */
+export async function prepareContractRun(
+  target: ContractTarget,
+  options: ContractSuiteOptions,
+  spec: SpecDocument = loadBundledSpec(),
+): Promise<{ finish(): Promise<string[]> }> {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const refused = await findRefusedCredential(target, spec, timeoutMs);
+  if (refused) throw new CredentialRefusedError(refused);
+  const footprint = options.stateful ? await takeSandboxFootprint(target, spec, timeoutMs) : undefined;
+  return { finish: async () => (footprint ? footprint.restore() : []) };
+}
+
+/**
+ * Runs every check of the suite against a target, one after the other, and returns the results in
+ * plan order; the target's sandbox is left as it was found (see prepareContractRun).
+ */
 export async function runContractSuite(
   target: ContractTarget,
   options: ContractSuiteOptions,
-  spec?: SpecDocument,
+  spec: SpecDocument = loadBundledSpec(),
 ): Promise<CheckResult[]> {
+  const run = await prepareContractRun(target, options, spec);
   const results: CheckResult[] = [];
-  for (const check of planContractChecks(target, options, spec)) results.push(await check.run());
+  try {
+    for (const check of planContractChecks(target, options, spec)) results.push(await check.run());
+  } finally {
+    await run.finish();
+  }
   return results;
 }
 

@@ -16,6 +16,13 @@ export interface ContractSuiteOptions {
    * as `needs-stateful-server` instead of being run.
    */
   stateful: boolean;
+  /**
+   * True when the target refuses request-body members the spec does not describe (a reference server
+   * started with `--strict-bodies`, or a mock that reads the closed schemas literally, such as Prism);
+   * false when it ignores them, as the real service does. By default, true for a stateless target
+   * (a mock) and false for a stateful one.
+   */
+  strictBodies?: boolean;
   /** Per-request time limit; 15 s by default. */
   timeoutMs?: number;
 }

@@ -66,8 +66,13 @@ export async function fetchTransactions(
   wallet: Address,
 ): Promise<unknown[]> {
   try {
+    // The real service may leave the request ids out; this page pays through them.
+    const requestIds = details.requestIds;
+    if (requestIds === undefined || requestIds.length === 0) {
+      throw new TransactionsUnavailableError("The payment's details name no request to pay.", undefined);
+    }
     if (details.paymentType === "single") {
-      const requestId = details.requestIds[0] as string;
+      const requestId = requestIds[0] as string;
       const result = await client.GET("/v2/request/{requestId}/pay", {
         params: { path: { requestId }, query: { wallet } },
       });
@@ -78,7 +83,7 @@ export async function fetchTransactions(
       return result.data.transactions;
     }
     const result = await client.POST("/v2/payouts/batch", {
-      body: { requestIds: details.requestIds, payer: wallet },
+      body: { requestIds, payer: wallet },
     });
     if (result.data === undefined) throw toApiError(result);
     const batch = normaliseBatchPayout(result.data);

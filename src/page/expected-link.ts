@@ -94,7 +94,7 @@ function rawPayments(details: SecurePaymentDetails): RawPayment[] {
   if (details.paymentType === "single") {
     return [
       {
-        requestId: details.requestIds[0],
+        requestId: details.requestIds?.[0],
         payee: details.payee,
         amount: details.amount,
         currency: details.paymentCurrency,
@@ -103,9 +103,9 @@ function rawPayments(details: SecurePaymentDetails): RawPayment[] {
       },
     ];
   }
-  return details.requestIds.map((requestId, index) => ({
-    requestId,
-    payee: details.payees[index],
+  return details.payees.map((payee, index) => ({
+    requestId: details.requestIds?.[index],
+    payee,
     amount: details.amounts[index],
     currency: details.paymentCurrencies[index],
     reference: details.paymentReferences?.[index],
@@ -130,8 +130,13 @@ export function readExpectedLink(details: SecurePaymentDetails): ExpectedLink {
   const payments = rawPayments(details).map((raw, index): ExpectedPayment => {
     const at = (single: string, plural: string) => (many ? `${plural}[${index}]` : single);
     const token = readToken(raw.currency, network, at("paymentCurrency", "paymentCurrencies"));
+    if (typeof raw.requestId !== "string") {
+      throw new LinkDetailsError(
+        `requestIds[${index}] is missing, so the page cannot tell which request it pays.`,
+      );
+    }
     return {
-      requestId: String(raw.requestId),
+      requestId: raw.requestId,
       payee: readAddress(raw.payee, at("payee", "payees")),
       token,
       amount: readAmount(raw.amount, token, at("amount", "amounts")),

@@ -154,7 +154,12 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.use(limitClientIdRate(limiter));
   app.use(parseJsonBody());
   app.use(canonicaliseQuery());
-  app.use(validateAgainstSpec(spec, { validateResponses: options.validateResponses ?? true }));
+  app.use(
+    validateAgainstSpec(spec, {
+      validateResponses: options.validateResponses ?? true,
+      strictBodies: config.strictBodies,
+    }),
+  );
   app.use(dispatchOperation(operationHandlers, ctx));
   app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));

@@ -16,3 +16,17 @@ export function schemaEnum<T extends string = string>(
   if (!Array.isArray(values)) throw new Error(`schema ${name} is not an enum`);
   return values as T[];
 }
+
+/** The values of an enum member of a named object schema, such as `SandboxPayerUpdate.kycStatus`. */
+export function schemaPropertyEnum<T extends string = string>(
+  name: string,
+  property: string,
+  document: SpecDocument = loadBundledSpec(),
+): readonly T[] {
+  const properties = resolveObject(document, namedSchema(name, document).properties);
+  const values = Object.hasOwn(properties, property)
+    ? resolveObject(document, properties[property]).enum
+    : undefined;
+  if (!Array.isArray(values)) throw new Error(`schema ${name} has no enum member ${property}`);
+  return values as T[];
+}

@@ -4,6 +4,7 @@ import {
   chainIds,
   computeNativeCurrencyHash,
   findToken,
+  findTokenByAddress,
   listTokens,
   networkNames,
   type TokenRecord,
@@ -107,6 +108,56 @@ describe("tokenTable", () => {
       expect(token.hash).toBe(computeNativeCurrencyHash(token.symbol));
       expect(token.address).toBe(token.hash);
     }
+  });
+});
+
+describe("the currencies the service's invoicing app offers", () => {
+  it("are all in the table, with the addresses and decimals of the service's currency list", () => {
+    const offered = [
+      "ETH-sepolia-sepolia",
+      "FAU-sepolia",
+      "fUSDC-sepolia",
+      "fUSDT-sepolia",
+      "USDC-base",
+      "USDT-base",
+      "DAI-base",
+      "USDCn-optimism",
+      "USDT-optimism",
+      "DAI-optimism",
+      "USDCn-matic",
+      "USDT-matic",
+      "DAI-matic",
+      "USDC-mainnet",
+      "USDT-mainnet",
+      "DAI-mainnet",
+      "USDC-arbitrum-one",
+      "USDT-arbitrum-one",
+      "DAI-arbitrum-one",
+    ];
+    expect(offered.filter((id) => findToken(id) === undefined)).toEqual([]);
+    const added = [
+      "fUSDC-sepolia",
+      "fUSDT-sepolia",
+      "USDT-base",
+      "USDCn-optimism",
+      "USDCn-matic",
+      "DAI-arbitrum-one",
+    ];
+    expect(added.map((id) => [id, findToken(id)?.address, findToken(id)?.decimals])).toEqual([
+      ["fUSDC-sepolia", "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", 18],
+      ["fUSDT-sepolia", "0xF046b3CA5ae2879c6bAcC4D42fAF363eE8379F78", 18],
+      ["USDT-base", "0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2", 6],
+      ["USDCn-optimism", "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", 6],
+      ["USDCn-matic", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", 6],
+      ["DAI-arbitrum-one", "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1", 18],
+    ]);
+  });
+
+  it("finds a currency by its contract on a network, in any letter case", () => {
+    expect(findTokenByAddress("sepolia", "0x370de27fdb7d1ff1e1baa7d11c5820a324cf623c")?.id).toBe(
+      "FAU-sepolia",
+    );
+    expect(findTokenByAddress("base", "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C")).toBeUndefined();
   });
 });
 

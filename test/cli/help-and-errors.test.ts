@@ -36,13 +36,26 @@ describe("payreq --help", () => {
     ],
     [
       ["webhooks", "trigger", "-h"],
-      "Usage: payreq webhooks trigger payment.confirmed|payment.partial|payment.failed",
-      ["--request ID", "--amount A", "--server URL", "--api-key K", "POST /v2/secure-payments"],
+      "Usage: payreq webhooks trigger EVENT [options]",
+      [
+        "--request ID",
+        "--amount A",
+        "--sub-status S",
+        "--refund-to ADDRESS",
+        "--client-user-id ID",
+        "--kyc-status S",
+        "--agreement-status S",
+        "--status S",
+        "--server URL",
+        "--api-key K",
+        "POST /v2/secure-payments",
+        "payment_detail.updated",
+      ],
     ],
     [
       ["serve", "--help"],
-      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...]",
-      ["PORT", "DATABASE_URL"],
+      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]",
+      ["PORT", "DATABASE_URL", '"strictBodies": true'],
     ],
     [["mock", "--help"], "Usage: payreq mock [--port 4010] [--host 127.0.0.1] [--dynamic]", ["Prism"]],
     // --help wins over everything else on the line, even a bad flag.
@@ -107,12 +120,12 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger"],
-      "give the event to trigger: payment.confirmed, payment.partial, payment.failed",
+      "give the event to trigger: payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated",
       "payreq webhooks trigger",
     ],
     [
-      ["webhooks", "trigger", "payment.refunded"],
-      'unknown event "payment.refunded": give one of payment.confirmed, payment.partial, payment.failed',
+      ["webhooks", "trigger", "payment.reversed"],
+      'unknown event "payment.reversed": give one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated',
       "payreq webhooks trigger",
     ],
     [
@@ -122,7 +135,17 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger", "payment.confirmed", "--amount", "40"],
-      "--amount applies to payment.partial only",
+      "--amount applies to payment.partial, payment.refunded only",
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "compliance.updated", "--kyc-status", "verified"],
+      '--kyc-status must be one of pending, approved, rejected, retry_required, got "verified"',
+      "payreq webhooks trigger",
+    ],
+    [
+      ["webhooks", "trigger", "payment.refunded", "--refund-to", "me"],
+      '--refund-to must be a wallet address (0x and 40 hex digits), got "me"',
       "payreq webhooks trigger",
     ],
     [

@@ -396,6 +396,57 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     expect(run.stderr).toContain("Check the API key: --api-key KEY, or PAYREQ_API_KEY");
     expect(run.stderr).not.toContain("sk_wrong-key-do-not-print");
   });
+
+  it("triggers each of the five other events, which the listener verifies and prints", async () => {
+    const listener = await listen(["--server", running.url, "--api-key", apiKey]);
+    const endpointId = bannerValue(listener, "Endpoint");
+    const listenerUrl = bannerValue(listener, "Listening");
+    const runs: [string[], RegExp, RegExp][] = [
+      [
+        ["payment.processing", "--sub-status", "fiat_sent"],
+        /Recorded a processing payment on request 01/,
+        /payment\.processing {2}requestId=01[0-9a-f]{64} {2}.*signature=ok {2}answered=200$/m,
+      ],
+      [
+        ["payment.refunded"],
+        /Recorded a refunded payment of 125 USDC-base .*\n {2}The request is now pending: 0 of 125 USDC-base paid\./,
+        /payment\.refunded {2}requestId=01[0-9a-f]{64} {2}.*signature=ok {2}answered=200$/m,
+      ],
+      [
+        ["request.recurring"],
+        /Request 01[0-9a-f]{64} recurs from 01[0-9a-f]{64}\./,
+        /request\.recurring {2}requestId=01[0-9a-f]{64} {2}.*signature=ok {2}answered=200$/m,
+      ],
+      [
+        ["compliance.updated", "--kyc-status", "rejected"],
+        /Payer payreq-cli-\w+ now has kycStatus rejected and agreementStatus completed \(compliant: false\)\./,
+        /compliance\.updated {2}requestId=- {2}.*signature=ok {2}answered=200$/m,
+      ],
+      [
+        ["payment_detail.updated", "--status", "verified"],
+        /Their status is now verified\./,
+        /payment_detail\.updated {2}requestId=- {2}.*signature=ok {2}answered=200$/m,
+      ],
+    ];
+    for (const [args, said, printed] of runs) {
+      const trigger = await runPayreq(["webhooks", "trigger", ...args, "--server", running.url]);
+      expect(trigger.stderr, args[0]).toBe("");
+      expect(trigger.status, args[0]).toBe(0);
+      expect(trigger.stdout).toMatch(said);
+      // Listeners of earlier tests may still be registered; this one must be among the endpoints.
+      expect(trigger.stdout).toMatch(
+        new RegExp(`${args[0]} goes to \\d+ webhook endpoint\\(s\\): .*${listenerUrl}`),
+      );
+      await server.webhooks.settled();
+      await listener.waitFor(printed);
+    }
+    // The listener's endpoint would otherwise stay registered for the tests that follow.
+    const removed = await fetch(`${running.url}/sandbox/webhooks/endpoints/${endpointId}`, {
+      method: "DELETE",
+      headers: { "x-api-key": apiKey },
+    });
+    expect(removed.status).toBe(204);
+  });
 });
 
 describe("payreq webhooks listen against payreq serve, as a developer starts them", () => {

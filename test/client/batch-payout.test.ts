@@ -7,7 +7,7 @@ type Example = Record<string, unknown>;
 
 describe("normaliseBatchPayout", () => {
   it("reads the split form with approvals (ERC-20 batch)", () => {
-    const example = specExample("BatchPayoutErc20WithApproval") as Example;
+    const example = specExample("BatchPayoutSplitForm") as Example;
     const batch = normaliseBatchPayout(example);
     expect(batch.approvals).toEqual(example.ERC20ApprovalTransactions);
     expect(batch.payments).toEqual([example.ERC20BatchPaymentTransaction]);
@@ -17,11 +17,18 @@ describe("normaliseBatchPayout", () => {
     ]);
   });
 
-  it("reads the split form without approvals (native batch)", () => {
+  it("reads the single form of an ERC-20 batch with its approval", () => {
+    const example = specExample("BatchPayoutErc20WithApproval") as Example;
+    const batch = normaliseBatchPayout(example);
+    expect(batch.approvals).toEqual(example.ERC20ApprovalTransactions);
+    expect(batch.payments).toEqual([example.batchPaymentTransaction]);
+  });
+
+  it("reads the single form of a native batch, whose approval list is empty", () => {
     const example = specExample("BatchPayoutNative") as Example;
     const batch = normaliseBatchPayout(example);
     expect(batch.approvals).toEqual([]);
-    expect(batch.payments).toEqual([example.ETHBatchPaymentTransaction]);
+    expect(batch.payments).toEqual([example.batchPaymentTransaction]);
     expect(batch.payments.map((transaction) => transactionValueToBigInt(transaction.value))).toEqual([
       70_700_000_000_000_000n,
     ]);
@@ -36,8 +43,10 @@ describe("normaliseBatchPayout", () => {
   });
 
   it("orders a split answer with both kinds: approvals, then the ERC-20 batch, then the native batch", () => {
-    const erc20 = specExample("BatchPayoutErc20WithApproval") as Example;
-    const native = specExample("BatchPayoutNative") as Example;
+    const erc20 = specExample("BatchPayoutSplitForm") as Example;
+    const native = {
+      ETHBatchPaymentTransaction: (specExample("BatchPayoutNative") as Example).batchPaymentTransaction,
+    };
     const batch = normaliseBatchPayout({
       ETHBatchPaymentTransaction: native.ETHBatchPaymentTransaction,
       ERC20BatchPaymentTransaction: erc20.ERC20BatchPaymentTransaction,

@@ -20,6 +20,7 @@ import {
   type SecurePaymentCalldata,
   type SecurePaymentLookup,
   type SecurePaymentSingleCalldata,
+  type ServiceError,
   type StoredPaymentDetail,
   type Transaction,
   transactionValueToBigInt,
@@ -113,11 +114,13 @@ describe("calls", () => {
     client.PATCH("/v2/payouts/recurring/{id}", { params: recurring, body: { action: "pause" } });
   });
 
-  it("type the data and the Problem error of each answer", async () => {
+  it("type the data and the error of each answer: a Problem, or the real service's own error body", async () => {
     const currencies = await client.GET("/v1/currencies");
     expectTypeOf(currencies.data).toEqualTypeOf<Currency[] | Currency | undefined>();
-    expectTypeOf(currencies.error).toEqualTypeOf<Problem | undefined>();
-    if (currencies.error) expectTypeOf(currencies.error.errors).toEqualTypeOf<Problem["errors"]>();
+    expectTypeOf(currencies.error).toEqualTypeOf<Problem | ServiceError | undefined>();
+    if (currencies.error && "type" in currencies.error) {
+      expectTypeOf(currencies.error.errors).toEqualTypeOf<Problem["errors"]>();
+    }
     const created = await client.POST("/v2/secure-payments", { body: { requests: [item] } });
     expectTypeOf(created.data).toEqualTypeOf<SecurePayment | undefined>();
     expectTypeOf(created.response).toEqualTypeOf<Response>();
@@ -238,16 +241,35 @@ describe("normalisers", () => {
     expectTypeOf<BatchPayout>().not.toBeUnknown();
   });
 
-  it("normaliseWebhookEvent gives one required requestId and narrows on event", () => {
+  it("normaliseWebhookEvent gives one required requestId to request events and narrows on event", () => {
     const event = normaliseWebhookEvent({});
-    expectTypeOf(event.requestId).toEqualTypeOf<string>();
-    expectTypeOf(event.event).toEqualTypeOf<"payment.confirmed" | "payment.partial" | "payment.failed">();
+    expectTypeOf(event.event).toEqualTypeOf<
+      | "payment.confirmed"
+      | "payment.partial"
+      | "payment.failed"
+      | "payment.processing"
+      | "payment.refunded"
+      | "request.recurring"
+      | "compliance.updated"
+      | "payment_detail.updated"
+    >();
     expectTypeOf(event).not.toHaveProperty("requestID");
-    if (event.event === "payment.failed") {
-      expectTypeOf(event.subStatus).toEqualTypeOf<string | undefined>();
-      expectTypeOf(event).not.toHaveProperty("totalAmountPaid");
+    if (event.event === "compliance.updated") {
+      expectTypeOf(event.clientUserId).toEqualTypeOf<string>();
+      expectTypeOf(event.requestId).toEqualTypeOf<string | undefined>();
+    } else if (event.event === "payment_detail.updated") {
+      expectTypeOf(event.status).toEqualTypeOf<"approved" | "verified" | "pending" | "failed">();
     } else {
-      expectTypeOf(event.totalAmountPaid).toEqualTypeOf<string | undefined>();
+      expectTypeOf(event.requestId).toEqualTypeOf<string>();
+      if (event.event === "payment.failed") {
+        expectTypeOf(event.subStatus).toEqualTypeOf<string | undefined>();
+        expectTypeOf(event).not.toHaveProperty("fees");
+      } else if (event.event === "request.recurring") {
+        expectTypeOf(event.originalRequestId).toEqualTypeOf<string>();
+      } else if (event.event === "payment.confirmed") {
+        expectTypeOf(event.totalAmountPaid).toEqualTypeOf<string | undefined>();
+        expectTypeOf(event.recurringPayment?.id).toEqualTypeOf<string | undefined>();
+      }
     }
     expectTypeOf<PaymentConfirmedEvent>().not.toBeUnknown();
     expectTypeOf<PaymentConfirmedEvent["event"]>().toEqualTypeOf<"payment.confirmed">();

@@ -211,7 +211,9 @@ describe("the packed package in a consumer project", () => {
     expect(wrongPath).toContain(
       `Argument of type '"/v1/nope"' is not assignable to parameter of type 'PathsWithMethod<paths, "get">'`,
     );
-    expect(wrongBody).toContain("Type 'string' is not assignable to type '({ payee: string; amount: string;");
+    expect(wrongBody).toContain(
+      "Type 'string' is not assignable to type '({ payee?: string | undefined; amount: string;",
+    );
     expect(missingParameter).toContain(
       "Argument of type '{}' is not assignable to parameter of type '{ params: {",
     );

@@ -114,7 +114,7 @@ describe("createPayreqClient requests and answers", () => {
     });
     expect(data).toBeUndefined();
     expect(error).toEqual(problem);
-    expect(error?.type).toBe("/problems/not-found");
+    expect(error && "type" in error ? error.type : undefined).toBe("/problems/not-found");
     expect(response.headers.get("x-request-id")).toBe("req-42");
   });
 });

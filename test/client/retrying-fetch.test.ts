@@ -42,7 +42,7 @@ describe("retries", () => {
     const client = createPayreqClient({ baseUrl, apiKey: "sk_test_123", fetch: stub.fetch });
     const { error, response } = await client.GET("/v1/currencies");
     expect(response.status).toBe(429);
-    expect(error?.type).toBe("/problems/rate-limited");
+    expect(error && "type" in error ? error.type : undefined).toBe("/problems/rate-limited");
     expect(stub.sent).toHaveLength(1);
   });
 
@@ -82,7 +82,7 @@ describe("retries", () => {
     expect(stub.sent).toHaveLength(4);
     expect(response.status).toBe(429);
     expect(response.headers.get("x-request-id")).toBe("last");
-    expect(error?.title).toBe("Too many requests");
+    expect(error && "title" in error ? error.title : undefined).toBe("Too many requests");
   });
 
   it("give up at once when Retry-After asks for longer than maxDelayMs", async () => {

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/run-tool.ts";
 import { InvalidValueError, normaliseWebhookEvent } from "../../src/index.ts";
 import { specExample } from "./fetch-stub.ts";
 
@@ -46,6 +49,43 @@ describe("normaliseWebhookEvent", () => {
     ]);
   });
 
+  it("reads the five other events, those about a payer without a request id", () => {
+    const examples = [
+      "WebhookPaymentProcessing",
+      "WebhookPaymentRefunded",
+      "WebhookRequestRecurring",
+      "WebhookComplianceUpdated",
+      "WebhookPaymentDetailUpdated",
+    ].map((name) => specExample(name) as Record<string, unknown>);
+    const events = examples.map((example) => normaliseWebhookEvent(example));
+    expect(events.map((event) => [event.event, event.requestId])).toEqual([
+      ["payment.processing", "01a7c3e98f2b6d4051e8c9b7a3f61d2e48b05c97e1f3a6d28b4c7e90f15a3d6b2c"],
+      ["payment.refunded", "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9"],
+      ["request.recurring", "01d4735e3a265e16eee03f59718b9b5d03019c07d8b6c51f90da3a666eec13ab35"],
+      ["compliance.updated", undefined],
+      ["payment_detail.updated", undefined],
+    ]);
+    const [, , recurring, compliance, detail] = events;
+    if (recurring?.event !== "request.recurring" || compliance?.event !== "compliance.updated")
+      throw new Error("order");
+    expect(recurring.originalRequestId).toBe(
+      "016b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b",
+    );
+    expect([compliance.clientUserId, compliance.isCompliant]).toEqual(["cust-20931", true]);
+    expect(detail).toEqual(examples[4]);
+  });
+
+  it("reads every payload the service publishes as a webhook sample", () => {
+    const folder = path.join(repoRoot, "..", "shared", "reference", "webhook-fixtures");
+    const samples = readdirSync(folder).filter((file) => file.endsWith(".json"));
+    expect(samples).toHaveLength(13);
+    for (const file of samples) {
+      const payload = JSON.parse(readFileSync(path.join(folder, file), "utf8")) as Record<string, unknown>;
+      const event = normaliseWebhookEvent(payload);
+      expect(event.event, file).toBe(payload.event);
+    }
+  });
+
   it("does not change the payload it is given", () => {
     const payload = specExample("WebhookPaymentFailed");
     const copy = structuredClone(payload);
@@ -79,8 +119,8 @@ describe("normaliseWebhookEvent", () => {
     ],
     [
       "an event this spec does not describe",
-      { event: "payment.refunded", requestId },
-      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, got "payment.refunded".',
+      { event: "kyt.screening.completed", requestId },
+      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, got "kyt.screening.completed".',
     ],
   ])("rejects %s with a message naming the field", (_name, payload, message) => {
     const read = () => normaliseWebhookEvent(payload);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planContractChecks } from "../../src/contract/run-suite.ts";
 import type { ContractTarget } from "../../src/contract/target.ts";
 import {
   createDefaultConfig,
@@ -55,5 +56,41 @@ describe("the plan for the reference server", () => {
     expect(names.some((name) => name.startsWith("request just created"))).toBe(true);
     expect(names.some((name) => name.startsWith("recurring payout just created"))).toBe(true);
     expect(names.some((name) => /^body: over 1 MiB .* -> 413$/.test(name))).toBe(true);
+  });
+});
+
+describe("unknown body members, by the server's mode", () => {
+  const unknownMemberChecks = (options: { strictBodies?: boolean }) =>
+    planContractChecks(target, { stateful: true, ...options }).filter((check) =>
+      check.check.includes("unknown field"),
+    );
+
+  it("are checked as ignored by default, as the real service ignores them", () => {
+    const names = unknownMemberChecks({}).map((check) => `${check.operationId} ${check.check}`);
+    expect(names).toContain("createPaymentDetails body (root): unknown field unexpectedField -> ignored");
+    expect(names).toContain("createSecurePayment body /requests/0: unknown field unexpectedField -> ignored");
+    expect(names.every((name) => name.endsWith("-> ignored"))).toBe(true);
+  });
+
+  it("are refused with 400 by a server started with strictBodies, and every such check passes", async () => {
+    const config = createDefaultConfig();
+    config.strictBodies = true;
+    const strict = await createServer({ config, logger: { error: () => {} } }).listen({
+      port: 0,
+      host: "127.0.0.1",
+    });
+    try {
+      const strictTarget = { ...target, baseUrl: strict.url };
+      const checks = planContractChecks(strictTarget, { stateful: true, strictBodies: true }).filter(
+        (check) => check.check.includes("unknown field"),
+      );
+      expect(checks.length).toBeGreaterThan(10);
+      expect(checks.every((check) => check.check.endsWith("-> 400"))).toBe(true);
+      const results = [];
+      for (const check of checks) results.push(await check.run());
+      expect(results.filter((result) => result.outcome !== "pass")).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { sampleCredentials } from "../../src/server/index.ts";
+import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
@@ -77,8 +79,9 @@ describe("npm run contract: reports", () => {
     await Promise.all([prism?.stop(), broken?.stop()]);
   });
 
+  // Prism reads the closed body schemas literally, so it runs in the strict-bodies mode.
   it("passes the mock: one line per check, a summary, exit 0, and never the key", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey]);
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--strict-bodies"]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toBe("PASS     listCurrencies › valid call (API key): 200 application/json");
@@ -95,7 +98,9 @@ describe("npm run contract: reports", () => {
   });
 
   it("takes the key from PAYREQ_API_KEY and prints JSON with --json", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json"], { PAYREQ_API_KEY: secretKey });
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies"], {
+      PAYREQ_API_KEY: secretKey,
+    });
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ baseUrl: prism?.baseUrl, stateful: false, summary: { failed: 0 } });
@@ -151,5 +156,70 @@ describe("npm run contract: reports", () => {
     expect(run.stdout.trim().split("\n").at(-1)).toMatch(
       / checks against .*, stateful target: 0 passed, \d+ failed, /,
     );
+  });
+});
+
+describe("npm run contract: against npm start", () => {
+  let started: Awaited<ReturnType<typeof startServerScriptProcess>>;
+  beforeAll(async () => {
+    started = await startServerScriptProcess(["--port", "0"]);
+  });
+  afterAll(() => started?.server.kill());
+
+  const apiKey = sampleCredentials.apiKey;
+  // biome-ignore lint/suspicious/noExplicitAny: the assertions below check the shapes they read
+  const read = async (path: string): Promise<any> =>
+    (await fetch(`${started.url}${path}`, { headers: { "x-api-key": apiKey } })).json();
+
+  it("ends with one message, before any check, when the API key is refused", async () => {
+    const run = await runCli(["--base-url", started.url, "--api-key", secretKey, "--stateful"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trim()).toBe(
+      `Stopped before the checks: ${started.url} refused the API key (GET /v1/currencies answered 401): check the API key and run again.`,
+    );
+  });
+
+  it("leaves the server's clock and webhook endpoints as it found them, twice over", async () => {
+    const created = await fetch(`${started.url}/v2/secure-payments`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey, "content-type": "application/json" },
+      body: JSON.stringify({
+        requests: [
+          {
+            payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+            amount: "10",
+            invoiceCurrency: "USD",
+            paymentCurrency: "USDC-base",
+          },
+        ],
+      }),
+    });
+    const { token } = (await created.json()) as { token: string };
+    const linkBefore = await read(`/v2/secure-payments/${token}`);
+    const clockBefore = await read("/sandbox/clock");
+    const endpointsBefore = await read("/sandbox/webhooks/endpoints");
+
+    for (let run = 1; run <= 2; run++) {
+      const result = await runCli(["--base-url", started.url, "--api-key", apiKey, "--stateful"]);
+      expect(
+        result.status,
+        result.stdout
+          .split("\n")
+          .filter((line) => line.startsWith("FAIL"))
+          .join("\n"),
+      ).toBe(0);
+      expect(result.stderr).toMatch(
+        /^Left the sandbox as it was found: put the sandbox clock back where it was; deleted the \d+ webhook endpoints the run registered\.\n$/,
+      );
+    }
+
+    const clockAfter = await read("/sandbox/clock");
+    // The offset is put back through `now`: the time between reading and setting is all it can drift.
+    expect(Math.abs(clockAfter.offsetSeconds - clockBefore.offsetSeconds)).toBeLessThan(1);
+    expect(await read("/sandbox/webhooks/endpoints")).toEqual(endpointsBefore);
+    const linkAfter = await read(`/v2/secure-payments/${token}`);
+    expect(linkAfter.status).toBe("pending");
+    expect(linkAfter.expiresAt).toBe(linkBefore.expiresAt);
   });
 });

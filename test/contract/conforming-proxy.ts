@@ -64,6 +64,7 @@ function rejectFirst(
   url: URL,
   body: Buffer,
   validator: ReturnType<typeof createSchemaValidator>,
+  created: Set<string>,
 ): [number, string, string] | undefined {
   if (!route) return undefined;
   const { operation } = route;
@@ -104,7 +105,7 @@ function rejectFirst(
     const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
     const value = decodeURIComponent(values[index] ?? "");
     const wellFormed = parameter !== undefined && validator.errorsFor(parameter.schema, value).length === 0;
-    if (wellFormed && value !== String(parameter.example))
+    if (wellFormed && value !== String(parameter.example) && !created.has(value))
       return [404, "Not Found", `${name} ${value} is unknown`];
   }
   return undefined;
@@ -117,7 +118,7 @@ async function forward(
   body: Buffer,
   response: ServerResponse,
   permits: ReturnType<typeof createPermitRule>,
-) {
+): Promise<unknown> {
   const parsed = readJson(body);
   const headers: Record<string, string> = { "x-api-key": "any", ...permits.headersFor(url.pathname, parsed) };
   const contentType = request.headers["content-type"];
@@ -140,6 +141,13 @@ async function forward(
       ? JSON.stringify(permits.rewrite(url.pathname, parsed, json as Record<string, unknown>))
       : text,
   );
+  return json;
+}
+
+/** The request ids a creation answered, which later calls may name. */
+function createdRequestIds(answered: unknown): string[] {
+  const requestIds = (answered as { requestIds?: unknown } | undefined)?.requestIds;
+  return Array.isArray(requestIds) ? requestIds.map(String) : [];
 }
 
 function readJson(body: Buffer): unknown {
@@ -155,6 +163,8 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
   const routes = compileRoutes(spec);
   const validator = createSchemaValidator(spec);
   const permits = createPermitRule();
+  // The ids of the requests created through the proxy: known from then on, as on a real server.
+  const created = new Set<string>();
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -165,11 +175,13 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     );
     const json = (request.headers["content-type"] ?? "").startsWith("application/json");
     const rejection =
-      rejectFirst(route, request, url, body, validator) ??
+      rejectFirst(route, request, url, body, validator, created) ??
       (json ? await permits.check(url.pathname, request.method ?? "GET", readJson(body)) : undefined);
     try {
       if (rejection) sendProblem(response, ...rejection);
-      else await forward(upstream, request, url, body, response, permits);
+      else
+        for (const id of createdRequestIds(await forward(upstream, request, url, body, response, permits)))
+          created.add(id);
     } catch (error) {
       sendProblem(response, 502, "Bad Gateway", (error as Error).message);
     }

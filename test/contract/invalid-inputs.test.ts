@@ -53,7 +53,7 @@ describe("valid calls", () => {
 
   it("builds the secure-payment call from the spec's named examples, one call per example", () => {
     const calls = listValidCalls(operation("createSecurePayment"));
-    expect(calls.map((call) => call.exampleName)).toEqual(["singlePayment", "batchPayment"]);
+    expect(calls.map((call) => call.exampleName)).toEqual(["singlePayment", "batchPayment", "destination"]);
     expect(calls[0]?.request).toEqual({
       path: {},
       query: {},
@@ -131,7 +131,7 @@ describe("invalid inputs derived from the schemas", () => {
       expect.arrayContaining([
         "body /requests: breaks minItems",
         "body /requests: breaks maxItems",
-        "body /requests/0/payee: missing (required)",
+        "body /requests/0/amount: missing (required)",
         "body /requests/0/payee: breaks pattern",
         "body /requests/0: unknown field unexpectedField",
         "body /requests/0/invoiceCurrency: breaks pattern",
@@ -203,7 +203,7 @@ describe("expected statuses", () => {
   it("expects the documented success from a mock, and any non-error documented answer from a real server", () => {
     const check = operation("checkSecurePaymentToken");
     expect(validCallStatuses(check, false)).toEqual([200]);
-    expect(validCallStatuses(check, true)).toEqual([200, 400, 404, 409]);
+    expect(validCallStatuses(check, true)).toEqual([200, 400, 404, 409, 423]);
   });
 });
 

@@ -44,7 +44,7 @@ const referenceOf = async (requestId: string) =>
   (await server.server.store.getRequest(requestId))?.paymentReference;
 
 describe("createBatchPayout (POST /v2/payouts/batch)", () => {
-  it("creates ERC-20 requests and answers 201 with an approval and ERC20BatchPaymentTransaction", async () => {
+  it("creates ERC-20 requests and answers 201 with an approval and batchPaymentTransaction", async () => {
     const answer = await batch({
       requests: [usdcOnBase("125.00"), usdcOnBase("80.50", otherPayee)],
       feePercentage: "1",
@@ -52,7 +52,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     });
     expect(answer.status).toBe(201);
     expect(schemaErrors("BatchPayout", answer.body)).toBe("");
-    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "ERC20BatchPaymentTransaction"]);
+    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
     const [approval] = answer.body.ERC20ApprovalTransactions;
     expect(approval.to).toBe(usdc.address);
     expect(approval.value).toBe(0);
@@ -61,7 +61,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
       207_555_000n,
     ]);
 
-    const payment = answer.body.ERC20BatchPaymentTransaction;
+    const payment = answer.body.batchPaymentTransaction;
     expect(payment.to).toBe(base.batchConversionPayments);
     expect(payment.value).toEqual({ type: "BigNumber", hex: "0x00" });
     expect(payment.data.slice(0, 10)).toBe("0x92cddb91");
@@ -82,10 +82,11 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     }
   });
 
-  it("answers ETHBatchPaymentTransaction alone for native payments, with their total as value", async () => {
+  it("answers batchPaymentTransaction and an empty approval list for native payments, with their total as value", async () => {
     const answer = await batch({ requests: [nativeItem("0.01"), nativeItem("0.02")] });
-    expect(Object.keys(answer.body)).toEqual(["ETHBatchPaymentTransaction"]);
-    const payment = answer.body.ETHBatchPaymentTransaction;
+    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(answer.body.ERC20ApprovalTransactions).toEqual([]);
+    const payment = answer.body.batchPaymentTransaction;
     expect(BigInt(payment.value.hex)).toBe(30_000_000_000_000_000n);
     const [metaDetails] = decodeFunctionData({ abi, data: payment.data }).args;
     expect(metaDetails.map((meta) => meta.paymentNetworkId)).toEqual([3n]);
@@ -135,7 +136,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
       usdc.address,
       dai.address,
     ]);
-    const [metaDetails] = decodeFunctionData({ abi, data: both.body.ERC20BatchPaymentTransaction.data }).args;
+    const [metaDetails] = decodeFunctionData({ abi, data: both.body.batchPaymentTransaction.data }).args;
     expect(metaDetails[0]?.paymentNetworkId).toBe(2n);
 
     await server.call("POST", "/sandbox/wallets", {
@@ -154,7 +155,8 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
       },
     });
     const none = await batch({ requests: items, payer });
-    expect(Object.keys(none.body)).toEqual(["ERC20BatchPaymentTransaction"]);
+    expect(Object.keys(none.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(none.body.ERC20ApprovalTransactions).toEqual([]);
   });
 
   it("pays what is left of partially paid existing requests", async () => {
@@ -165,7 +167,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     const answer = await batch({ requestIds });
     const [metaDetails] = decodeFunctionData({
       abi,
-      data: answer.body.ERC20BatchPaymentTransaction.data,
+      data: answer.body.batchPaymentTransaction.data,
     }).args;
     expect(metaDetails[0]?.requestDetails[0]?.requestAmount).toBe(60_000_000n);
   });
@@ -221,13 +223,13 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
 
   it("sends the batch fee to the payer when no fee address is given, never to the zero address", async () => {
     const withPayer = await batch({ requests: [usdcOnBase()], payer });
-    expect(decodeFunctionData({ abi, data: withPayer.body.ERC20BatchPaymentTransaction.data }).args[2]).toBe(
+    expect(decodeFunctionData({ abi, data: withPayer.body.batchPaymentTransaction.data }).args[2]).toBe(
       payer,
     );
     const withoutPayer = await batch({ requests: [usdcOnBase()] });
-    expect(
-      decodeFunctionData({ abi, data: withoutPayer.body.ERC20BatchPaymentTransaction.data }).args[2],
-    ).toBe(payee);
+    expect(decodeFunctionData({ abi, data: withoutPayer.body.batchPaymentTransaction.data }).args[2]).toBe(
+      payee,
+    );
   });
 
   it("refuses the zero address as payee, payer or fee address with a 400 naming the field", async () => {

@@ -13,6 +13,7 @@ const configDefaults = {
   webhookPollIntervalMs: 1000,
   eventLogRetention: 10_000,
   webhookDeliveryRetention: 10_000,
+  strictBodies: false,
 };
 
 describe("parseConfig", () => {

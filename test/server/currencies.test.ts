@@ -77,14 +77,14 @@ describe("listCurrencies (GET /v1/currencies)", () => {
 });
 
 describe("listConversionRoutes (GET /v1/currencies/{currencyId}/conversion-routes)", () => {
-  it("lists the stablecoins a USD request can be paid with, on every network without a filter", async () => {
-    const answer = await server.call("GET", "/v1/currencies/USD/conversion-routes");
-    expect(answer.status).toBe(200);
-    expect(answer.body.currencyId).toBe("USD");
-    expect(answer.body.network).toBeNull();
-    expect(answer.body.conversionRoutes).toEqual(
-      tokenTable.filter((token) => ["USDC", "USDT", "DAI"].includes(token.symbol)),
-    );
+  it("lists every currency of the sandbox price table for USD and EUR, on every network without a filter", async () => {
+    for (const fiat of ["USD", "EUR", "eur"]) {
+      const answer = await server.call("GET", `/v1/currencies/${fiat}/conversion-routes`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.currencyId).toBe(fiat);
+      expect(answer.body.network).toBeNull();
+      expect(answer.body.conversionRoutes).toEqual(tokenTable);
+    }
   });
 
   it("filters by network, or by networks (then answering networks instead of network)", async () => {
@@ -92,7 +92,7 @@ describe("listConversionRoutes (GET /v1/currencies/{currencyId}/conversion-route
     expect(one.body).toEqual({
       currencyId: "USD",
       network: "base",
-      conversionRoutes: tokenTable.filter((t) => t.network === "base" && ["USDC", "DAI"].includes(t.symbol)),
+      conversionRoutes: tokenTable.filter((t) => t.network === "base"),
     });
     const several = await server.call(
       "GET",
@@ -104,9 +104,14 @@ describe("listConversionRoutes (GET /v1/currencies/{currencyId}/conversion-route
       "USDC-mainnet",
       "USDT-mainnet",
       "DAI-mainnet",
+      "WETH-mainnet",
+      "ETH-mainnet",
       "USDC-optimism",
+      "USDCn-optimism",
       "USDT-optimism",
       "DAI-optimism",
+      "WETH-optimism",
+      "ETH-optimism-optimism",
     ]);
   });
 

@@ -92,7 +92,8 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
       // not JSON: keep the text
     }
     const answer = { status: response.status, headers: response.headers, body: parsed, text };
-    if (checkAnswers) {
+    // A HEAD answer has the GET's status and headers but no body to check.
+    if (checkAnswers && method !== "HEAD") {
       const issues = answerIssues(method, path, answer);
       if (issues.length > 0)
         throw new Error(`${method} ${path} answered outside the spec: ${issues.join("; ")}`);
@@ -130,6 +131,11 @@ const routes = buildRouteTable(readPathOperations(spec));
 /** How an answer departs from the spec: an undocumented status, header, content type or body. */
 function answerIssues(method: string, path: string, answer: Answer): string[] {
   const match = routes.match(method, new URL(path, "http://server.test").pathname);
+  // The spec also documents the real service's own error body; the reference server sends Problems only.
+  const contentType = answer.headers.get("content-type")?.split(";")[0];
+  if (answer.status >= 400 && contentType !== "application/problem+json") {
+    return [`error answer as ${contentType ?? "(no content type)"} instead of application/problem+json`];
+  }
   if (match.kind === "operation") return judgeAnswer(validator, match.route, answer, [answer.status]);
   // Outside the API (pages, unknown paths): only error answers have a documented shape.
   if (answer.status < 400) return [];

@@ -75,6 +75,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
       stepsRequired: 2,
       needsApproval: true,
       approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
@@ -124,6 +125,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
       stepsRequired: 1,
       needsApproval: false,
       approvalTransactionIndex: null,
+      paymentTransactionIndex: 0,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
@@ -136,6 +138,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
       stepsRequired: 2,
       needsApproval: true,
       approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
       hasEnoughBalance: false,
       hasEnoughGas: false,
     });
@@ -270,6 +273,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), native", () => {
       stepsRequired: 1,
       needsApproval: false,
       approvalTransactionIndex: null,
+      paymentTransactionIndex: 0,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asOtherAccount, bankAccount, configWithOtherAccount, payerRegistration } from "./fixtures.ts";
-import { problemErrors, schemaErrors, startTestServer, type TestServer } from "./helpers.ts";
+import { problemErrors, schemaErrors, startInstant, startTestServer, type TestServer } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,13 +14,22 @@ async function register(clientUserId: string): Promise<string> {
   return answer.body.userId;
 }
 
-/** The `payer.compliance_changed` events of one payer, oldest first, as the outbox holds them. */
-async function complianceEvents(clientUserId: string) {
+/** The payloads of one payer's `event` webhook events, oldest first, as the outbox holds them. */
+async function payerWebhooks(event: "compliance.updated" | "payment_detail.updated", clientUserId: string) {
   const events = await server.server.store.listEvents();
   return events
-    .filter((event) => event.type === "payer.compliance_changed" && event.data.clientUserId === clientUserId)
-    .map((event) => event.data);
+    .filter((entry) => entry.type === event)
+    .map(
+      (entry): Record<string, unknown> => ({
+        accountId: entry.data.accountId,
+        ...(entry.data.payload as object),
+      }),
+    )
+    .filter((payload) => payload.clientUserId === clientUserId);
 }
+
+/** The `compliance.updated` payloads of one payer, oldest first. */
+const complianceEvents = (clientUserId: string) => payerWebhooks("compliance.updated", clientUserId);
 
 describe("getPayerComplianceStatus (GET /v2/payer/{clientUserId})", () => {
   it("answers a new payer's statuses at the top level: agreement pending, KYC initiated, the same links", async () => {
@@ -67,7 +76,7 @@ describe("getPayerComplianceStatus (GET /v2/payer/{clientUserId})", () => {
 
 describe("updatePayerComplianceStatus (PATCH /v2/payer/{clientUserId})", () => {
   it("completes the agreement once, answers {success: true}, and announces each change", async () => {
-    const userId = await register("agree-1");
+    await register("agree-1");
     const answer = await server.call("PATCH", "/v2/payer/agree-1", { body: { agreementCompleted: true } });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ success: true });
@@ -78,22 +87,25 @@ describe("updatePayerComplianceStatus (PATCH /v2/payer/{clientUserId})", () => {
     });
     const again = await server.call("PATCH", "/v2/payer/agree-1", { body: { agreementCompleted: true } });
     expect(again.body).toEqual({ success: true });
+    // Registration and the accepted agreement each send compliance.updated; the repeat sends nothing.
     expect(await complianceEvents("agree-1")).toEqual([
       {
         accountId: "acct_sandbox",
+        event: "compliance.updated",
         clientUserId: "agree-1",
-        userId,
-        agreementStatus: "pending",
         kycStatus: "initiated",
+        agreementStatus: "pending",
         isCompliant: false,
+        timestamp: startInstant,
       },
       {
         accountId: "acct_sandbox",
+        event: "compliance.updated",
         clientUserId: "agree-1",
-        userId,
-        agreementStatus: "completed",
         kycStatus: "initiated",
+        agreementStatus: "completed",
         isCompliant: false,
+        timestamp: startInstant,
       },
     ]);
   });
@@ -218,21 +230,23 @@ describe("createPaymentDetailsV2 (POST /v2/payer/{clientUserId}/payment-details)
       ],
     });
     expect(listed.text).not.toContain("DE89370400440532013000");
-    const events = (await server.server.store.listEvents()).filter(
-      (event) => event.type === "payment_detail.status_changed" && event.data.clientUserId === "bank-1",
-    );
-    expect(events.map((event) => event.data)).toEqual([
+    // The sandbox's provider approves each at once, which the payment_detail.updated webhook tells.
+    expect(await payerWebhooks("payment_detail.updated", "bank-1")).toEqual([
       {
         accountId: "acct_sandbox",
-        clientUserId: "bank-1",
+        event: "payment_detail.updated",
         paymentDetailsId: v2.body.payment_detail.id,
+        clientUserId: "bank-1",
         status: "approved",
+        timestamp: startInstant,
       },
       {
         accountId: "acct_sandbox",
-        clientUserId: "bank-1",
+        event: "payment_detail.updated",
         paymentDetailsId: v1.body.payment_detail.id,
+        clientUserId: "bank-1",
         status: "approved",
+        timestamp: startInstant,
       },
     ]);
   });

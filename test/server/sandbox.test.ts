@@ -350,9 +350,13 @@ describe("recordSandboxPayment and getSandboxRequest (sandbox payments)", () => 
       [
         { outcome: "failed", amount: "1" },
         "/body/amount",
-        "is not allowed for a failed payment, which pays nothing",
+        "is only allowed for paid, partial or refunded, not for failed",
       ],
-      [{ outcome: "paid", subStatus: "x" }, "/body/subStatus", "is only allowed for a failed payment"],
+      [
+        { outcome: "paid", subStatus: "x" },
+        "/body/subStatus",
+        "is only allowed for failed or processing, not for paid",
+      ],
     ];
     for (const [body, path400, message] of cases) {
       const answer = await server.call("POST", path, { body });

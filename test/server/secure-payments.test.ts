@@ -4,6 +4,7 @@ import { computePaymentReference } from "../../src/chain/index.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
 import {
   createSecurePayment,
+  feeAddress,
   payee,
   problemErrors,
   schemaErrors,
@@ -36,6 +37,61 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
     expect(token).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(decodeTime(token)).toBe(Date.parse(startInstant));
     expect(securePaymentUrl).toBe(`${server.url}/pay?token=${token}`);
+  });
+
+  it("takes the destination form of an item: the destination's wallet paid in its token", async () => {
+    const destinationId = `${payee}@eip155:11155111#80B12379:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C`;
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      body: { requests: [{ destinationId, amount: "10" }], feePercentage: "2.5", feeAddress },
+    });
+    expect(answer.status).toBe(201);
+    const request = await server.server.store.getRequest(answer.body.requestIds[0]);
+    expect(request).toMatchObject({
+      payee,
+      network: "sepolia",
+      invoiceAmount: "10",
+      invoiceCurrency: "FAU-sepolia",
+      paymentCurrency: "FAU-sepolia",
+      expectedAmount: "10000000000000000000",
+    });
+    // The deprecated fee members are ignored, as by the service.
+    const details = await server.call("GET", `/v2/secure-payments/${answer.body.token}`);
+    expect(details.body).toMatchObject({ feeAmount: "0", feeAddress: null });
+  });
+
+  it("refuses a destination on an unknown chain or token, and an item naming no payee", async () => {
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      body: {
+        requests: [
+          {
+            destinationId: `${payee}@eip155:56#A1B2C3D4:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C`,
+            amount: "1",
+          },
+          {
+            destinationId: `${payee}@eip155:8453#A1B2C3D4:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C`,
+            amount: "1",
+          },
+          { amount: "1" },
+        ],
+      },
+    });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/requests/0/destinationId",
+        message:
+          "names chain 56, which the sandbox does not support (it supports mainnet 1, base 8453, optimism 10, arbitrum-one 42161, matic 137, sepolia 11155111)",
+      },
+      {
+        path: "/body/requests/1/destinationId",
+        message:
+          "names token 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C, which is not a currency the sandbox knows on base (see GET /v1/currencies?network=base)",
+      },
+      {
+        path: "/body/requests/2/destinationId",
+        message:
+          "is required here: the sandbox binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
+      },
+    ]);
   });
 
   it("computes each payment reference from requestId, salt and payee", async () => {
@@ -78,7 +134,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       body: {
         requests: [
           { ...usdcOnBase(), paymentCurrency: "DOGE-base" },
-          { ...usdcOnBase(), paymentCurrency: "ETH-base-base" },
+          { ...usdcOnBase(), invoiceCurrency: "GBP" },
           usdcOnBase("0.00"),
         ],
       },
@@ -91,7 +147,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       {
         path: "/body/requests/1/invoiceCurrency",
         message:
-          "cannot be paid in ETH-base-base: the sandbox converts USD only to USDC, USDT, DAI (or the same currency id)",
+          "cannot be paid in USDC-base: the sandbox converts only USD and EUR invoices, or a request invoiced in the payment currency itself",
       },
       { path: "/body/requests/2/amount", message: 'must be greater than 0, got "0.00"' },
     ]);
@@ -134,6 +190,8 @@ describe("checkSecurePaymentToken (GET /v2/secure-payments/{token})", () => {
       network: "base",
       reference: "ORDER-2026-0412",
       redirectUrl: null,
+      redirectLabel: null,
+      branding: null,
       expiresAt: "2026-04-19T10:00:00.000Z",
       feePlan: null,
       payee,
@@ -143,7 +201,58 @@ describe("checkSecurePaymentToken (GET /v2/secure-payments/{token})", () => {
       paymentReference: request.body.paymentReference,
       feeAmount: "0",
       feeAddress: null,
+      destination: {
+        destinationId: `${payee}@eip155:8453#89CDCBED:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`,
+        payeeAddress: `${payee}@eip155:8453#89CDCBED`,
+        tokenAddress: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+        walletAddress: payee,
+        network: "base",
+      },
     });
+  });
+
+  it("takes the query parameters of the service's contract, and refuses contradictory ones", async () => {
+    const { token } = await createSecurePayment(server);
+    const plain = await server.call("GET", `/v2/secure-payments/${token}`);
+    const withWallet = await server.call(
+      "GET",
+      `/v2/secure-payments/${token}?wallet=${payee}&chain=BASE&token=USDC&eoaWallet=${feeAddress}&isSafe=false`,
+    );
+    expect(withWallet.status).toBe(200);
+    expect(withWallet.body).toEqual(plain.body);
+    const chainAlone = await server.call("GET", `/v2/secure-payments/${token}?chain=BASE`);
+    expect(problemErrors(chainAlone, "/problems/validation-failed", 400)).toEqual([
+      { path: "/query/token", message: "is required together with chain" },
+    ]);
+    const safeAndEoa = await server.call(
+      "GET",
+      `/v2/secure-payments/${token}?eoaWallet=${feeAddress}&isSafe=true`,
+    );
+    expect(problemErrors(safeAndEoa, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/query/isSafe",
+        message: "cannot be true together with eoaWallet: a Safe holds its own funds",
+      },
+    ]);
+  });
+
+  it("answers the redirect label given at creation", async () => {
+    const created = await server.call("POST", "/v2/secure-payments", {
+      body: {
+        requests: [usdcOnBase()],
+        redirectUrl: "https://shop.example.com/thanks",
+        redirectLabel: "Back to the shop",
+        payerIdentifier: "customer-77",
+      },
+    });
+    const answer = await server.call("GET", `/v2/secure-payments/${created.body.token}`);
+    expect(answer.body).toMatchObject({
+      redirectUrl: "https://shop.example.com/thanks",
+      redirectLabel: "Back to the shop",
+    });
+    expect((await server.server.store.getSecurePayment(created.body.token))?.payerIdentifier).toBe(
+      "customer-77",
+    );
   });
 
   it("answers a batch with parallel lists and one native flag", async () => {
@@ -160,7 +269,25 @@ describe("checkSecurePaymentToken (GET /v2/secure-payments/{token})", () => {
       amounts: ["40", "12.5"],
       paymentCurrencies: ["USDC-base", "DAI-base"],
       isNativeCurrency: false,
+      branding: null,
     });
+    expect(answer.body.destinations).toEqual([
+      {
+        destinationId: `${payee}@eip155:8453#89CDCBED:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`,
+        payeeAddress: `${payee}@eip155:8453#89CDCBED`,
+        tokenAddress: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+        walletAddress: payee,
+        network: "base",
+      },
+      {
+        destinationId:
+          "0xb07D2398d2004378cad234DA0EF14f1c94A530e4@eip155:8453#EC7F03CE:0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb",
+        payeeAddress: "0xb07D2398d2004378cad234DA0EF14f1c94A530e4@eip155:8453#EC7F03CE",
+        tokenAddress: "0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb",
+        walletAddress: "0xb07D2398d2004378cad234DA0EF14f1c94A530e4",
+        network: "base",
+      },
+    ]);
   });
 
   it("answers per-payment native flags when a batch mixes native and ERC-20", async () => {

@@ -30,14 +30,41 @@ describe.each(pathOperations)("$operationId ($method $key)", (entry) => {
     for (const status of expectedErrorStatuses(entry)) expect(documented).toContain(status);
   });
 
-  it("answers every error as Problem Details, with examples", () => {
+  it("answers every error as Problem Details, with examples; the service's own body is its alternative", () => {
     for (const [status, raw] of Object.entries(responses)) {
       if (Number(status) < 400) continue;
-      const content = resolve(raw).content as JsonObject;
-      expect(Object.keys(content), status).toEqual(["application/problem+json"]);
-      const mediaType = content["application/problem+json"] as JsonObject;
-      expect(mediaType.schema, status).toEqual({ $ref: "#/components/schemas/Problem" });
-      expect(isObject(mediaType.examples) && Object.keys(mediaType.examples).length > 0, status).toBe(true);
+      const response = resolve(raw);
+      const content = response.content as JsonObject;
+      const [first, ...others] = Object.keys(content);
+      // Only an answer the reference server never gives (the service's own 423) goes without a Problem.
+      if (first === "application/json") {
+        expect(String(response.description), status).toMatch(/^The real service only/);
+      } else {
+        expect(first, status).toBe("application/problem+json");
+        expect((content[first ?? ""] as JsonObject).schema, status).toEqual({
+          $ref: "#/components/schemas/Problem",
+        });
+      }
+      expect(
+        others.filter((type) => type !== "application/json"),
+        status,
+      ).toEqual([]);
+      if ("application/json" in content) {
+        expect((content["application/json"] as JsonObject).schema, status).toEqual({
+          $ref: "#/components/schemas/ServiceError",
+        });
+      }
+      for (const mediaType of Object.values(content) as JsonObject[]) {
+        expect(isObject(mediaType.examples) && Object.keys(mediaType.examples).length > 0, status).toBe(true);
+      }
+    }
+  });
+
+  it("documents the service's own error body wherever the real service answers this operation", () => {
+    if (entry.key.startsWith("/sandbox/")) return;
+    for (const [status, raw] of Object.entries(responses)) {
+      if (Number(status) < 400) continue;
+      expect(Object.keys(resolve(raw).content as JsonObject), status).toContain("application/json");
     }
   });
 

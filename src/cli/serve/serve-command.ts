@@ -18,7 +18,7 @@ export interface ServeCommandOptions {
 }
 
 function serveUsage(command: string): string {
-  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...]
+  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service. It keeps
 its records in memory, or, with --database (or DATABASE_URL), in PostgreSQL, where they survive
@@ -26,11 +26,13 @@ restarts and several instances share them. Without --config (or PAYREQ_CONFIG) i
 sandbox credentials, printed below once it listens. PORT sets the port when --port is not given.
 
 Options:
-  --port P       the port to listen on (default 3000; 0 picks a free one)
-  --host H       the address to listen on (default 127.0.0.1)
-  --config F     a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
-  --database U   a postgres:// URL; the schema is created or brought up to date at start
-  -h, --help     show this help`;
+  --port P         the port to listen on (default 3000; 0 picks a free one)
+  --host H         the address to listen on (default 127.0.0.1)
+  --config F       a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
+  --database U     a postgres:// URL; the schema is created or brought up to date at start
+  --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
+                   them as the service does; the same as "strictBodies": true in the config
+  -h, --help       show this help`;
 }
 
 const serveOptions = {
@@ -38,6 +40,7 @@ const serveOptions = {
   host: { type: "string" },
   config: { type: "string" },
   database: { type: "string" },
+  "strict-bodies": { type: "boolean" },
 } as const;
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
@@ -85,7 +88,10 @@ export async function runServe(
             { cause: error },
           );
         });
-  const server = createServer({ config, ...(store ? { store } : {}) });
+  const server = createServer({
+    config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
+    ...(store ? { store } : {}),
+  });
   const stop = watchStopSignals();
   try {
     const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {

@@ -109,6 +109,7 @@ export const sandboxConfigSchema = {
     // Retention: the newest events of the outbox, and the newest deliveries of each account.
     eventLogRetention: { type: "integer", minimum: 1, default: 10_000 },
     webhookDeliveryRetention: { type: "integer", minimum: 1, default: 10_000 },
+    strictBodies: { type: "boolean", default: false },
   },
 } as const;
 

@@ -72,6 +72,11 @@ export interface SandboxConfig {
   eventLogRetention?: number;
   /** How many of its newest webhook deliveries each account keeps; older finished ones go (10,000 by default). */
   webhookDeliveryRetention?: number;
+  /**
+   * Refuse request bodies with members the spec does not describe (400 naming each one), to catch
+   * typos. Off by default: like the real service, the server then drops unknown members unread.
+   */
+  strictBodies?: boolean;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -84,7 +89,8 @@ type DefaultedField =
   | "maxWebhookEndpointsPerAccount"
   | "webhookPollIntervalMs"
   | "eventLogRetention"
-  | "webhookDeliveryRetention";
+  | "webhookDeliveryRetention"
+  | "strictBodies";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

@@ -12,6 +12,7 @@ import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
+import { callerClientId } from "./principal.ts";
 import { amountDue, createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
@@ -108,9 +109,22 @@ export async function buildBatchPayment(
 }
 
 /**
+ * A batch in the form the service's own app and published examples read: one batch transaction,
+ * and the approval list always present (empty when nothing needs approving). See BatchPayout.
+ */
+export function toBatchAnswer(
+  built: BatchPaymentTransactions,
+): Required<Pick<Schemas["BatchPayout"], "ERC20ApprovalTransactions" | "batchPaymentTransaction">> {
+  return {
+    ERC20ApprovalTransactions: built.approvals.map((approval) => toWireTransaction(approval, "number")),
+    batchPaymentTransaction: toWireTransaction(built.batchPayment, "bignumber"),
+  };
+}
+
+/**
  * Builds the calldata of a batch payout: new requests are created first (when `requests` is
  * sent), then one `batchPayments` call pays them all, after the approvals the wallet book says
- * the payer lacks. The key of the batch transaction follows what the batch holds (see BatchPayout).
+ * the payer lacks.
  */
 export async function createBatchPayout(
   ctx: DomainContext,
@@ -125,7 +139,12 @@ export async function createBatchPayout(
     const { plans } = planRequests(body.requests, "/body/requests");
     const now = ctx.clock.now();
     requests = plans.map((plan) =>
-      createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+      createRequestRecord(plan, {
+        accountId: principal.accountId,
+        now,
+        securePaymentToken: null,
+        clientId: callerClientId(principal),
+      }),
     );
   } else {
     requests = await loadExisting(ctx, body.requestIds ?? []);
@@ -144,16 +163,5 @@ export async function createBatchPayout(
     });
   }
 
-  const batchTransaction = toWireTransaction(built.batchPayment, "bignumber");
-  const key =
-    built.hasErc20 && built.hasNative
-      ? "batchPaymentTransaction"
-      : built.hasNative
-        ? "ETHBatchPaymentTransaction"
-        : "ERC20BatchPaymentTransaction";
-  const approvals = built.approvals.map((approval) => toWireTransaction(approval, "number"));
-  return {
-    ...(approvals.length > 0 ? { ERC20ApprovalTransactions: approvals } : {}),
-    [key]: batchTransaction,
-  } as Schemas["BatchPayout"];
+  return toBatchAnswer(built);
 }

@@ -6,16 +6,49 @@ import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
 
 /**
- * Units of each token one unit of a fiat currency buys. The sandbox has no price feeds: it
- * converts fiat only to the stablecoins pegged to it, at par.
+ * The sandbox price table. The sandbox has no price feeds: it prices every currency it lists at
+ * fixed, round values, so that conversions are exact and tests can predict them. Each asset is a
+ * family of tokens worth the same; `fiatRates` gives the units of each asset one unit of a fiat
+ * currency buys (1 USD = 1 stablecoin = 0.0005 ETH = 2 POL; 1 EUR = 1.25 USD).
  */
-export const fiatRates: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  USD: { USDC: "1", USDT: "1", DAI: "1" },
+const assetOfSymbol: Readonly<Record<string, "usd-stablecoin" | "ether" | "pol">> = {
+  USDC: "usd-stablecoin",
+  USDCn: "usd-stablecoin",
+  USDT: "usd-stablecoin",
+  DAI: "usd-stablecoin",
+  // The service's test tokens stand for dollars on sepolia (FAU pays USD invoices there).
+  FAU: "usd-stablecoin",
+  fUSDC: "usd-stablecoin",
+  fUSDT: "usd-stablecoin",
+  ETH: "ether",
+  WETH: "ether",
+  "ETH-base": "ether",
+  "ETH-optimism": "ether",
+  "ETH-sepolia": "ether",
+  AETH: "ether",
+  MATIC: "pol",
 };
 
-/** The rates of a fiat code, read as an own property only. */
-function ratesOf(fiat: string): Readonly<Record<string, string>> | undefined {
-  return Object.hasOwn(fiatRates, fiat) ? fiatRates[fiat] : undefined;
+export const fiatRates: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  USD: { "usd-stablecoin": "1", ether: "0.0005", pol: "2" },
+  EUR: { "usd-stablecoin": "1.25", ether: "0.000625", pol: "2.5" },
+};
+
+/** Units of `token` one unit of `fiat` buys, read as own properties only; undefined when unpriced. */
+function rateOf(fiat: string, token: TokenRecord): string | undefined {
+  const rates = Object.hasOwn(fiatRates, fiat) ? fiatRates[fiat] : undefined;
+  const asset = Object.hasOwn(assetOfSymbol, token.symbol) ? assetOfSymbol[token.symbol] : undefined;
+  return rates && asset && Object.hasOwn(rates, asset) ? rates[asset] : undefined;
+}
+
+/** Whether one unit of `token` is worth one unit of `fiat` in the sandbox price table. */
+export function isAtParWith(fiat: string, token: TokenRecord): boolean {
+  return rateOf(fiat, token) === "1";
+}
+
+/** Whether `code` is a fiat currency of the price table (upper case, as stored). */
+export function isPricedFiat(code: string): boolean {
+  return Object.hasOwn(fiatRates, code);
 }
 
 export type ConversionResult = { ok: true; baseUnits: bigint } | { ok: false; message: string };
@@ -32,18 +65,15 @@ export function convertInvoiceAmount(
   if (invoiceCurrency.toLowerCase() === token.id.toLowerCase()) {
     return { ok: true, baseUnits: convertToBaseUnits(amount, "1", token.decimals) };
   }
-  const rate = ratesOf(invoiceCurrency)?.[token.symbol];
-  if (rate !== undefined && Object.hasOwn(ratesOf(invoiceCurrency) ?? {}, token.symbol))
-    return { ok: true, baseUnits: convertToBaseUnits(amount, rate, token.decimals) };
+  const fiat = invoiceCurrency.toUpperCase();
+  const rate = rateOf(fiat, token);
+  if (rate !== undefined) return { ok: true, baseUnits: convertToBaseUnits(amount, rate, token.decimals) };
   return {
     ok: false,
-    message: `cannot be paid in ${token.id}: the sandbox converts ${invoiceCurrency} only to ${payableWith(invoiceCurrency)}`,
+    message: isPricedFiat(fiat)
+      ? `cannot be paid in ${token.id}: the sandbox price table has no price for it`
+      : `cannot be paid in ${token.id}: the sandbox converts only ${Object.keys(fiatRates).join(" and ")} invoices, or a request invoiced in the payment currency itself`,
   };
-}
-
-function payableWith(invoiceCurrency: string): string {
-  const symbols = Object.keys(ratesOf(invoiceCurrency) ?? {});
-  return symbols.length > 0 ? `${symbols.join(", ")} (or the same currency id)` : "the same currency id";
 }
 
 /**
@@ -56,9 +86,9 @@ export function listConversionRoutes(_ctx: DomainContext, input: OperationInput<
   if (network !== undefined && networks !== undefined) {
     throw invalidField("/query/networks", "cannot be sent together with network; send one or the other");
   }
-  const rates = ratesOf(currencyId);
   let routes: TokenRecord[];
-  if (rates) routes = tokenTable.filter((token) => Object.hasOwn(rates, token.symbol));
+  const fiat = currencyId.toUpperCase();
+  if (isPricedFiat(fiat)) routes = tokenTable.filter((token) => rateOf(fiat, token) !== undefined);
   else {
     const token = findCurrency(currencyId);
     if (!token) throw notFound(`No currency has the id or fiat code '${currencyId}'.`);

@@ -5,10 +5,11 @@ import type { RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import type { DomainContext } from "./context.ts";
 import { readCustomerInfo } from "./customer-info.ts";
-import type { Principal } from "./principal.ts";
+import { callerClientId, type Principal } from "./principal.ts";
 import { readStartDate } from "./recurrence.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "./requests.ts";
 import { checksummed } from "./wallet-book.ts";
+import { appendRequestRecurring } from "./webhook-payloads.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /**
@@ -19,24 +20,31 @@ export const sandboxOffRampAddress: Address = "0xc59D435887F5955731b31386fE4E487
 
 type CreateRequestBody = OperationInput<"createRequest">["body"];
 
-/** The recurring invoice this period continues: one of the caller's requests, by id and reference. */
-async function checkOriginal(tx: StoreOperations, principal: Principal, body: CreateRequestBody) {
+/**
+ * The recurring invoice this period continues, when the body names one: one of the caller's
+ * requests, by id and (when given) reference.
+ */
+async function loadOriginal(
+  tx: StoreOperations,
+  principal: Principal,
+  body: CreateRequestBody,
+): Promise<RequestRecord | undefined> {
+  if (body.originalRequestId === undefined) return undefined;
+  const original = await tx.getRequest(body.originalRequestId);
   const issues: ValidationIssue[] = [];
-  if (body.originalRequestId !== undefined) {
-    const original = await tx.getRequest(body.originalRequestId);
-    if (!original || original.accountId !== principal.accountId) {
-      issues.push({ path: "/body/originalRequestId", message: "is not the id of one of your requests" });
-    } else if (
-      body.originalRequestPaymentReference !== undefined &&
-      body.originalRequestPaymentReference !== original.paymentReference
-    ) {
-      issues.push({
-        path: "/body/originalRequestPaymentReference",
-        message: `must be the payment reference of originalRequestId, ${original.paymentReference}`,
-      });
-    }
+  if (!original || original.accountId !== principal.accountId) {
+    issues.push({ path: "/body/originalRequestId", message: "is not the id of one of your requests" });
+  } else if (
+    body.originalRequestPaymentReference !== undefined &&
+    body.originalRequestPaymentReference !== original.paymentReference
+  ) {
+    issues.push({
+      path: "/body/originalRequestPaymentReference",
+      message: `must be the payment reference of originalRequestId, ${original.paymentReference}`,
+    });
   }
-  if (issues.length > 0) throw validationFailed(issues);
+  if (issues.length > 0 || !original) throw validationFailed(issues);
+  return original;
 }
 
 /**
@@ -65,20 +73,30 @@ export async function createRequest(
     },
     "/body",
   );
-  const request: RequestRecord = {
-    ...createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+  const created: RequestRecord = {
+    ...createRequestRecord(plan, {
+      accountId: principal.accountId,
+      now,
+      securePaymentToken: null,
+      clientId: callerClientId(principal),
+    }),
     payer: body.payer === undefined ? null : checksummed(body.payer),
     recurrence: body.recurrence ?? null,
     isRecurrenceStopped: false,
     isCryptoToFiatAvailable,
     customerInfo: readCustomerInfo(body.customerInfo),
     reference: body.reference ?? null,
-    originalRequestId: body.originalRequestId ?? null,
-    originalRequestPaymentReference: body.originalRequestPaymentReference ?? null,
   };
-  await ctx.store.withTransaction(async (tx) => {
-    await checkOriginal(tx, principal, body);
+  return ctx.store.withTransaction(async (tx) => {
+    const original = await loadOriginal(tx, principal, body);
+    const request: RequestRecord = {
+      ...created,
+      originalRequestId: original?.requestId ?? null,
+      originalRequestPaymentReference: original?.paymentReference ?? null,
+    };
     await storeNewRequest(tx, request, { securePaymentToken: null }, now.toISOString());
+    // The next period of a recurring invoice: receivers file it under the original.
+    if (original) await appendRequestRecurring(tx, request, original, now);
+    return { requestId: request.requestId, paymentReference: request.paymentReference };
   });
-  return { requestId: request.requestId, paymentReference: request.paymentReference };
 }

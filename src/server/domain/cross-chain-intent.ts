@@ -27,14 +27,15 @@ export const permit2Address = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
 const sandboxBridgeSpender = "0x4B1d5b0aF5AbAe333C8d2CCa2a346e0D5f68C427";
 const sandboxOperator = "0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9";
 const sandboxOperatorId = "0x6ab1463ead4ba60b8e08155b29ea2b3c91731e78be09b6e12b6c25414d724dd0";
-const bridgedSymbols = new Set(["USDC", "USDT"]);
+const bridgedSymbols = new Set(["USDC", "USDCn", "USDT"]);
 /** Tokens with EIP-2612 `permit`: native USDC has it, USDT does not. */
-const permitSymbols = new Set(["USDC"]);
+const permitSymbols = new Set(["USDC", "USDCn"]);
 const intentLifetimeSeconds = 3600;
 
 /** Whether `chain` and `token` name a source other than the request's own network and currency. */
 export function isCrossChain(chain: SourceChain, symbol: SourceToken, requestToken: TokenRecord): boolean {
-  return sourceNetworks[chain] !== requestToken.network || symbol !== requestToken.symbol;
+  const sameToken = symbol === requestToken.symbol || `${symbol}n` === requestToken.symbol;
+  return sourceNetworks[chain] !== requestToken.network || !sameToken;
 }
 
 /** Whether the bridge carries payments into this currency. */
@@ -68,7 +69,10 @@ function checkIntent(input: IntentInput): { source: TokenRecord; wallet: `0x${st
       message: "has an amount below 1, too small for a cross-chain payment",
     });
   }
-  const source = findCurrency(`${input.sourceSymbol}-${sourceNetworks[input.chain]}`);
+  // The bridge carries native USDC, listed as USDCn where a bridged USDC also exists.
+  const network = sourceNetworks[input.chain];
+  const source =
+    findCurrency(`${input.sourceSymbol}n-${network}`) ?? findCurrency(`${input.sourceSymbol}-${network}`);
   if (!source) {
     issues.push({
       path: "/query/token",

@@ -92,6 +92,11 @@ export async function getPayCalldata(
   });
 }
 
+/** Same-chain pay calldata as the reference server builds it: it always names the payment's index. */
+export type SameChainCalldata = Schemas["PayCalldata"] & {
+  metadata: { paymentTransactionIndex: number };
+};
+
 /** One request's payment on its own network: how much, with which fee, from which wallet if known. */
 export interface SameChainPayment {
   /** The caller's account, whose wallet book is read. */
@@ -111,7 +116,7 @@ export interface SameChainPayment {
 export async function buildSameChainCalldata(
   ctx: DomainContext,
   { accountId, request, token, amount, fee, wallet }: SameChainPayment,
-): Promise<Schemas["PayCalldata"]> {
+): Promise<SameChainCalldata> {
   const contracts = contractsFor(ctx, request.network);
   const feeAmount = computeFeeAmount(amount, fee.feePercentage);
   const currentAllowance =
@@ -146,6 +151,8 @@ export async function buildSameChainCalldata(
       stepsRequired: built.transactions.length,
       needsApproval: built.needsApproval,
       approvalTransactionIndex: built.approvalTransactionIndex,
+      // The payment is always the last transaction, after any approval.
+      paymentTransactionIndex: built.transactions.length - 1,
       ...funds,
     },
   };

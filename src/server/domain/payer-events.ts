@@ -1,54 +1,76 @@
 import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
+import { appendWebhookEvent } from "./webhook-payloads.ts";
 
 /** Whether a payer may receive off-ramp payments: the agreement accepted and the identity verified. */
-export function isCompliant(payer: PayerRecord): boolean {
+export function isCompliant(payer: Pick<PayerRecord, "kycStatus" | "agreementStatus">): boolean {
   return (
-    payer.agreementStatus === "completed" &&
+    (payer.agreementStatus === "completed" || payer.agreementStatus === "signed") &&
     (payer.kycStatus === "approved" || payer.kycStatus === "completed")
   );
 }
 
+/** The body of `compliance.updated` for a payer's current statuses. */
+export function buildComplianceUpdatedPayload(payer: PayerRecord, now: Date): Record<string, unknown> {
+  return {
+    event: "compliance.updated",
+    clientUserId: payer.clientUserId,
+    kycStatus: payer.kycStatus,
+    agreementStatus: payer.agreementStatus,
+    isCompliant: isCompliant(payer),
+    timestamp: now.toISOString(),
+  };
+}
+
+/** The body of `payment_detail.updated` for payment details' current status. */
+export function buildPaymentDetailUpdatedPayload(
+  detail: PaymentDetailRecord,
+  now: Date,
+  rejectionMessage?: string,
+): Record<string, unknown> {
+  return {
+    event: "payment_detail.updated",
+    paymentDetailsId: detail.id,
+    clientUserId: detail.clientUserId,
+    status: detail.status,
+    ...(rejectionMessage === undefined ? {} : { rejectionMessage }),
+    timestamp: now.toISOString(),
+  };
+}
+
 /**
- * Appends `payer.compliance_changed` to the caller's transaction: the payer's statuses after a
- * change, the facts the service's `compliance.updated` webhook carries.
+ * Appends `compliance.updated` to the caller's transaction: the payer's statuses after a change
+ * (registration, the agreement accepted, a sandbox decision).
  */
 export async function appendComplianceChange(
   tx: StoreOperations,
   payer: PayerRecord,
   now: Date,
 ): Promise<void> {
-  await tx.appendEvent({
-    type: "payer.compliance_changed",
+  await appendWebhookEvent(tx, {
+    event: "compliance.updated",
+    accountId: payer.accountId,
+    requestId: null,
     occurredAt: now.toISOString(),
-    data: {
-      accountId: payer.accountId,
-      clientUserId: payer.clientUserId,
-      userId: payer.userId,
-      agreementStatus: payer.agreementStatus,
-      kycStatus: payer.kycStatus,
-      isCompliant: isCompliant(payer),
-    },
+    payload: buildComplianceUpdatedPayload(payer, now),
   });
 }
 
 /**
- * Appends `payment_detail.status_changed` to the caller's transaction: a bank account's status
- * after a change, the facts the service's `payment_detail.updated` webhook carries.
+ * Appends `payment_detail.updated` to the caller's transaction: a bank account's status after a
+ * change (the provider's decision when it is stored, or a sandbox decision).
  */
 export async function appendPaymentDetailStatus(
   tx: StoreOperations,
   detail: PaymentDetailRecord,
   now: Date,
+  rejectionMessage?: string,
 ): Promise<void> {
-  await tx.appendEvent({
-    type: "payment_detail.status_changed",
+  await appendWebhookEvent(tx, {
+    event: "payment_detail.updated",
+    accountId: detail.accountId,
+    requestId: null,
     occurredAt: now.toISOString(),
-    data: {
-      accountId: detail.accountId,
-      clientUserId: detail.clientUserId,
-      paymentDetailsId: detail.id,
-      status: detail.status,
-    },
+    payload: buildPaymentDetailUpdatedPayload(detail, now, rejectionMessage),
   });
 }

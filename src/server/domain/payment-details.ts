@@ -1,6 +1,6 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound } from "../problems.ts";
-import type { PaymentDetailRecord } from "../store/records.ts";
+import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { newUuid } from "./ids.ts";
 import { appendPaymentDetailStatus } from "./payer-events.ts";
@@ -9,7 +9,8 @@ import type { Schemas } from "./wire-types.ts";
 
 /**
  * Keeps a bank account of a registered payer, for both paths of its creation. The sandbox's
- * off-ramp provider approves it at once; the account identifiers are never kept.
+ * off-ramp provider approves it at once, which sends `payment_detail.updated`; the account
+ * identifiers are never kept.
  */
 export async function storePaymentDetails(
   ctx: DomainContext,
@@ -26,7 +27,8 @@ export async function storePaymentDetails(
       clientUserId,
       bankName: body.bankName,
       accountName: body.accountName,
-      currency: body.currency,
+      // Codes come in any case (the service's own app sends "usd"); kept upper case.
+      currency: body.currency.toUpperCase(),
       beneficiaryType: body.beneficiaryType,
       rails: body.rails ?? "local",
       status: "approved",
@@ -55,6 +57,24 @@ export async function createPaymentDetailsV2(
   return storePaymentDetails(ctx, principal.accountId, clientUserId, body);
 }
 
+/** A stored bank account as listed, with its status and rail. */
+export function toStoredPaymentDetail(
+  payer: PayerRecord,
+  record: PaymentDetailRecord,
+): Schemas["StoredPaymentDetail"] {
+  return {
+    id: record.id,
+    clientUserId: record.clientUserId,
+    userId: payer.userId,
+    bankName: record.bankName,
+    accountName: record.accountName,
+    currency: record.currency,
+    beneficiaryType: record.beneficiaryType,
+    status: record.status,
+    rails: record.rails,
+  };
+}
+
 /**
  * The bank accounts of a payer of the caller's account, oldest first; only the one named by
  * `paymentDetailsId` when given (404 when the payer has no such account).
@@ -72,16 +92,6 @@ export async function listPaymentDetails(
     }
   }
   return {
-    paymentDetails: records.map((record) => ({
-      id: record.id,
-      clientUserId,
-      userId: payer.userId,
-      bankName: record.bankName,
-      accountName: record.accountName,
-      currency: record.currency,
-      beneficiaryType: record.beneficiaryType,
-      status: record.status,
-      rails: record.rails,
-    })),
+    paymentDetails: records.map((record) => toStoredPaymentDetail(payer, record)),
   };
 }

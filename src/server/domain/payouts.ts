@@ -6,6 +6,7 @@ import type { DomainContext } from "./context.ts";
 import { readCustomerInfo } from "./customer-info.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { getPayCalldata } from "./pay-calldata.ts";
+import { callerClientId } from "./principal.ts";
 import { createRecurringPayout } from "./recurring-payouts.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "./requests.ts";
 import { toBigNumberJson } from "./transaction-wire.ts";
@@ -34,8 +35,8 @@ function platformFeeOf(fee: FeeSettings): Schemas["PayoutFee"] | undefined {
 
 /**
  * A one-off payout: a new request, then its pay calldata as `GET /v2/request/{requestId}/pay`
- * builds it for the paying wallet and fee. Every value is sent as an ethers BigNumber object,
- * which all the clients of this operation read; the payment's index comes last.
+ * builds it for the paying wallet and fee (its metadata names the payment's index). Every value is
+ * sent as an ethers BigNumber object, which all the clients of this operation read.
  */
 async function createOneOffPayout(
   ctx: DomainContext,
@@ -55,7 +56,12 @@ async function createOneOffPayout(
   );
   const now = ctx.clock.now();
   const request: RequestRecord = {
-    ...createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: null }),
+    ...createRequestRecord(plan, {
+      accountId: principal.accountId,
+      now,
+      securePaymentToken: null,
+      clientId: callerClientId(principal),
+    }),
     payer: wallet === undefined ? null : checksummed(wallet),
     customerInfo: readCustomerInfo(body.customerInfo),
     reference: body.reference ?? null,
@@ -83,11 +89,7 @@ async function createOneOffPayout(
       ...transaction,
       value: toBigNumberJson(transactionValueToBigInt(transaction.value, `transactions[${index}].value`)),
     })),
-    metadata: {
-      ...calldata.metadata,
-      paymentTransactionIndex: calldata.transactions.length - 1,
-      ...(platformFee ? { platformFee } : {}),
-    },
+    metadata: { ...calldata.metadata, ...(platformFee ? { platformFee } : {}) },
   };
 }
 

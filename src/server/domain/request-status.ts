@@ -3,7 +3,7 @@ import { invalidState } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
-import { fiatRates } from "./conversion.ts";
+import { isAtParWith } from "./conversion.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./requests.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -19,8 +19,8 @@ export function toRequestDetails(request: RequestRecord): Schemas["RequestDetail
   const received = receivedPayments(request);
   const paid = request.status === "paid";
   const latest = received.at(-1);
-  // The sandbox prices only the dollar stablecoins, at par.
-  const inDollars = fiatRates.USD !== undefined && Object.hasOwn(fiatRates.USD, token.symbol);
+  // Only the dollar stablecoins are worth their amount in dollars.
+  const inDollars = isAtParWith("USD", token);
   return {
     requestId: request.requestId,
     paymentReference: request.paymentReference,

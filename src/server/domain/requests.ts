@@ -18,8 +18,9 @@ export interface PlannedRequest {
 }
 
 /**
- * Checks the items of a creation call: known payment currencies, a convertible invoice currency,
- * an amount above zero, and one network for all. Collects every issue, at `<pointer>/<index>/...`.
+ * Checks the items of a creation call: an EVM payee, known payment currencies, a convertible
+ * invoice currency, an amount above zero, and one network for all. Collects every issue, at
+ * `<pointer>/<index>/...`.
  */
 export function planRequests(
   items: Schemas["PaymentRequestItem"][],
@@ -49,6 +50,14 @@ function planItems(
     const at = itemPointer(index);
     if (item.payee.toLowerCase() === zeroAddress) {
       issues.push({ path: `${at}/payee`, message: "must not be the zero address: payments to it are burnt" });
+    }
+    // The spec takes the service's Tron payees (PayeeAddress); the sandbox has no Tron network.
+    if (!item.payee.startsWith("0x")) {
+      issues.push({
+        path: `${at}/payee`,
+        message:
+          "is a Tron address, and payreq serves EVM networks only: send an EVM address (0x and 40 hex digits)",
+      });
     }
     const token = findCurrency(item.paymentCurrency);
     if (!token) {
@@ -98,7 +107,14 @@ function planItems(
 /** A new request record: a random id and salt, and the payment reference they give with the payee. */
 export function createRequestRecord(
   plan: PlannedRequest,
-  context: { accountId: string; now: Date; securePaymentToken: string | null },
+  context: {
+    accountId: string;
+    now: Date;
+    securePaymentToken: string | null;
+    /** The public client ID the caller used, when it used one. */
+    clientId?: string | null;
+    recurringPaymentId?: string | null;
+  },
 ): RequestRecord {
   const requestId = newRequestId();
   const salt = generateSalt();
@@ -110,7 +126,7 @@ export function createRequestRecord(
     network: plan.token.network,
     payee,
     invoiceAmount: plan.item.amount,
-    invoiceCurrency: plan.item.invoiceCurrency,
+    invoiceCurrency: canonicalInvoiceCurrency(plan.item.invoiceCurrency),
     paymentCurrency: plan.token.id,
     expectedAmount: plan.expectedAmount.toString(),
     salt,
@@ -119,9 +135,16 @@ export function createRequestRecord(
     amountPaid: "0",
     payments: [],
     securePaymentToken: context.securePaymentToken,
+    clientId: context.clientId ?? null,
+    recurringPaymentId: context.recurringPaymentId ?? null,
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** An invoice currency as stored: a known currency id in its table spelling, a fiat code in upper case. */
+function canonicalInvoiceCurrency(invoiceCurrency: string): string {
+  return findCurrency(invoiceCurrency)?.id ?? invoiceCurrency.toUpperCase();
 }
 
 /** What created a request: the link it belongs to, or the recurring payment whose period it pays. */

@@ -1,13 +1,12 @@
 import { zeroAddress } from "viem";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
-import { buildBatchPayment } from "./batch-payouts.ts";
+import { buildBatchPayment, toBatchAnswer } from "./batch-payouts.ts";
 import type { DomainContext } from "./context.ts";
 import { resolveFee } from "./fees.ts";
 import { buildSameChainCalldata } from "./pay-calldata.ts";
 import { amountDue, paymentTokenOf } from "./requests.ts";
 import { loadRequests, requirePayableSecurePayment } from "./secure-payments.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
 import { checkWalletFunds } from "./wallet-funds.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -41,7 +40,7 @@ export async function getSecurePaymentCalldata(
       paymentType: "single",
       transactions: calldata.transactions,
       feeBundle: null,
-      metadata: { ...calldata.metadata, paymentTransactionIndex: calldata.transactions.length - 1 },
+      metadata: calldata.metadata,
     };
   }
 
@@ -55,9 +54,5 @@ export async function getSecurePaymentCalldata(
     built.payments.map((payment) => ({ token: payment.token, amount: payment.amount + payment.feeAmount })),
     built.approvals.length + 1,
   );
-  return {
-    ERC20ApprovalTransactions: built.approvals.map((approval) => toWireTransaction(approval, "number")),
-    batchPaymentTransaction: toWireTransaction(built.batchPayment, "bignumber"),
-    metadata: funds,
-  };
+  return { ...toBatchAnswer(built), metadata: funds };
 }

@@ -1,13 +1,17 @@
-import { computeFeeAmount } from "../../chain/index.ts";
+import { getAddress } from "viem";
+import { chainIds, computeFeeAmount, formatPayeeAddress, type NetworkName } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
-import { notFound, ProblemError } from "../problems.ts";
+import { invalidField, notFound, ProblemError } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
+import { requireBothOrNeither } from "./paired-inputs.ts";
+import { callerClientId } from "./principal.ts";
 import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
+import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
 
@@ -30,11 +34,16 @@ export async function createSecurePayment(
   ctx: DomainContext,
   { principal, body }: OperationInput<"createSecurePayment">,
 ): Promise<Schemas["SecurePayment"]> {
-  const { network, plans } = planRequests(body.requests, "/body/requests");
+  const { network, plans } = planRequests(resolveSecurePaymentItems(body.requests), "/body/requests");
   const now = ctx.clock.now();
   const token = newUlid(now);
   const records = plans.map((plan) =>
-    createRequestRecord(plan, { accountId: principal.accountId, now, securePaymentToken: token }),
+    createRequestRecord(plan, {
+      accountId: principal.accountId,
+      now,
+      securePaymentToken: token,
+      clientId: callerClientId(principal),
+    }),
   );
   const securePayment: SecurePaymentRecord = {
     token,
@@ -44,6 +53,8 @@ export async function createSecurePayment(
     status: "pending",
     reference: body.reference ?? null,
     redirectUrl: body.redirectUrl ?? null,
+    redirectLabel: body.redirectLabel ?? null,
+    payerIdentifier: body.payerIdentifier ?? null,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
     updatedAt: now.toISOString(),
@@ -88,6 +99,19 @@ function feeAmount(request: RequestRecord, fee: FeeSettings): string {
 
 const isNative = (request: RequestRecord) => paymentTokenOf(request).type === "ETH";
 
+/** The payee destination of a request: its payee on its network, paid in its payment currency. */
+function destinationOf(request: RequestRecord): Schemas["SecurePaymentDestination"] {
+  const token = paymentTokenOf(request);
+  const payeeAddress = formatPayeeAddress(request.payee, chainIds[token.network as NetworkName]);
+  return {
+    destinationId: `${payeeAddress}:${token.address}`,
+    payeeAddress,
+    tokenAddress: token.address,
+    walletAddress: getAddress(request.payee),
+    network: token.network,
+  };
+}
+
 function toDetails(
   record: SecurePaymentRecord,
   requests: RequestRecord[],
@@ -99,6 +123,8 @@ function toDetails(
     network: record.network,
     reference: record.reference,
     redirectUrl: record.redirectUrl,
+    redirectLabel: record.redirectLabel,
+    branding: null,
     expiresAt: record.expiresAt,
     feePlan: null,
     feeAddress: fee.feeAddress ?? null,
@@ -114,6 +140,7 @@ function toDetails(
       isNativeCurrency: isNative(only),
       paymentReference: only.paymentReference,
       feeAmount: feeAmount(only, fee),
+      destination: destinationOf(only),
     };
   }
   const native = requests.map(isNative);
@@ -126,6 +153,7 @@ function toDetails(
     isNativeCurrency: native.every((value) => value === native[0]) ? (native[0] ?? false) : native,
     paymentReferences: requests.map((request) => request.paymentReference),
     feeAmounts: requests.map((request) => feeAmount(request, fee)),
+    destinations: requests.map(destinationOf),
   };
 }
 
@@ -175,8 +203,12 @@ export async function requirePayableSecurePayment(
  */
 export async function checkSecurePaymentToken(
   ctx: DomainContext,
-  { principal, path: { token } }: OperationInput<"checkSecurePaymentToken">,
+  { principal, path: { token }, query }: OperationInput<"checkSecurePaymentToken">,
 ): Promise<Schemas["SecurePaymentDetails"]> {
+  requireBothOrNeither(query, "/query", ["chain", "token"]);
+  if (query.eoaWallet !== undefined && query.isSafe === "true") {
+    throw invalidField("/query/isSafe", "cannot be true together with eoaWallet: a Safe holds its own funds");
+  }
   const record = await requirePayableSecurePayment(ctx, token);
   return toDetails(
     record,

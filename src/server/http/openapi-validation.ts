@@ -9,15 +9,24 @@ import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./val
  * express-openapi-validator on the bundled spec: every request, and every response unless
  * switched off. Security is checked by `authenticate` beforehand, and unknown paths never reach
  * it. The spec is cloned by the validator, never mutated here.
+ *
+ * Request bodies are closed in the spec (`additionalProperties: false`), which names the members
+ * the service knows. By default the validator removes any other member before the operation runs,
+ * as the real service does; with `strictBodies` it refuses them instead, naming each one.
  */
 export function validateAgainstSpec(
   spec: SpecDocument,
-  options: { validateResponses: boolean },
+  options: { validateResponses: boolean; strictBodies: boolean },
 ): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: spec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]["apiSpec"],
     validateApiSpec: true,
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
+    validateRequests: {
+      allErrors: true,
+      allowUnknownQueryParameters: false,
+      // true: remove the members a closed (additionalProperties: false) schema does not list.
+      removeAdditional: !options.strictBodies,
+    },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     validateFormats: true,

@@ -5,7 +5,8 @@ import type { RouteTable } from "./route-table.ts";
 
 /**
  * Finds the spec operation of a request before anything else reads it: an unknown path answers
- * 404, a known path with another method 405 with `Allow` (OPTIONS answers 204 with `Allow`).
+ * 404, a known path with another method 405 with `Allow` (OPTIONS answers 204 with `Allow`), and
+ * HEAD is answered for every GET operation.
  */
 export function resolveOperation(routes: RouteTable): RequestHandler {
   return (req, res, next) => {
@@ -13,6 +14,9 @@ export function resolveOperation(routes: RouteTable): RequestHandler {
     if (match.kind === "operation") {
       stateOf(res).route = match.route;
       stateOf(res).pathParams = match.params;
+      // The rest of the chain (validator included) answers HEAD as the GET it matched; Node's
+      // response already knows the request was HEAD and sends no body.
+      if (req.method === "HEAD") req.method = "GET";
       return next();
     }
     if (match.kind === "no-path") {

@@ -62,9 +62,13 @@ export function buildRouteTable(operations: readonly SpecOperation[]) {
       for (const entry of entries) {
         const params = matchPath(entry, parts);
         if (!params) continue;
-        const route = entry.operations.get(method.toUpperCase());
+        const wanted = method.toUpperCase();
+        // HEAD is answered as the GET of the same path, without a body (RFC 9110, 9.3.2).
+        const route =
+          entry.operations.get(wanted) ?? (wanted === "HEAD" ? entry.operations.get("GET") : undefined);
         if (route) return { kind: "operation", route, params };
         for (const other of entry.operations.keys()) allowed.add(other);
+        if (entry.operations.has("GET")) allowed.add("HEAD");
       }
       return allowed.size > 0 ? { kind: "wrong-method", allowed: [...allowed] } : { kind: "no-path" };
     },

@@ -90,6 +90,10 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
     const hint = hints.get(pattern[1] as string);
     message = hint ? `must be ${hint}` : message;
   }
+  if (issue.errorCode?.startsWith("additionalProperties")) {
+    // Only a server started with strictBodies refuses these; by default they are dropped unread.
+    message = "is not a member the spec describes here: remove it (the server runs with strictBodies)";
+  }
   if (issue.errorCode?.startsWith("required") || value === undefined) return message;
   const shown = JSON.stringify(value);
   return shown.length > 80 ? message : `${message}, got ${shown}`;

@@ -26,7 +26,7 @@ import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts"
 import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
 import { getRequestStatus, updateRequest } from "../domain/request-status.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
-import { updateSandboxPayer } from "../domain/sandbox/payers.ts";
+import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
 import {
   createSandboxRecurringPayment,
@@ -102,6 +102,7 @@ export const operationHandlers: OperationHandlers = {
   recordSandboxPayment,
   updateSandboxSecurePayment,
   updateSandboxPayer,
+  updateSandboxPaymentDetail,
   createSandboxRecurringPayment,
   getSandboxRecurringPayment,
   executeSandboxRecurringPayment,

@@ -19,13 +19,20 @@ export interface RequestPaymentRecord {
   /** Base units of the payment currency; "0" for a failed attempt. */
   amount: string;
   txHash: `0x${string}`;
-  /** Why a failed attempt failed, for example `insufficient_funds`; null otherwise. */
+  /** Why a failed attempt failed (`insufficient_funds`), or the step of a processing record; null otherwise. */
   subStatus: string | null;
   recordedAt: string;
-  /** The wallet that paid, when known (a payment intent names it); null otherwise. */
+  /**
+   * The wallet that paid, when known (a payment intent or a sandbox record names it); null
+   * otherwise. Payment webhooks report it as `payerAddress`.
+   */
   payer: `0x${string}` | null;
+  /** The account that signed the payment, when known (webhooks' `payerEoaAddress`). */
+  payerEoaAddress?: `0x${string}` | null;
   /** Where the payer paid from when it is not the request's network (a cross-chain payment); else null. */
   sourceNetwork: string | null;
+  /** Where a refund went. */
+  refundedTo?: `0x${string}` | null;
 }
 
 /** How a recurring invoice repeats, as given at creation. */
@@ -55,6 +62,8 @@ export interface RequestRecord {
   amountPaid: string;
   payments: RequestPaymentRecord[];
   securePaymentToken: string | null;
+  /** The public client ID the request was created with; payment webhooks report it. */
+  clientId?: string | null;
   createdAt: string;
   updatedAt: string;
   // Set by POST /v2/request and POST /v2/payouts; absent on requests created otherwise.
@@ -81,6 +90,9 @@ export interface SecurePaymentRecord {
   status: SecurePaymentStatus;
   reference: string | null;
   redirectUrl: string | null;
+  redirectLabel: string | null;
+  /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
+  payerIdentifier: string | null;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
@@ -104,6 +116,8 @@ export interface RecurringPaymentRecord {
   nextPaymentDate: string | null;
   /** The request of the period being executed, kept after a failed execution so a retry pays it. */
   currentRequestId?: string | null;
+  /** The first period's request, which the later ones recur from (`request.recurring`). */
+  originalRequestId?: string | null;
   /** Seconds between two payments; unknown (absent or null) for sandbox-created ones. */
   periodSeconds?: number | null;
   /**
@@ -148,6 +162,7 @@ export interface PayerRecord {
   kycStatus: Schemas["KycStatus"];
   agreementStatus: Schemas["AgreementStatus"];
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface PaymentDetailRecord {
@@ -160,9 +175,13 @@ export interface PaymentDetailRecord {
   beneficiaryType: Schemas["BeneficiaryType"];
   /** The payment network the account is reached by. */
   rails: Schemas["StoredPaymentDetail"]["rails"];
-  status: Schemas["PaymentDetailStatus"];
+  /** Where the bank-side check stands. */
+  status: PaymentDetailStatus;
   createdAt: string;
+  updatedAt?: string;
 }
+
+export type PaymentDetailStatus = Schemas["PaymentDetailStatus"];
 
 export type ClientIdStatus = Schemas["ClientIdStatus"];
 
@@ -223,15 +242,14 @@ export type DomainEventType =
   | "secure_payment.status_changed"
   | "recurring_payment.status_changed"
   | "payer.registered"
-  | "payer.compliance_changed"
-  | "payment_detail.status_changed"
   | WebhookEventName;
 
 /** The `data` of a webhook event in the outbox: the payload is fixed when the change commits. */
 export interface WebhookEventData {
   eventId: string;
   accountId: string;
-  requestId: string;
+  /** The request the event is about; null for events about a payer. */
+  requestId: string | null;
   payload: Record<string, unknown>;
 }
 

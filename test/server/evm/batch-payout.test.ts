@@ -1,19 +1,11 @@
 import { getAddress, type Hex, keccak256 } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { erc20ProxyEvents, ethereumProxyEvents } from "../../chain/support/proxy-events.ts";
-import { feeAddress, payee, problemErrors, startTestServer, type TestServer } from "../helpers.ts";
+import { feeAddress, payee, problemErrors } from "../helpers.ts";
 import { sendServerTransactions } from "./support/send-server-transactions.ts";
-import { deploySepoliaContracts, type SepoliaDeployment } from "./support/sepolia-deployment.ts";
+import { useSepoliaServer } from "./support/sepolia-server.ts";
 
-let server: TestServer;
-let deployment: SepoliaDeployment;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  deployment = await deploySepoliaContracts();
-});
+const sepolia = useSepoliaServer();
 
 const alice = getAddress(payee);
 const bob = getAddress("0x00000000000000000000000000000000000b0b0b");
@@ -30,7 +22,7 @@ interface StoredRequest {
 }
 
 async function readStoredRequest(requestId: string): Promise<StoredRequest> {
-  const answer = await server.call("GET", `/sandbox/requests/${requestId}`);
+  const answer = await sepolia.server.call("GET", `/sandbox/requests/${requestId}`);
   expect(answer.status).toBe(200);
   return answer.body;
 }
@@ -40,20 +32,20 @@ async function readStoredRequest(requestId: string): Promise<StoredRequest> {
  * come from the server's event outbox, their references from the sandbox API.
  */
 async function requestsCreatedAfter(sequence: number): Promise<StoredRequest[]> {
-  const events = await server.server.store.listEvents(sequence);
+  const events = await sepolia.server.server.store.listEvents(sequence);
   const created = events.filter((event) => event.type === "request.created");
   return Promise.all(created.map((event) => readStoredRequest(event.data.requestId as string)));
 }
 
 async function lastEventSequence(): Promise<number> {
-  return (await server.server.store.listEvents()).at(-1)?.sequence ?? 0;
+  return (await sepolia.server.server.store.listEvents()).at(-1)?.sequence ?? 0;
 }
 
 describe("a batch payout's calldata, executed in an EVM through BatchConversionPayments", () => {
   it("mixed FAU + ETH with feePercentage 2.5: every payment and fee lands under its stored reference", async () => {
-    const { chain, payer, contracts, fau, fauBalanceOf, fauAllowance } = deployment;
+    const { chain, payer, contracts, fau, fauBalanceOf, fauAllowance } = sepolia.deployment;
     const since = await lastEventSequence();
-    const answer = await server.call("POST", "/v2/payouts/batch", {
+    const answer = await sepolia.server.call("POST", "/v2/payouts/batch", {
       body: {
         requests: [
           {
@@ -146,8 +138,8 @@ describe("a batch payout's calldata, executed in an EVM through BatchConversionP
   });
 
   it("the requests of a secure payment, by requestIds and without a fee: paid on chain, then the link answers 409", async () => {
-    const { chain, payer, contracts, fau, fauBalanceOf } = deployment;
-    const created = await server.call("POST", "/v2/secure-payments", {
+    const { chain, payer, contracts, fau, fauBalanceOf } = sepolia.deployment;
+    const created = await sepolia.server.call("POST", "/v2/secure-payments", {
       body: {
         requests: [
           {
@@ -168,7 +160,7 @@ describe("a batch payout's calldata, executed in an EVM through BatchConversionP
     expect(created.status).toBe(201);
     const { token, requestIds } = created.body as { token: string; requestIds: string[] };
     const [fauRequest, ethRequest] = await Promise.all(requestIds.map(readStoredRequest));
-    const answer = await server.call("POST", "/v2/payouts/batch", {
+    const answer = await sepolia.server.call("POST", "/v2/payouts/batch", {
       body: { requestIds, payer: payer.address },
     });
     expect(answer.status).toBe(201);
@@ -207,13 +199,13 @@ describe("a batch payout's calldata, executed in an EVM through BatchConversionP
 
     const txHash = sent.at(-1)?.hash as Hex;
     for (const requestId of requestIds) {
-      const paid = await server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      const paid = await sepolia.server.call("POST", `/sandbox/requests/${requestId}/payments`, {
         body: { outcome: "paid", txHash },
       });
       expect(paid.status).toBe(201);
       expect(paid.body.payments).toEqual([expect.objectContaining({ outcome: "paid", txHash })]);
     }
-    const check = await server.call("GET", `/v2/secure-payments/${token}`);
+    const check = await sepolia.server.call("GET", `/v2/secure-payments/${token}`);
     problemErrors(check, "/problems/secure-payment-completed", 409);
   });
 });

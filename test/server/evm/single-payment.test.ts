@@ -1,53 +1,47 @@
 import { getAddress, type Hex, keccak256 } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { erc20ProxyEvents, ethereumProxyEvents } from "../../chain/support/proxy-events.ts";
-import { feeAddress, payee, problemErrors, startTestServer, type TestServer } from "../helpers.ts";
+import { feeAddress, payee, problemErrors } from "../helpers.ts";
 import { sendServerTransactions } from "./support/send-server-transactions.ts";
-import { deploySepoliaContracts, type SepoliaDeployment } from "./support/sepolia-deployment.ts";
-import { mirrorPayerBalances } from "./support/wallet-book.ts";
+import { useSepoliaServer } from "./support/sepolia-server.ts";
 
 // The server runs with its default configuration: the EVM holds the contracts and FAU at the
 // addresses of its tables, so what it answers is sent unchanged.
-let server: TestServer;
-let deployment: SepoliaDeployment;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  deployment = await deploySepoliaContracts();
-  await mirrorPayerBalances(server, deployment);
-});
+const sepolia = useSepoliaServer({ mirrorBalances: true });
 
 const payeeAddress = getAddress(payee);
 const feeRecipient = getAddress(feeAddress);
 
 /** Creates a one-request secure payment invoiced in its own payment currency; reads its stored reference. */
 async function createSecurePayment(paymentCurrency: string, amount: string) {
-  const created = await server.call("POST", "/v2/secure-payments", {
+  const created = await sepolia.server.call("POST", "/v2/secure-payments", {
     body: { requests: [{ payee, amount, invoiceCurrency: paymentCurrency, paymentCurrency }] },
   });
   expect(created.status).toBe(201);
   const token = created.body.token as string;
   const requestId = created.body.requestIds[0] as string;
-  const stored = await server.call("GET", `/sandbox/requests/${requestId}`);
+  const stored = await sepolia.server.call("GET", `/sandbox/requests/${requestId}`);
   expect(stored.status).toBe(200);
   expect(stored.body).toMatchObject({ network: "sepolia", payee, paymentCurrency, expectedAmount: amount });
-  expect((await server.call("GET", `/v2/secure-payments/${token}`)).status).toBe(200);
+  expect((await sepolia.server.call("GET", `/v2/secure-payments/${token}`)).status).toBe(200);
   return { token, requestId, paymentReference: stored.body.paymentReference as Hex };
 }
 
 /** The pay calldata for the payer's wallet, with a 2.5 % fee. */
 async function getPayCalldata(requestId: string) {
-  const query = new URLSearchParams({ wallet: deployment.payer.address, feePercentage: "2.5", feeAddress });
-  const answer = await server.call("GET", `/v2/request/${requestId}/pay?${query}`);
+  const query = new URLSearchParams({
+    wallet: sepolia.deployment.payer.address,
+    feePercentage: "2.5",
+    feeAddress,
+  });
+  const answer = await sepolia.server.call("GET", `/v2/request/${requestId}/pay?${query}`);
   expect(answer.status).toBe(200);
   return answer.body;
 }
 
 /** Records the on-chain payment in the sandbox; the link then answers 409. */
 async function recordPaid(link: { token: string; requestId: string }, txHash: Hex, amount: string) {
-  const paid = await server.call("POST", `/sandbox/requests/${link.requestId}/payments`, {
+  const paid = await sepolia.server.call("POST", `/sandbox/requests/${link.requestId}/payments`, {
     body: { outcome: "paid", txHash },
   });
   expect(paid.status).toBe(201);
@@ -57,19 +51,20 @@ async function recordPaid(link: { token: string; requestId: string }, txHash: He
     payments: [{ outcome: "paid", amount, txHash }],
     securePayment: { token: link.token, status: "completed" },
   });
-  const check = await server.call("GET", `/v2/secure-payments/${link.token}`);
+  const check = await sepolia.server.call("GET", `/v2/secure-payments/${link.token}`);
   problemErrors(check, "/problems/secure-payment-completed", 409);
 }
 
 describe("a secure payment's pay calldata, executed in an EVM", () => {
   it("ERC-20 (12.345678 FAU + 2.5 %): approval then proxy call move the exact amounts under the stored reference", async () => {
-    const { chain, payer, contracts, fau, fauBalanceOf, fauAllowance } = deployment;
+    const { chain, payer, contracts, fau, fauBalanceOf, fauAllowance } = sepolia.deployment;
     const link = await createSecurePayment("FAU-sepolia", "12.345678");
     const pay = await getPayCalldata(link.requestId);
     expect(pay.metadata).toEqual({
       stepsRequired: 2,
       needsApproval: true,
       approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
@@ -108,13 +103,14 @@ describe("a secure payment's pay calldata, executed in an EVM", () => {
   });
 
   it("native (0.015 ETH + 2.5 %): one proxy call whose value pays amount and fee exactly", async () => {
-    const { chain, payer, contracts } = deployment;
+    const { chain, payer, contracts } = sepolia.deployment;
     const link = await createSecurePayment("ETH-sepolia-sepolia", "0.015");
     const pay = await getPayCalldata(link.requestId);
     expect(pay.metadata).toEqual({
       stepsRequired: 1,
       needsApproval: false,
       approvalTransactionIndex: null,
+      paymentTransactionIndex: 0,
       hasEnoughBalance: true,
       hasEnoughGas: true,
     });
@@ -148,7 +144,7 @@ describe("a secure payment's pay calldata, executed in an EVM", () => {
 
 describe("the EVM enforces what the calldata promises", () => {
   it("the proxy call sent without its approval reverts and moves nothing", async () => {
-    const { chain, payer, contracts, fauBalanceOf } = deployment;
+    const { chain, payer, contracts, fauBalanceOf } = sepolia.deployment;
     const link = await createSecurePayment("FAU-sepolia", "12.345678");
     const pay = await getPayCalldata(link.requestId);
     const payerFau = await fauBalanceOf(payer.address);

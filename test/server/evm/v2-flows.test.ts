@@ -232,8 +232,15 @@ describe("a recurring payout from creation through the permit signature to its e
     expect(progress.body).toMatchObject({ status: "completed", processedPayments: 3, totalPayments: 3 });
     expect(progress.body.payments.map((payment: { txHash: string }) => payment.txHash)).toEqual(hashes);
 
+    const [first] = progress.body.requests;
     for (const [index, period] of progress.body.requests.entries()) {
-      const [confirmed] = await webhooksFor(period.requestId);
+      const webhooks = await webhooksFor(period.requestId);
+      // Each later period is a new request, announced as recurring from the first before it is paid.
+      expect(webhooks.map((webhook) => webhook.event)).toEqual(
+        index === 0 ? ["payment.confirmed"] : ["request.recurring", "payment.confirmed"],
+      );
+      if (index > 0) expect(webhooks[0]).toMatchObject({ originalRequestId: first.requestId });
+      const confirmed = webhooks.at(-1);
       expect(confirmed).toMatchObject({
         event: "payment.confirmed",
         recurringPayment: { id },

@@ -50,6 +50,8 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         status: "pending",
         reference: null,
         redirectUrl: null,
+        redirectLabel: null,
+        payerIdentifier: null,
         createdAt: "t",
         expiresAt: "t",
         updatedAt: "t",

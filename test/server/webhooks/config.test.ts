@@ -35,6 +35,7 @@ describe("webhook settings in the configuration file", () => {
       webhookPollIntervalMs: 1000,
       eventLogRetention: 10_000,
       webhookDeliveryRetention: 10_000,
+      strictBodies: false,
     });
   });
 
@@ -76,7 +77,7 @@ describe("webhook settings in the configuration file", () => {
           [
             { url: "ftp://shop.example.com/hooks" },
             { url: "https://user:pw@shop.example.com/hooks", secret: "short" },
-            { url: "https://shop.example.com/hooks#top", events: ["payment.refunded"] },
+            { url: "https://shop.example.com/hooks#top", events: ["payment.reversed"] },
             { url: "https://shop.example.com/hooks", colour: "blue" },
           ],
           { webhookRetryDelaysMs: [1000, 5000, 15000, 60000], webhookTimeoutMs: 0 },
@@ -85,7 +86,7 @@ describe("webhook settings in the configuration file", () => {
     ).toEqual([
       'accounts[0].webhookEndpoints[0].url: must be an http or https URL, got "ftp://shop.example.com/hooks"',
       "accounts[0].webhookEndpoints[1].secret: must have at least 16 characters, got a value of 5 characters",
-      'accounts[0].webhookEndpoints[2].events[0]: must be equal to one of the allowed values, got "payment.refunded"',
+      'accounts[0].webhookEndpoints[2].events[0]: must be equal to one of the allowed values, got "payment.reversed"',
       "accounts[0].webhookEndpoints[3].colour: unknown field; remove it or check its spelling",
       "webhookRetryDelaysMs: must have at most 3 items, got [1000,5000,15000,60000]",
       "webhookTimeoutMs: must be >= 1, got 0",

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { createDefaultConfig, sampleCredentials, type WebhookScheduler } from "../../../src/server/index.ts";
 import { problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
 import {
@@ -97,7 +98,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
       "/body/url",
     ]);
     const unknownEvent = await server.call("POST", "/sandbox/webhooks/endpoints", {
-      body: { url: "https://shop.example.com/webhooks", events: ["payment.refunded"] },
+      body: { url: "https://shop.example.com/webhooks", events: ["payment.reversed"] },
     });
     expect(
       problemErrors(unknownEvent, "/problems/validation-failed", 400).map((issue) => issue.path),
@@ -141,7 +142,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
     expect(
       listed.body.endpoints.map((e: Record<string, unknown>) => [e.id, e.source, e.secretLast4, e.events]),
     ).toEqual([
-      ["we_config_0_0", "config", "4860", ["payment.confirmed", "payment.partial", "payment.failed"]],
+      ["we_config_0_0", "config", "4860", [...webhookEventNames]],
       ["failures", "config", "6789", ["payment.failed"]],
     ]);
 
@@ -285,6 +286,7 @@ describe("sendSandboxWebhookTest (test events)", () => {
       requestId: `01${"0".repeat(63)}1`,
       requestID: `01${"0".repeat(63)}1`,
       paymentReference: "0x0000000000000000",
+      explorer: `https://scan.request.network/request/01${"0".repeat(63)}1`,
       subStatus: "insufficient_funds",
       paymentProcessor: "request-network",
     });

@@ -11,22 +11,27 @@ import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
 import { loadOwnRecurringPayment } from "../recurring-payments.ts";
 import { createRequestRecord, remainingAmount, storeNewRequest } from "../requests.ts";
 import { appendStatusChange } from "../status-changes.ts";
+import { appendRequestRecurring } from "../webhook-payloads.ts";
 import type { Schemas } from "../wire-types.ts";
 import { toSandboxRecurringPayment } from "./recurring-payments.ts";
 import { toSandboxRequest } from "./requests.ts";
 
 /**
  * The request the next payment pays: the one a failed execution of this period left behind, or a
- * new one for one period's amount, from the payer's schedule to the payee.
+ * new one for one period's amount, from the payer's schedule to the payee. A new request after the
+ * first recurs from the first one (its `originalRequestId`), which `request.recurring` reports.
  */
 async function periodRequest(
   tx: StoreOperations,
   record: RecurringPaymentRecord,
   token: TokenRecord,
   now: Date,
-): Promise<RequestRecord> {
+): Promise<{ request: RequestRecord; originalRequestId: string }> {
   const earlier = record.currentRequestId ? await tx.getRequest(record.currentRequestId) : undefined;
-  if (earlier && earlier.status !== "paid") return earlier;
+  const originalRequestId = record.originalRequestId ?? earlier?.requestId;
+  if (earlier && earlier.status !== "paid")
+    return { request: earlier, originalRequestId: originalRequestId ?? earlier.requestId };
+  const original = originalRequestId ? await tx.getRequest(originalRequestId) : undefined;
   const created = createRequestRecord(
     {
       item: {
@@ -38,11 +43,18 @@ async function periodRequest(
       token,
       expectedAmount: BigInt(record.amountPerPayment),
     },
-    { accountId: record.accountId, now, securePaymentToken: null },
+    { accountId: record.accountId, now, securePaymentToken: null, recurringPaymentId: record.id },
   );
-  const request: RequestRecord = { ...created, recurringPaymentId: record.id };
+  const request: RequestRecord = original
+    ? {
+        ...created,
+        originalRequestId: original.requestId,
+        originalRequestPaymentReference: original.paymentReference,
+      }
+    : created;
   await storeNewRequest(tx, request, { recurringPaymentId: record.id }, now.toISOString());
-  return request;
+  if (original) await appendRequestRecurring(tx, request, original, now);
+  return { request, originalRequestId: original?.requestId ?? request.requestId };
 }
 
 /** The due date after a successful execution: one period later, when the period is known. */
@@ -82,15 +94,16 @@ export async function executeSandboxRecurringPayment(
     if (refused) throw refused;
     const token = requireCurrency(record.currency, `recurring payment ${id}`);
     const now = ctx.clock.now();
-    const request = await periodRequest(tx, record, token, now);
+    const { request, originalRequestId } = await periodRequest(tx, record, token, now);
     const payment: PaymentToRecord = {
       outcome: failed ? "failed" : "paid",
       amount: failed ? "0" : remainingAmount(request).toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
       subStatus: failed ? (body.subStatus ?? "insufficient_funds") : null,
       recordedAt: now.toISOString(),
+      // The service executes from the payer's wallet, which signs itself.
+      ...(failed ? {} : { payer: record.payer, payerEoaAddress: record.payer }),
     };
-    const paid = await recordPayment(tx, request, payment, now);
     const processedPayments = record.processedPayments + (failed ? 0 : 1);
     const status: RecurringPaymentRecord["status"] = failed
       ? "paused"
@@ -102,10 +115,13 @@ export async function executeSandboxRecurringPayment(
       status,
       processedPayments,
       currentRequestId: failed ? request.requestId : null,
+      originalRequestId,
       nextPaymentDate: status === "completed" ? null : failed ? record.nextPaymentDate : nextDate(record),
       updatedAt: now.toISOString(),
     };
+    // Stored first: the payment's webhook reports the recurring payment's counters after it.
     await tx.putRecurringPayment(updated);
+    const paid = await recordPayment(tx, request, payment, now);
     if (status !== record.status) {
       await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);
     }

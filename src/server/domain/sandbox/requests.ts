@@ -1,6 +1,6 @@
 import type { TokenRecord } from "../../../chain/index.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
-import { invalidState, validationFailed } from "../../problems.ts";
+import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits, readAmount } from "../amounts.ts";
@@ -9,6 +9,7 @@ import { newTxHash } from "../ids.ts";
 import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../requests.ts";
 import { effectiveStatus } from "../secure-payments.ts";
+import { checksummed } from "../wallet-book.ts";
 import type { Schemas } from "../wire-types.ts";
 
 export async function toSandboxRequest(
@@ -57,31 +58,62 @@ export async function getSandboxRequest(
   return toSandboxRequest(ctx.store, request, ctx.clock.now());
 }
 
+/** The steps a crypto-to-fiat payment reports in `payment.processing`. */
+const processingSteps = [
+  "initiated",
+  "pending_internal_assessment",
+  "ongoing_checks",
+  "sending_fiat",
+  "fiat_sent",
+  "bounced",
+  "retry_required",
+];
+
+type PaymentRecordBody = Schemas["SandboxPaymentRecord"];
+
+/** The members only some outcomes take: each named one sent with another outcome is an issue. */
+function misplacedMembers(body: PaymentRecordBody): ValidationIssue[] {
+  const allowed: Record<string, PaymentRecordBody["outcome"][]> = {
+    amount: ["paid", "partial", "refunded"],
+    subStatus: ["failed", "processing"],
+    payerAddress: ["paid", "partial"],
+    payerEoaAddress: ["paid", "partial"],
+    refundedTo: ["refunded"],
+  };
+  return Object.entries(allowed)
+    .filter(
+      ([member, outcomes]) =>
+        body[member as keyof PaymentRecordBody] !== undefined && !outcomes.includes(body.outcome),
+    )
+    .map(([member, outcomes]) => ({
+      path: `/body/${member}`,
+      message: `is only allowed for ${outcomes.slice(0, -1).join(", ")}${outcomes.length > 1 ? " or " : ""}${outcomes.at(-1)}, not for ${body.outcome}`,
+    }));
+}
+
 /** The base units a payment record moves, checked against what its outcome allows. */
-function paidAmount(
-  body: Schemas["SandboxPaymentRecord"],
-  request: RequestRecord,
-  token: TokenRecord,
-): bigint {
+function paidAmount(body: PaymentRecordBody, request: RequestRecord, token: TokenRecord): bigint {
   const left = remainingAmount(request);
-  if (body.outcome === "failed") {
-    if (body.amount !== undefined) {
-      throw validationFailed([
-        { path: "/body/amount", message: "is not allowed for a failed payment, which pays nothing" },
-      ]);
-    }
-    return 0n;
-  }
+  if (body.outcome === "failed" || body.outcome === "processing") return 0n;
+  const paid = BigInt(request.amountPaid);
   if (body.amount === undefined) {
     if (body.outcome === "partial") {
       throw validationFailed([{ path: "/body/amount", message: "is required for a partial payment" }]);
     }
-    return left;
+    return body.outcome === "refunded" ? paid : left;
   }
   const reading = readAmount(body.amount, token.decimals, token.id);
   if (!reading.ok) throw validationFailed([{ path: "/body/amount", message: reading.message }]);
   const amount = reading.units;
   const leftText = `${formatBaseUnits(left, token.decimals)} ${token.id}`;
+  if (body.outcome === "refunded" && (amount === 0n || amount > paid)) {
+    throw validationFailed([
+      {
+        path: "/body/amount",
+        message: `must be above 0 and at most what was paid (${formatBaseUnits(paid, token.decimals)} ${token.id}) for a refund, got "${body.amount}"`,
+      },
+    ]);
+  }
   if (body.outcome === "partial" && (amount === 0n || amount >= left)) {
     throw validationFailed([
       {
@@ -101,10 +133,51 @@ function paidAmount(
   return amount;
 }
 
+/** Why the request cannot take this outcome now; undefined when it can. */
+function stateRefusal(body: PaymentRecordBody, request: RequestRecord): Error | undefined {
+  const paying = body.outcome === "paid" || body.outcome === "partial" || body.outcome === "failed";
+  if (paying && request.status === "paid") {
+    return invalidState(`Request ${request.requestId} is already paid; it accepts no further payment.`);
+  }
+  if (body.outcome === "refunded" && BigInt(request.amountPaid) === 0n) {
+    return invalidState(`Request ${request.requestId} has nothing paid, so there is nothing to refund.`);
+  }
+  return undefined;
+}
+
+/** The issues of the members an outcome needs or constrains beyond the schema. */
+function outcomeIssues(body: PaymentRecordBody): ValidationIssue[] {
+  const issues = misplacedMembers(body);
+  if (body.outcome === "refunded" && body.refundedTo === undefined) {
+    issues.push({
+      path: "/body/refundedTo",
+      message: "is required for a refund: name the wallet it goes to",
+    });
+  }
+  if (
+    body.outcome === "processing" &&
+    body.subStatus !== undefined &&
+    !processingSteps.includes(body.subStatus)
+  ) {
+    issues.push({
+      path: "/body/subStatus",
+      message: `must be a step of a crypto-to-fiat payment (${processingSteps.join(", ")}), got "${body.subStatus}"`,
+    });
+  }
+  return issues;
+}
+
+function subStatusOf(body: PaymentRecordBody): string | null {
+  if (body.outcome === "failed") return body.subStatus ?? "insufficient_funds";
+  if (body.outcome === "processing") return body.subStatus ?? "initiated";
+  return null;
+}
+
 /**
- * Sandbox: records a payment outcome for a request as if the chain had seen it, and completes
- * its secure payment once all of that payment's requests are paid. One transaction: the change
- * and its events (the webhook event among them) are kept together or not at all.
+ * Sandbox: records a payment outcome for a request as if the chain (or the off-ramp processor)
+ * had seen it, and completes its secure payment once all of that payment's requests are paid. One
+ * transaction: the change and its events (the webhook event among them) are kept together or not
+ * at all.
  */
 export async function recordSandboxPayment(
   ctx: DomainContext,
@@ -112,12 +185,10 @@ export async function recordSandboxPayment(
 ): Promise<Schemas["SandboxRequest"]> {
   return ctx.store.withTransaction(async (tx) => {
     const request = await loadOwnRequest(tx, principal, requestId);
-    if (request.status === "paid") {
-      throw invalidState(`Request ${requestId} is already paid; it accepts no further payment.`);
-    }
-    if (body.outcome !== "failed" && body.subStatus !== undefined) {
-      throw validationFailed([{ path: "/body/subStatus", message: "is only allowed for a failed payment" }]);
-    }
+    const refused = stateRefusal(body, request);
+    if (refused) throw refused;
+    const issues = outcomeIssues(body);
+    if (issues.length > 0) throw validationFailed(issues);
     const token = paymentTokenOf(request);
     const amount = paidAmount(body, request, token);
     const now = ctx.clock.now();
@@ -125,8 +196,11 @@ export async function recordSandboxPayment(
       outcome: body.outcome,
       amount: amount.toString(),
       txHash: (body.txHash as `0x${string}` | undefined) ?? newTxHash(),
-      subStatus: body.outcome === "failed" ? (body.subStatus ?? "insufficient_funds") : null,
+      subStatus: subStatusOf(body),
       recordedAt: now.toISOString(),
+      ...(body.payerAddress ? { payer: checksummed(body.payerAddress) } : {}),
+      ...(body.payerEoaAddress ? { payerEoaAddress: checksummed(body.payerEoaAddress) } : {}),
+      ...(body.refundedTo ? { refundedTo: checksummed(body.refundedTo) } : {}),
     };
     const updated = await recordPayment(tx, request, payment, now);
     return toSandboxRequest(tx, updated, now);

@@ -1,0 +1,242 @@
+import type { components } from "../../../generated/schema.d.ts";
+import { type CliIo, printLine } from "../cli-io.ts";
+import { halfOfRemaining } from "./partial-amount.ts";
+import { callSandbox, type SandboxConnection } from "./sandbox-connection.ts";
+
+type SandboxRequest = components["schemas"]["SandboxRequest"];
+type PaymentRecord = components["schemas"]["SandboxPaymentRecord"];
+
+/** The request created when none is given: the sandbox's usual example. */
+export const sampleRequest = {
+  payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+  amount: "125.00",
+  invoiceCurrency: "USD",
+  paymentCurrency: "USDC-base",
+} as const;
+
+/** The payer wallet of the sample recurring payment and the default refund target. */
+export const samplePayer = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+
+/** What the options of `payreq webhooks trigger` can set, already checked. */
+export interface TriggerInput {
+  requestId: string | undefined;
+  amount: string | undefined;
+  subStatus: string | undefined;
+  refundTo: string | undefined;
+  clientUserId: string | undefined;
+  kycStatus: components["schemas"]["SandboxPayerUpdate"]["kycStatus"];
+  agreementStatus: components["schemas"]["SandboxPayerUpdate"]["agreementStatus"];
+  detailStatus: components["schemas"]["PaymentDetailStatus"] | undefined;
+}
+
+/** What a trigger did: lines to print, and where to read the deliveries. */
+export interface TriggerReport {
+  lines: string[];
+  deliveriesQuery: string;
+}
+
+type Trigger = (connection: SandboxConnection, io: CliIo, input: TriggerInput) => Promise<TriggerReport>;
+
+async function createRequest(connection: SandboxConnection, io: CliIo): Promise<string> {
+  const created = await callSandbox(connection, "create a secure payment", () =>
+    connection.client.POST("/v2/secure-payments", { body: { requests: [sampleRequest] } }),
+  );
+  const requestId = created.requestIds[0] as string;
+  printLine(
+    io.stdout,
+    `Created secure payment ${created.token} (${sampleRequest.amount} ${sampleRequest.invoiceCurrency} paid in ${sampleRequest.paymentCurrency}) with request ${requestId}.`,
+  );
+  return requestId;
+}
+
+async function readRequest(connection: SandboxConnection, requestId: string): Promise<SandboxRequest> {
+  return callSandbox(connection, `read request ${requestId}`, () =>
+    connection.client.GET("/sandbox/requests/{requestId}", { params: { path: { requestId } } }),
+  );
+}
+
+async function record(connection: SandboxConnection, requestId: string, body: PaymentRecord) {
+  return callSandbox(connection, `record a ${body.outcome} payment of request ${requestId}`, () =>
+    connection.client.POST("/sandbox/requests/{requestId}/payments", {
+      params: { path: { requestId } },
+      body,
+    }),
+  );
+}
+
+function describeRecord(outcome: string, request: SandboxRequest): string[] {
+  const payment = request.payments.at(-1);
+  const moved = payment && (outcome === "paid" || outcome === "partial" || outcome === "refunded");
+  return [
+    `Recorded a ${outcome} payment${moved ? ` of ${payment.amount} ${request.paymentCurrency}` : ""} on request ${request.requestId}${payment ? ` (tx ${payment.txHash})` : ""}.`,
+    `  The request is now ${request.status}: ${request.amountPaid} of ${request.expectedAmount} ${request.paymentCurrency} paid.`,
+  ];
+}
+
+/** Records one payment outcome on the given request, or on a new one. */
+function paymentTrigger(outcome: "paid" | "partial" | "failed" | "processing"): Trigger {
+  return async (connection, io, input) => {
+    const requestId = input.requestId ?? (await createRequest(connection, io));
+    let body: PaymentRecord = { outcome };
+    if (outcome === "partial") {
+      const request = await readRequest(connection, requestId);
+      body = { outcome, amount: input.amount ?? halfOfRemaining(request.expectedAmount, request.amountPaid) };
+    }
+    if (outcome === "processing") body = { outcome, subStatus: input.subStatus ?? "initiated" };
+    const request = await record(connection, requestId, body);
+    return { lines: describeRecord(outcome, request), deliveriesQuery: `requestId=${requestId}` };
+  };
+}
+
+/** Refunds a request, paying it first when nothing is paid yet. */
+const refundTrigger: Trigger = async (connection, io, input) => {
+  const requestId = input.requestId ?? (await createRequest(connection, io));
+  const lines: string[] = [];
+  if ((await readRequest(connection, requestId)).amountPaid === "0") {
+    lines.push(...describeRecord("paid", await record(connection, requestId, { outcome: "paid" })));
+  }
+  const refunded = await record(connection, requestId, {
+    outcome: "refunded",
+    refundedTo: input.refundTo ?? samplePayer,
+    ...(input.amount === undefined ? {} : { amount: input.amount }),
+  });
+  lines.push(...describeRecord("refunded", refunded));
+  return { lines, deliveriesQuery: `requestId=${requestId}` };
+};
+
+/** Creates a recurring payment and executes it twice: the second period's request recurs from the first. */
+const recurringTrigger: Trigger = async (connection) => {
+  const created = await callSandbox(connection, "create a recurring payment", () =>
+    connection.client.POST("/sandbox/recurring-payments", {
+      body: {
+        payer: samplePayer,
+        payee: sampleRequest.payee,
+        currency: "USDC-base",
+        amount: "10",
+        totalPayments: 12,
+        processedPayments: 0,
+        status: "active",
+        spender: "0x1aF3f22685AcdDc788B3730ed415912d8f654420",
+      },
+    }),
+  );
+  const execute = () =>
+    callSandbox(connection, `execute recurring payment ${created.id}`, () =>
+      connection.client.POST("/sandbox/recurring-payments/{id}/executions", {
+        params: { path: { id: created.id } },
+        body: { outcome: "success" },
+      }),
+    );
+  const first = await execute();
+  const second = await execute();
+  return {
+    lines: [
+      `Created recurring payment ${created.id} (10 USDC-base a period) and executed two periods.`,
+      `  Request ${second.request.requestId} recurs from ${first.request.requestId}.`,
+    ],
+    deliveriesQuery: `requestId=${second.request.requestId}`,
+  };
+};
+
+async function registerPayer(connection: SandboxConnection, clientUserId: string): Promise<void> {
+  await callSandbox(connection, `register payer ${clientUserId}`, () =>
+    connection.client.POST("/v2/payer", {
+      body: {
+        clientUserId,
+        email: "sample.payer@example.com",
+        firstName: "Sample",
+        lastName: "Payer",
+        beneficiaryType: "individual",
+        dateOfBirth: "1990-01-31",
+        addressLine1: "1 Sample Street",
+        city: "Berlin",
+        state: "BE",
+        postcode: "10115",
+        country: "DE",
+        nationality: "DE",
+        phone: "+4915100000000",
+        ssn: "00000000000",
+      },
+    }),
+  );
+}
+
+/** A payer id of its own for each run, so that the change is always a change. */
+const freshClientUserId = () => `payreq-cli-${Date.now().toString(36)}`;
+
+/** Registers a payer when none is named, then moves its compliance on. */
+const complianceTrigger: Trigger = async (connection, _io, input) => {
+  const clientUserId = input.clientUserId ?? freshClientUserId();
+  if (input.clientUserId === undefined) await registerPayer(connection, clientUserId);
+  const payer = await callSandbox(connection, `update payer ${clientUserId}`, () =>
+    connection.client.PATCH("/sandbox/payers/{clientUserId}", {
+      params: { path: { clientUserId } },
+      body: {
+        kycStatus: input.kycStatus ?? "approved",
+        agreementStatus: input.agreementStatus ?? "completed",
+      },
+    }),
+  );
+  return {
+    lines: [
+      `Payer ${clientUserId} now has kycStatus ${payer.kycStatus} and agreementStatus ${payer.agreementStatus} (compliant: ${payer.isCompliant}).`,
+    ],
+    deliveriesQuery: "",
+  };
+};
+
+/**
+ * Registers a payer and stores payment details for it, which the sandbox approves at once; then
+ * moves them to `--status` when another status is asked for.
+ */
+const paymentDetailTrigger: Trigger = async (connection, _io, input) => {
+  const clientUserId = freshClientUserId();
+  await registerPayer(connection, clientUserId);
+  const stored = await callSandbox(connection, `store payment details for ${clientUserId}`, () =>
+    connection.client.POST("/v1/payer/{clientUserId}/payment-details", {
+      params: { path: { clientUserId } },
+      body: {
+        bankName: "Sample Bank",
+        accountName: "Sample Payer",
+        beneficiaryType: "individual",
+        currency: "EUR",
+        addressLine1: "1 Sample Street",
+        city: "Berlin",
+        country: "DE",
+        dateOfBirth: "1990-01-31",
+        postalCode: "10115",
+        iban: "DE89370400440532013000",
+        rails: "local",
+      },
+    }),
+  );
+  const paymentDetailsId = stored.payment_detail.id;
+  const lines = [
+    `Stored payment details ${paymentDetailsId} for payer ${clientUserId}; the sandbox approved them.`,
+  ];
+  if (input.detailStatus !== undefined && input.detailStatus !== "approved") {
+    const status = input.detailStatus;
+    const detail = await callSandbox(connection, `set payment details ${paymentDetailsId} to ${status}`, () =>
+      connection.client.PATCH("/sandbox/payers/{clientUserId}/payment-details/{paymentDetailsId}", {
+        params: { path: { clientUserId, paymentDetailsId } },
+        body: { status },
+      }),
+    );
+    lines.push(`  Their status is now ${detail.status}.`);
+  }
+  return { lines, deliveriesQuery: "" };
+};
+
+/** How `payreq webhooks trigger` makes each event happen, by event name. */
+export const triggers = {
+  "payment.confirmed": paymentTrigger("paid"),
+  "payment.partial": paymentTrigger("partial"),
+  "payment.failed": paymentTrigger("failed"),
+  "payment.processing": paymentTrigger("processing"),
+  "payment.refunded": refundTrigger,
+  "request.recurring": recurringTrigger,
+  "compliance.updated": complianceTrigger,
+  "payment_detail.updated": paymentDetailTrigger,
+} satisfies Record<string, Trigger>;
+
+export type TriggeredEvent = keyof typeof triggers;

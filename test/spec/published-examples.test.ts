@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { readPathOperations } from "../../src/spec/operations.ts";
+import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
+import {
+  type PublishedExample,
+  readPublishedExamples,
+  unnamedTemplate,
+} from "../support/published-examples.ts";
+
+// Every example the service publishes for the operations of our spec (its request bodies
+// and its answers, errors included) must validate against our spec, so that the contract suite
+// accepts what the real service sends. Values the published documents elide or fill with
+// placeholders are replaced by a well-formed stand-in first; each replacement is listed here, with
+// why, and each must still be needed (an unused one fails the test).
+const placeholders: { matches: (value: string) => boolean; standIn: string; why: string }[] = [
+  {
+    matches: (value) => /^0x[0-9a-fA-F]*\.\.\.[0-9a-fA-F]*$/.test(value),
+    standIn: "0x",
+    why: "calldata elided with '...' (0x095ea7b3..., 0xb868980b...00)",
+  },
+  {
+    matches: (value) => value === "01ABC123DEF456GHI789JKL",
+    standIn: "01KM9S346Q3D25VT4F5V37E3S3",
+    why: "a made-up secure payment token: 23 characters with I and L, not a ULID",
+  },
+  {
+    matches: (value) =>
+      value === "0x11BF2fDA23bF0A98365e1A4e04A87C9339e8687" ||
+      value === "0xA0b86a33E6441b8c4C8C8C8C8C8C8C8C8C8C8C8",
+    standIn: "0xe11BF2fDA23bF0A98365e1A4e04A87C9339e8687",
+    why: "addresses with 39 hex digits: a fee proxy address missing a digit, and a filler",
+  },
+  {
+    matches: (value) => value === "0x9999888877776666555544443333222211110000ffffeeeedddcccbbbaaa999",
+    standIn: "0x9999888877776666555544443333222211110000ffffeeeeddddccccbbbbaaaa",
+    why: "a transaction hash with 63 hex digits: a countdown filler missing a digit",
+  },
+  {
+    matches: (value) => /^0x(1234567890abcdef){6}1b$/.test(value),
+    standIn:
+      "0xe7c0a9a3b30eea0c385e438ecc7767cd418b6136df37fcf2748d18efedb886311f0b1cbaa96843f62f42f23568e9a8c62387decef836829b92538d22f40e2ca61c",
+    why: "a made-up permit signature: 1234567890abcdef repeated, 49 bytes where a signature has 65",
+  },
+];
+
+const spec = loadBundledSpec();
+const validator = createSchemaValidator(spec);
+const servedOperations = new Map(
+  readPathOperations(spec)
+    .filter((operation) => !operation.key.startsWith("/sandbox/"))
+    .map((operation) => [unnamedTemplate(operation.method, operation.key), operation]),
+);
+const examples = readPublishedExamples(new Set(servedOperations.keys()));
+const used = new Set<number>();
+
+/** A copy of a value with every placeholder string replaced by its stand-in. */
+function withStandIns(value: unknown): unknown {
+  if (typeof value === "string") {
+    const index = placeholders.findIndex((placeholder) => placeholder.matches(value));
+    if (index < 0) return value;
+    used.add(index);
+    return placeholders[index]?.standIn;
+  }
+  if (Array.isArray(value)) return value.map(withStandIns);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, withStandIns(member)]));
+  }
+  return value;
+}
+
+/** Our schema for a published example: the request body's, or the answer's for its status and media type. */
+function ourSchema(example: PublishedExample): unknown {
+  const operation = servedOperations.get(example.operation);
+  if (example.kind === "request") return operation?.body?.schema;
+  return operation?.responses[String(example.kind)]?.content[example.mediaType]?.schema;
+}
+
+const label = (example: PublishedExample) =>
+  `${example.document} ${example.operation} ${example.kind === "request" ? "request body" : example.kind} ${example.name}`;
+
+describe("the service's published examples of the operations we serve", () => {
+  it("are found: requests and answers of the operations, successes and errors", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(80);
+    const operations = new Set(examples.map((example) => example.operation));
+    for (const operation of [
+      "GET /v1/currencies",
+      "GET /v1/currencies/{}/conversion-routes",
+      "GET /v1/request/{}/routes",
+      "POST /v1/payer/{}/payment-details",
+      "POST /v2/payer",
+      "GET /v2/request/{}/pay",
+      "POST /v2/payouts/batch",
+      "PATCH /v2/payouts/recurring/{}",
+      "POST /v2/secure-payments",
+      "GET /v2/secure-payments/{}",
+      "GET /v2/request/{}",
+      "POST /v2/payouts",
+      "GET /v2/payouts/recurring/{}",
+      "POST /v2/payouts/recurring/{}",
+      "GET /v2/payments",
+      "GET /v2/secure-payments",
+    ]) {
+      expect(operations, operation).toContain(operation);
+    }
+    expect(examples.some((example) => example.kind === "request")).toBe(true);
+    expect(examples.some((example) => typeof example.kind === "number" && example.kind >= 400)).toBe(true);
+  });
+
+  it.each(examples.map((example) => [label(example), example] as const))(
+    "%s validates against our spec",
+    (_, example) => {
+      const schema = ourSchema(example);
+      expect(schema, `our spec documents no ${example.mediaType} body here`).toBeDefined();
+      expect(describeErrors(validator.errorsFor(schema, withStandIns(example.value)))).toBe("");
+    },
+  );
+
+  it("needs every stand-in of the list, and no other", () => {
+    expect([...used].sort().map((index) => placeholders[index]?.why)).toEqual(
+      placeholders.map((placeholder) => placeholder.why),
+    );
+  });
+});
