@@ -219,6 +219,145 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect((await store.listRequests("acct"))[0]).toEqual(extended);
     });
 
+    it("keeps what the webhooks report: a request's client ID, who paid, steps and refunds, the recurrence it continues", async () => {
+      const wallet = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+      const original = { ...request(requestId("1")), clientId: "pk_shop", recurringPaymentId: null };
+      const period: RequestRecord = {
+        ...request(requestId("2")),
+        clientId: null,
+        recurringPaymentId: "rp_1",
+        originalRequestId: original.requestId,
+        originalRequestPaymentReference: original.paymentReference,
+        status: "partially_paid",
+        amountPaid: "400000",
+        payments: [
+          {
+            id: "pay_1",
+            outcome: "processing",
+            amount: "0",
+            txHash: `0x${"1".repeat(64)}`,
+            subStatus: "ongoing_checks",
+            recordedAt: "t1",
+            payer: null,
+            sourceNetwork: null,
+          },
+          {
+            id: "pay_2",
+            outcome: "paid",
+            amount: "1000000",
+            txHash: `0x${"2".repeat(64)}`,
+            subStatus: null,
+            recordedAt: "t2",
+            payer: wallet,
+            payerEoaAddress: wallet,
+            sourceNetwork: null,
+          },
+          {
+            id: "pay_3",
+            outcome: "refunded",
+            amount: "600000",
+            txHash: `0x${"3".repeat(64)}`,
+            subStatus: null,
+            recordedAt: "t3",
+            payer: null,
+            sourceNetwork: null,
+            refundedTo: wallet,
+          },
+        ],
+      };
+      await store.putRequest(original);
+      await store.putRequest(period);
+      expect(await store.getRequest(original.requestId)).toEqual(original);
+      expect(await store.getRequest(period.requestId)).toEqual(period);
+      const periods = await store.listRequests("acct", { recurringPaymentId: "rp_1" });
+      expect(periods).toEqual([period]);
+
+      await store.putRecurringPayment({
+        id: "rp_1",
+        accountId: "acct",
+        status: "active",
+        payer: wallet,
+        payee: wallet,
+        currency: "USDC-base",
+        amountPerPayment: "1000000",
+        totalPayments: 3,
+        processedPayments: 1,
+        spender: wallet,
+        nextPaymentDate: null,
+        currentRequestId: null,
+        originalRequestId: original.requestId,
+        createdAt: "t",
+        updatedAt: "t",
+      });
+      expect((await store.getRecurringPayment("rp_1"))?.originalRequestId).toBe(original.requestId);
+    });
+
+    it("keeps a link's redirect label and payer identifier, and payers' and bank accounts' decided statuses", async () => {
+      const link = {
+        token: "tok",
+        accountId: "acct",
+        requestIds: [requestId("a")],
+        network: "base",
+        status: "pending" as const,
+        reference: "INV-7",
+        redirectUrl: "https://shop.example.com/thanks",
+        redirectLabel: "Back to the shop",
+        payerIdentifier: "customer-42",
+        createdAt: "t",
+        expiresAt: "t",
+        updatedAt: "t",
+      };
+      await store.putSecurePayment(link);
+      expect(await store.getSecurePayment("tok")).toEqual(link);
+      const payer = {
+        accountId: "acct",
+        clientUserId: "ada",
+        userId: "u1",
+        beneficiaryType: "individual" as const,
+        kycStatus: "retry_required" as const,
+        agreementStatus: "signed" as const,
+        createdAt: "t",
+        updatedAt: "t2",
+      };
+      await store.putPayer(payer);
+      expect(await store.getPayer("acct", "ada")).toEqual(payer);
+      await store.putPaymentDetail(paymentDetail("pd_1", "acct", "ada"));
+      await store.withTransaction(async (tx) => {
+        const detail = (await tx.getPaymentDetail("acct", "ada", "pd_1")) as PaymentDetailRecord;
+        await tx.putPaymentDetail({ ...detail, status: "failed", updatedAt: "t3" });
+      });
+      expect(await store.listPaymentDetails("acct", "ada")).toEqual([
+        { ...paymentDetail("pd_1", "acct", "ada"), status: "failed", updatedAt: "t3" },
+      ]);
+    });
+
+    it("carries webhook events about a payer, which name no request, through the outbox to deliveries", async () => {
+      const data = {
+        eventId: "ev_payer",
+        accountId: "acct",
+        requestId: null,
+        payload: { clientUserId: "ada" },
+      };
+      await store.withTransaction(async (tx) => {
+        await tx.appendEvent({ type: "compliance.updated", occurredAt: "t", data });
+      });
+      const { result } = await store.consumeEvents("webhooks", 10, async (events, tx) => {
+        for (const event of events) {
+          await tx.putWebhookDelivery(
+            delivery("d_payer", { eventId: event.data.eventId as string, event: "compliance.updated" }),
+          );
+        }
+        return events.map((event) => [event.type, event.data]);
+      });
+      expect(result).toEqual([["compliance.updated", data]]);
+      await store.putWebhookDelivery(delivery("d_request", { requestId: requestId("a") }));
+      const ids = async (filter: Parameters<Store["listWebhookDeliveries"]>[0]) =>
+        (await store.listWebhookDeliveries(filter)).items.map((record) => record.id);
+      expect(await ids({ accountId: "acct" })).toEqual(["d_payer", "d_request"]);
+      expect(await ids({ requestId: requestId("a") })).toEqual(["d_request"]);
+      expect((await store.getWebhookDelivery("d_payer"))?.requestId).toBeNull();
+    });
+
     it("keeps one wallet book per account, addresses in any letter case", async () => {
       const address = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
       const spender = "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814";
