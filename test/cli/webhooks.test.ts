@@ -449,6 +449,51 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
   });
 });
 
+describe("payreq webhooks trigger on an account with more endpoints than one page lists", () => {
+  it("names the receiving endpoint on the second page of the sandbox's endpoint list", async () => {
+    const config: SandboxConfig = {
+      ...createDefaultConfig(),
+      allowWebhookTargets: ["127.0.0.1"],
+      maxWebhookEndpointsPerAccount: 150,
+    };
+    const crowded = createServer({ config, warmUp: false });
+    const crowdedRunning = await crowded.listen({ port: 0, host: "127.0.0.1" });
+    const register = async (body: { url: string; events: string[] }) => {
+      const answer = await fetch(`${crowdedRunning.url}/sandbox/webhooks/endpoints`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status).toBe(201);
+    };
+    try {
+      // 101 endpoints fill the first page (100) and more; none of them receives payment.failed.
+      for (let index = 0; index < 101; index++) {
+        await register({ url: `http://127.0.0.1:9/unused/${index}`, events: ["compliance.updated"] });
+      }
+      const receiver = await startReceiver();
+      await register({ url: receiver.url, events: ["payment.failed"] });
+
+      const trigger = await runPayreq([
+        "webhooks",
+        "trigger",
+        "payment.failed",
+        "--server",
+        crowdedRunning.url,
+      ]);
+      expect(trigger.stderr).toBe("");
+      expect(trigger.status).toBe(0);
+      expect(trigger.stdout).toContain(`payment.failed goes to 1 webhook endpoint(s): ${receiver.url}\n`);
+      await crowded.webhooks.settled();
+      expect(receiver.captured.map((request) => JSON.parse(request.body.toString()).event)).toEqual([
+        "payment.failed",
+      ]);
+    } finally {
+      await crowdedRunning.close();
+    }
+  });
+});
+
 describe("payreq webhooks listen against payreq serve, as a developer starts them", () => {
   async function serve(args: string[]): Promise<{ serve: RunningPayreq; url: string }> {
     const command = await startPayreq(["serve", "--port", "0", ...args], /Stop with Ctrl\+C\./);
