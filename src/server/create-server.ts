@@ -4,11 +4,11 @@ import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
-import { type Clock, SandboxClock, systemClock } from "./clock.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
-import type { DomainContext } from "./domain/context.ts";
+import type { ServerContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerCors } from "./http/cors.ts";
@@ -36,8 +36,9 @@ import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
   config?: SandboxConfig;
-  /** The time source the sandbox clock runs on (the system clock by default). */
+  /** The time source every account's sandbox clock runs on (the system clock by default). */
   clock?: Clock;
+  /** Where records live; the in-memory store by default. The caller closes a store it gives. */
   store?: Store;
   /** Validate every response against the spec (default true); switch off for speed. */
   validateResponses?: boolean;
@@ -65,8 +66,8 @@ export interface RunningServer {
 export interface PayreqServer {
   app: Express;
   store: Store;
-  /** The clock every time decision reads; the sandbox API moves it. */
-  clock: SandboxClock;
+  /** The time source every account's sandbox clock runs on, each with the offset the account set. */
+  baseClock: Clock;
   /** The configuration with its defaults filled in. */
   config: ResolvedConfig;
   /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
@@ -89,7 +90,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const operations = readPathOperations(spec);
   checkHandlersCoverSpec(operations, operationHandlers);
   const store = options.store ?? createMemoryStore();
-  const clock = new SandboxClock(options.clock ?? systemClock);
+  const baseClock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   const routes = buildRouteTable(operations);
   const headers = credentialHeaders(spec);
@@ -99,17 +100,20 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
 
   const dispatcher = new WebhookDispatcher({
     store,
-    clock,
+    baseClock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
     allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
+    ...(store.shared ? { pollIntervalMs: config.webhookPollIntervalMs } : {}),
+    eventRetention: config.eventLogRetention,
+    deliveryRetention: config.webhookDeliveryRetention,
   });
 
-  const ctx: DomainContext = {
+  const ctx: ServerContext = {
     store,
-    clock,
+    baseClock,
     contractOverrides: options.contracts ?? {},
     securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds,
     publicOrigin,
@@ -122,13 +126,10 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 
   const ready = Promise.all([
-    seedClientIds(store, config, clock.now()),
-    seedWebhookEndpoints(store, config, clock.now()),
+    seedClientIds(store, config, baseClock.now()),
+    seedWebhookEndpoints(store, config, baseClock.now()),
   ]);
-  const limiter = createRateLimiter({
-    limit: config.clientIdRateLimitPerMinute,
-    clock,
-  });
+  const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
   const app = express();
   app.disable("x-powered-by");
@@ -145,7 +146,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     authenticate({
       verifyApiKey: createApiKeyVerifier(config.accounts),
       store,
-      clock,
+      baseClock,
       publicOrigin,
       headers,
     }),
@@ -166,7 +167,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   return {
     app,
     store,
-    clock,
+    baseClock,
     config,
     publicOrigin,
     webhooks: dispatcher,
