@@ -98,12 +98,23 @@ export interface MemoryStoreOptions {
   onRead?: (table: string, records: number) => void;
 }
 
+/** A copy of everything the memory store holds; two equal snapshots mean nothing changed. */
+export interface MemoryStoreSnapshot {
+  tables: Record<string, unknown[]>;
+  events: DomainEvent[];
+  outboxCursors: Record<string, number>;
+}
+
+export interface MemoryStore extends Store {
+  snapshot(): MemoryStoreSnapshot;
+}
+
 /**
  * The in-memory store: one indexed table per record type behind the Store interface. A
  * transaction keeps an undo log and replays it backwards when the work throws; transactions are
  * serialised by a promise chain. Events are numbered when their transaction commits.
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const onRead = options.onRead ?? (() => {});
   const tables = Object.fromEntries(
     Object.entries(tableSpecs).map(([name, tableSpec]) => [
@@ -271,6 +282,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 
   return {
     ...standalone,
+    snapshot: () => ({
+      tables: Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, table.snapshot()])),
+      events: copy(events),
+      outboxCursors: Object.fromEntries(outboxCursors),
+    }),
     shared: false,
     withTransaction,
     onEventsCommitted(listener) {

@@ -83,6 +83,11 @@ export class MemoryTable<R> {
     };
   }
 
+  /** Copies of every record, oldest first: what the table holds, for comparing states. */
+  snapshot(): R[] {
+    return [...this.#rows.values()].sort((a, b) => a.position - b.position).map((row) => copy(row.record));
+  }
+
   /** Removes a record; returns the undo step, or undefined when there was none. */
   delete(key: string): (() => void) | undefined {
     const row = this.#rows.get(key);
