@@ -5,11 +5,11 @@ import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
-import { type Clock, SandboxClock, systemClock } from "./clock.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
-import type { DomainContext } from "./domain/context.ts";
+import type { ServerContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerCors } from "./http/cors.ts";
@@ -40,8 +40,9 @@ import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
   config?: SandboxConfig;
-  /** The time source the sandbox clock runs on (the system clock by default). */
+  /** The time source every account's sandbox clock runs on (the system clock by default). */
   clock?: Clock;
+  /** Where records live; the in-memory store by default. The caller closes a store it gives. */
   store?: Store;
   /** Validate every response against the spec (default true); switch off for speed. */
   validateResponses?: boolean;
@@ -73,8 +74,8 @@ export interface RunningServer {
 export interface PayreqServer {
   app: Express;
   store: Store;
-  /** The clock every time decision reads; the sandbox API moves it. */
-  clock: SandboxClock;
+  /** The time source every account's sandbox clock runs on, each with the offset the account set. */
+  baseClock: Clock;
   /** The configuration with its defaults filled in. */
   config: ResolvedConfig;
   /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
@@ -97,7 +98,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const operations = readPathOperations(spec);
   checkHandlersCoverSpec(operations, operationHandlers);
   const store = options.store ?? createMemoryStore();
-  const clock = new SandboxClock(options.clock ?? systemClock);
+  const baseClock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   const routes = buildRouteTable(operations);
   const headers = credentialHeaders(spec);
@@ -107,17 +108,20 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
 
   const dispatcher = new WebhookDispatcher({
     store,
-    clock,
+    baseClock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
     allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
+    ...(store.shared ? { pollIntervalMs: config.webhookPollIntervalMs } : {}),
+    eventRetention: config.eventLogRetention,
+    deliveryRetention: config.webhookDeliveryRetention,
   });
 
-  const ctx: DomainContext = {
+  const ctx: ServerContext = {
     store,
-    clock,
+    baseClock,
     contractOverrides: options.contracts ?? {},
     securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds,
     publicOrigin,
@@ -130,13 +134,10 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 
   const ready = Promise.all([
-    seedClientIds(store, config, clock.now()),
-    seedWebhookEndpoints(store, config, clock.now()),
+    seedClientIds(store, config, baseClock.now()),
+    seedWebhookEndpoints(store, config, baseClock.now()),
   ]);
-  const limiter = createRateLimiter({
-    limit: config.clientIdRateLimitPerMinute,
-    clock,
-  });
+  const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
   const warmUpToken = randomUUID();
   const app = express();
@@ -145,10 +146,9 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.set("query parser", "simple");
   const isWarmUp = (req: Request) => req.get(warmUpHeader) === warmUpToken;
   // Warm-up requests run their handler on a context of their own, whose changes nobody reads.
-  const warmUpContext: DomainContext = {
+  const warmUpContext: ServerContext = {
     ...ctx,
     store: createMemoryStore(),
-    clock: new SandboxClock(options.clock ?? systemClock),
     // Every target allowed: an example's endpoint URL is never looked up or called.
     webhooks: { ...ctx.webhooks, allowList: { allows: () => true }, enqueue: () => undefined },
   };
@@ -170,7 +170,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       authenticate({
         verifyApiKey: createApiKeyVerifier(config.accounts),
         store,
-        clock,
+        baseClock,
         publicOrigin,
         headers,
       }),
@@ -194,7 +194,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   return {
     app,
     store,
-    clock,
+    baseClock,
     config,
     publicOrigin,
     webhooks: dispatcher,

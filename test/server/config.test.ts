@@ -12,6 +12,9 @@ const configDefaults = {
   webhookTimeoutMs: 5000,
   allowWebhookTargets: [],
   maxWebhookEndpointsPerAccount: 20,
+  webhookPollIntervalMs: 1000,
+  eventLogRetention: 10_000,
+  webhookDeliveryRetention: 10_000,
   strictBodies: false,
 };
 

@@ -80,7 +80,7 @@ describe("npm start (scripts/start-server.ts, bundled)", () => {
     const endpoints = await fetch(`${started.url}/sandbox/webhooks/endpoints`, {
       headers: { "x-api-key": sampleCredentials.apiKey },
     });
-    expect(await endpoints.json()).toEqual({ endpoints: [] });
+    expect(await endpoints.json()).toEqual({ endpoints: [], nextCursor: null });
   });
 });
 

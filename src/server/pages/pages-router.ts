@@ -4,7 +4,7 @@ import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-a
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, referenceDocsFile } from "../../spec/spec-document.ts";
 import { allowsOrigin } from "../domain/client-ids.ts";
-import type { DomainContext } from "../domain/context.ts";
+import type { ServerContext } from "../domain/context.ts";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -16,14 +16,14 @@ function page(title: string, body: string): string {
  * The client ID the payment page calls the API with: the first active configured client ID that
  * allows the server's own origin (`self` in its allowed domains).
  */
-async function findPageClientId(ctx: DomainContext): Promise<string | undefined> {
+async function findPageClientId(ctx: ServerContext): Promise<string | undefined> {
   const origin = ctx.publicOrigin();
   const clientIds = await ctx.store.listClientIds();
   return clientIds.find((record) => allowsOrigin(record, origin, origin))?.clientId;
 }
 
 /** Pages outside the API: the spec, the reference, and the hosted payment page and stand-ins for the other hosted pages. */
-export function pagesRouter(ctx: DomainContext): Router {
+export function pagesRouter(ctx: ServerContext): Router {
   const router = Router();
 
   router.get("/", (_req, res) => {
