@@ -1,7 +1,19 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The SQL migrations, at the package root: src/ and dist/ are the same depth below it. */
-export const migrationsDirectory = fileURLToPath(new URL("../../../../migrations", import.meta.url));
+/**
+ * The SQL migrations, at the package root: the nearest folder above this module that holds
+ * package.json and migrations/. Searched, not counted: this file sits four folders deep in src/
+ * and dist/, but two deep when it is part of a bundle (.cache/cli/main.mjs, dist/cli/main.js).
+ */
+export function findMigrationsDirectory(start = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let folder = start; ; folder = path.dirname(folder)) {
+    const migrations = path.join(folder, "migrations");
+    if (existsSync(path.join(folder, "package.json")) && existsSync(migrations)) return migrations;
+    if (path.dirname(folder) === folder) throw new Error(`no package folder with migrations/ above ${start}`);
+  }
+}
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -14,7 +26,7 @@ export async function migrateDatabase(connectionString: string): Promise<void> {
   const { runner } = await import("node-pg-migrate");
   await runner({
     databaseUrl: connectionString,
-    dir: migrationsDirectory,
+    dir: findMigrationsDirectory(),
     direction: "up",
     migrationsTable: "pgmigrations",
     checkOrder: true,
