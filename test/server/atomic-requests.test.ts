@@ -67,7 +67,8 @@ const monthlyPayout = {
   recurrence: { startDate: "2026-05-01", frequency: "MONTHLY", totalPayments: 12, payer: wallet.address },
 };
 
-async function activeRecurringPayout(server: TestServer) {
+/** The call that activates a new recurring payout: its permit, signed by the payer's wallet. */
+async function permitSignatureCall(server: TestServer): Promise<Call> {
   const payout = await created<{ id: string; recurringPaymentPermit: string }>(
     server,
     "POST",
@@ -75,8 +76,13 @@ async function activeRecurringPayout(server: TestServer) {
     monthlyPayout,
   );
   const permitSignature = await wallet.signTypedData(readTypedData(payout.recurringPaymentPermit) as never);
-  await created(server, "POST", `/v2/payouts/recurring/${payout.id}`, { permitSignature });
-  return payout.id;
+  return { method: "POST", path: `/v2/payouts/recurring/${payout.id}`, body: { permitSignature } };
+}
+
+async function activeRecurringPayout(server: TestServer) {
+  const activation = await permitSignatureCall(server);
+  const { id } = await created(server, activation.method, activation.path, activation.body);
+  return id;
 }
 
 /** What the payer's wallet sends for a piece of typed data the server issued. */
@@ -196,16 +202,7 @@ const writingCalls: Record<string, Setup> = {
       payer,
     },
   }),
-  submitRecurringPaymentSignature: async (server) => {
-    const payout = await created<{ id: string; recurringPaymentPermit: string }>(
-      server,
-      "POST",
-      "/v2/payouts",
-      monthlyPayout,
-    );
-    const permitSignature = await wallet.signTypedData(readTypedData(payout.recurringPaymentPermit) as never);
-    return { method: "POST", path: `/v2/payouts/recurring/${payout.id}`, body: { permitSignature } };
-  },
+  submitRecurringPaymentSignature: permitSignatureCall,
   updateRecurringPayment: async (server) => ({
     method: "PATCH",
     path: `/v2/payouts/recurring/${await activeRecurringPayout(server)}`,
