@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
@@ -9,7 +10,6 @@ import { stateOf } from "./request-state.ts";
 import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
 
 type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
-type LoadedSpec = Awaited<Parameters<OpenApiValidator["installMiddleware"]>[0]>;
 
 /**
  * The validator's options, the same for every operation. Security is checked by `authenticate`
@@ -37,25 +37,6 @@ function validatorOptions(
     ajvFormats: { mode: "full" },
     ignoreUndocumented: true,
     fileUploader: false,
-  };
-}
-
-/**
- * Runs every step even after one fails, then passes the first error on: a warm-up request whose
- * example the request validator refuses still installs the response validator, which compiles
- * when the refusal is answered.
- */
-function throughAll(handlers: readonly RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let index = 0;
-    let first: unknown;
-    const step = (error?: unknown) => {
-      first ??= error;
-      const handler = handlers[index++];
-      if (handler === undefined) return next(first);
-      handler(req, res, step);
-    };
-    step();
   };
 }
 
@@ -89,11 +70,35 @@ function validatorDocument(spec: SpecDocument, operation: SpecOperation): SpecDo
 
 let specSerial = 0;
 
+/** The parts of express-openapi-validator's middleware that validate; the others are not needed here. */
+interface ValidatorParts {
+  requestValidationMiddleware(apiDoc: unknown): RequestHandler;
+  responseValidationMiddleware(apiDoc: unknown, serial: number): RequestHandler;
+}
+
+/**
+ * What the validator's metadata step puts on `req.openapi` for a request of this operation: the
+ * route and the operation's schema (and its copy for responses), the same for every request.
+ */
+interface ValidatorRoute {
+  expressRoute: string;
+  openApiRoute: string;
+  schema: unknown;
+  _responseSchema: unknown;
+  serial: number;
+}
+
 /**
  * The validator of one operation, given the operation's own document (operationDocument) as
  * already loaded: the validator's loader would clone and re-bundle the document and compile
  * the OpenAPI meta-schema once per validator. The bundled spec is checked when it is built
  * (`npm run lint`) and by test/spec instead.
+ *
+ * It runs the validator's request and response middleware directly, as its own `installMiddleware`
+ * would after loading, but without the steps it does not need per request: finding the route among
+ * the document's paths (resolveOperation has matched it, and the route is the same for every
+ * request of the operation), path-parameter hooks for Express routes (operations have none), the
+ * security step (off) and a promise for the loaded document before each step.
  */
 function operationValidator(
   spec: SpecDocument,
@@ -102,18 +107,41 @@ function operationValidator(
 ): OperationValidator {
   const document = validatorDocument(spec, operation);
   const validator = new OpenApiValidator(validatorOptions(document, options));
-  const route = {
-    basePath: "",
-    openApiRoute: operation.key,
+  const parts = validator as unknown as ValidatorParts;
+  const serial = ++specSerial;
+  // As installMiddleware does once the document is loaded: the preprocessor completes the
+  // document in place and gives the copy responses are checked against.
+  const { apiDocRes } = new SchemaPreprocessor(
+    document as unknown as ConstructorParameters<typeof SchemaPreprocessor>[0],
+    validator.ajvOpts.preprocessor,
+    validator.options.validateResponses as ConstructorParameters<typeof SchemaPreprocessor>[2],
+  ).preProcess();
+  const method = operation.method.toLowerCase();
+  const schemaOf = (apiDoc: unknown) =>
+    asObject(asObject(asObject(apiDoc).paths)[operation.key])[method] as unknown;
+  const route: ValidatorRoute = {
     expressRoute: operation.key.replace(/\{([^}]+)\}/g, ":$1"),
-    method: operation.method,
-    pathParams: operation.pathParams,
+    openApiRoute: operation.key,
+    schema: schemaOf(document),
+    _responseSchema: apiDocRes ? schemaOf(apiDocRes) : undefined,
+    serial,
   };
-  const loaded = { apiDoc: document, basePaths: [""], routes: [route], serial: ++specSerial };
-  const handlers = validator.installMiddleware(Promise.resolve(loaded as unknown as LoadedSpec)) as unknown;
+  const validateRequest = parts.requestValidationMiddleware(document);
+  const validateResponse = options.validateResponses
+    ? parts.responseValidationMiddleware(apiDocRes, serial)
+    : undefined;
+  const describe: RequestHandler = (req, res, next) => {
+    const pathParams = stateOf(res).pathParams ?? {};
+    (req as unknown as { openapi: unknown }).openapi = { ...route, pathParams };
+    req.params = pathParams;
+    next();
+  };
+  const checks = validateResponse ? [validateRequest, validateResponse] : [validateRequest];
   return {
-    validate: inSequence(handlers as RequestHandler[]),
-    warmUp: throughAll(handlers as RequestHandler[]),
+    validate: inSequence([describe, ...checks]),
+    // The response step goes first here, so that a warm-up request whose example the request
+    // validator refuses still compiles the response schemas when its refusal is answered.
+    warmUp: inSequence([describe, ...[...checks].reverse()]),
   };
 }
 
