@@ -156,16 +156,12 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     ready.then(() => undefined),
     isWarmUp,
   );
+  // Every step of the API in one Express layer; a path of no operation goes on to the pages.
   app.use(
     inSequence([
       readiness.waitUntilReady,
       assignRequestId(),
       answerCors(store, publicOrigin, readCorsPolicy(spec, operations)),
-    ]),
-  );
-  // The API's steps, one Express layer; a path of no operation goes on to the pages.
-  app.use(
-    inSequence([
       resolveOperation(routes),
       authenticate({
         verifyApiKey: createApiKeyVerifier(config.accounts),

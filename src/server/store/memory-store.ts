@@ -122,8 +122,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       new MemoryTable(tableSpec as MemoryTableSpec<unknown>, onRead),
     ]),
   ) as unknown as Tables;
-  /** Committed events in sequence order, without gaps: the oldest trimmed ones are gone. */
-  const events: DomainEvent[] = [];
+  /**
+   * Committed events in sequence order, without gaps, from `events[trimmed]` on: the ones before
+   * it are trimmed, and dropped from the array once they are half of it (a trim of a few events
+   * does not move the thousands kept).
+   */
+  let events: DomainEvent[] = [];
+  let trimmed = 0;
   let lastSequence = 0;
   const outboxCursors = new Map<string, number>();
   const listeners = new Set<(events: DomainEvent[]) => void>();
@@ -184,8 +189,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         appended.push(copy(event));
       },
       listEvents: async (afterSequence = 0, limit = Number.POSITIVE_INFINITY) => {
-        const first = events[0]?.sequence ?? lastSequence + 1;
-        const start = Math.max(0, afterSequence + 1 - first);
+        const first = events[trimmed]?.sequence ?? lastSequence + 1;
+        const start = trimmed + Math.max(0, afterSequence + 1 - first);
         const found = events.slice(start, start + limit);
         onRead("events", found.length);
         return found.map(copy);
@@ -200,11 +205,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       },
       trimEvents: async (keepLatest) => {
         const handled = outboxCursors.size > 0 ? Math.min(...outboxCursors.values()) : lastSequence;
-        const first = events[0]?.sequence ?? lastSequence + 1;
-        const count = Math.max(0, Math.min(events.length - keepLatest, handled - first + 1));
-        const dropped = events.splice(0, count);
-        undo.push(() => events.unshift(...dropped));
-        return dropped.length;
+        const first = events[trimmed]?.sequence ?? lastSequence + 1;
+        const count = Math.max(0, Math.min(events.length - trimmed - keepLatest, handled - first + 1));
+        trimmed += count;
+        undo.push(() => {
+          trimmed -= count;
+        });
+        return count;
       },
       getWebhookEndpoint: async (id) => tables.webhookEndpoints.get(id),
       listWebhookEndpoints: async (accountId, page) =>
@@ -249,7 +256,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
   }
 
+  /** Transactions queued or running: while there are none, nothing is half-written. */
+  let inFlight = 0;
+
   async function withTransaction<T>(work: (tx: StoreOperations) => Promise<T>): Promise<T> {
+    inFlight++;
     const run = queue.then(async () => {
       const undo: Array<() => void> = [];
       const appended: Omit<DomainEvent, "sequence">[] = [];
@@ -257,6 +268,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const result = await work(operations(undo, appended));
         const committed = appended.map((event) => ({ ...event, sequence: ++lastSequence }));
         events.push(...committed);
+        if (trimmed > 0 && trimmed * 2 >= events.length) {
+          events = events.slice(trimmed);
+          trimmed = 0;
+        }
         if (committed.length > 0) notify(committed);
         return result;
       } catch (error) {
@@ -265,6 +280,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
     });
     queue = run.catch(() => undefined);
+    run.then(
+      () => inFlight--,
+      () => inFlight--,
+    );
     return run;
   }
 
@@ -273,18 +292,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     (...args: A) =>
       withTransaction((tx) => pick(tx)(...args));
 
+  // A read outside a transaction reads at once when no transaction is queued or running (it
+  // cannot see half-written state then), and otherwise waits its turn like a transaction.
+  const reader = operations([], []);
+  const isRead = (name: string) => /^(get|find|list)/.test(name);
+  const singleRead =
+    <A extends unknown[], R>(pick: (tx: StoreOperations) => (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      inFlight === 0 ? pick(reader)(...args) : withTransaction((tx) => pick(tx)(...args));
+
   const standalone = Object.fromEntries(
-    Object.keys(operations([], [])).map((name) => [
-      name,
-      single((tx) => tx[name as keyof StoreOperations] as (...args: unknown[]) => Promise<unknown>),
-    ]),
+    Object.keys(reader).map((name) => {
+      const pick = (tx: StoreOperations) =>
+        tx[name as keyof StoreOperations] as (...args: unknown[]) => Promise<unknown>;
+      return [name, isRead(name) ? singleRead(pick) : single(pick)];
+    }),
   ) as unknown as StoreOperations;
 
   return {
     ...standalone,
     snapshot: () => ({
       tables: Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, table.snapshot()])),
-      events: copy(events),
+      events: copy(events.slice(trimmed)),
       outboxCursors: Object.fromEntries(outboxCursors),
     }),
     shared: false,
