@@ -131,6 +131,34 @@ export function findUnknownMembers(value: unknown, limits: BodyLimits, listed: n
   return found;
 }
 
+/**
+ * `value` without the members of its closed objects that their schema does not name: each object
+ * that has any becomes a copy of its named members, in body order; everything else is kept as it
+ * is. The validator's `removeAdditional` drops the same members, one `delete` at a time, which
+ * for tens of thousands of members costs more than the copy.
+ */
+export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unknown {
+  if (Array.isArray(value)) {
+    const { items } = limits;
+    if (items) for (const [index, item] of value.entries()) value[index] = withoutUnknownMembers(item, items);
+    return value;
+  }
+  if (!isObject(value)) return value;
+  const { names, properties } = limits;
+  let kept = value;
+  if (names) {
+    const keys = Object.keys(value);
+    if (keys.some((name) => !names.has(name))) {
+      kept = {};
+      for (const name of keys) if (names.has(name)) kept[name] = value[name];
+    }
+  }
+  for (const [name, below] of properties ?? []) {
+    if (Object.hasOwn(kept, name)) kept[name] = withoutUnknownMembers(kept[name], below);
+  }
+  return kept;
+}
+
 /** Keywords whose schemas every valid value's parts must meet; `not` is left out, it only refuses. */
 const applicators = ["items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties"];
 const schemaLists = ["allOf", "oneOf", "anyOf", "prefixItems"];

@@ -4,6 +4,7 @@ import {
   findOverlongArrays,
   findUnknownMembers,
   readBodyLimits,
+  withoutUnknownMembers,
 } from "../../spec/body-limits.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
 import type { SpecDocument } from "../../spec/spec-document.ts";
@@ -16,7 +17,8 @@ import { unknownMemberMessage, withValueShown } from "./validation-issues.ts";
  * arrays longer than their `maxItems`, and, with `strictBodies`, more unknown members of closed
  * objects than an answer lists. The validator would check every item and make an error of every
  * member: a 300 KB body of 100,000 empty items kept it busy for minutes, and 0.9 MB of unknown
- * fields for a second. Without `strictBodies` the validator drops unknown members unread.
+ * fields for a second. Without `strictBodies` unknown members are dropped here, unread, in one
+ * copy of each object that has any, rather than by the validator one `delete` at a time.
  */
 export function refuseHostileBodies(
   spec: SpecDocument,
@@ -43,8 +45,12 @@ export function refuseHostileBodies(
         ),
       );
     }
+    // Without strictBodies unknown members are dropped, as the validator would drop them.
+    if (!options.strictBodies) {
+      req.body = withoutUnknownMembers(req.body, limits);
+      return next();
+    }
     // Up to as many as an answer lists, the validator finds them along with everything else.
-    if (!options.strictBodies) return next();
     const unknown = findUnknownMembers(req.body, limits, maxListedIssues);
     if (unknown.total <= maxListedIssues) return next();
     const issues = unknown.listed.map(({ pointer, value }) => ({
