@@ -84,10 +84,16 @@ export const tokenTable: readonly TokenRecord[] = Object.freeze(
   ),
 );
 
+/** The table by lower-case id, the first of equal ids winning, as a search of the table would find. */
+const tokensById = new Map<string, TokenRecord>();
+for (const token of tokenTable) {
+  const id = token.id.toLowerCase();
+  if (!tokensById.has(id)) tokensById.set(id, token);
+}
+
 /** The currency with this id (`USDC-base`, `ETH-sepolia-sepolia`), compared case-insensitively. */
 export function findToken(currencyId: string): TokenRecord | undefined {
-  const wanted = currencyId.toLowerCase();
-  return tokenTable.find((token) => token.id.toLowerCase() === wanted);
+  return tokensById.get(currencyId.toLowerCase());
 }
 
 /** The currencies on a network and/or with a symbol (case-insensitive), in table order. */

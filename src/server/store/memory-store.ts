@@ -1,3 +1,4 @@
+import { copyRecord } from "./copy-record.ts";
 import { MemoryTable, type MemoryTableSpec } from "./memory-table.ts";
 import type {
   ClientIdRecord,
@@ -17,7 +18,7 @@ import type {
 } from "./records.ts";
 import type { Store, StoreOperations } from "./store.ts";
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = copyRecord;
 const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join("|");
 /** The index every record of a table is in: its records in insertion order. */
 const all = () => "";

@@ -1,3 +1,4 @@
+import { copyRecord } from "./copy-record.ts";
 import type { Page, PageRequest } from "./records.ts";
 
 /** How a record type is kept in memory: its primary key and the secondary indexes its queries use. */
@@ -23,7 +24,7 @@ export class UniqueViolationError extends Error {
   }
 }
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = copyRecord;
 
 /** The first place in `rows` (sorted by position) whose position is above `after`. */
 function firstAfter<R>(rows: Row<R>[], after: number): number {

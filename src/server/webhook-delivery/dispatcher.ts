@@ -75,6 +75,8 @@ export class WebhookDispatcher {
   readonly #timers = new Map<string, { cancel: () => void }>();
   readonly #inFlight = new Map<string, Promise<void>>();
   #fanOut: Promise<void> = Promise.resolve();
+  /** A fan-out is queued and has not started: it will read every event committed until it starts. */
+  #fanOutWaiting = false;
   #pollTimer: NodeJS.Timeout | undefined;
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
@@ -146,8 +148,11 @@ export class WebhookDispatcher {
   }
 
   #requestFanOut(): void {
-    if (!this.#running) return;
+    // A burst of commits shares the fan-out that waits, instead of queueing one each that would find nothing.
+    if (!this.#running || this.#fanOutWaiting) return;
+    this.#fanOutWaiting = true;
     const run = this.#fanOut.then(async () => {
+      this.#fanOutWaiting = false;
       if (!this.#running) return;
       const { created, full } = await fanOutWebhookEvents(this.#options.store, {
         baseClock: this.#options.baseClock,
