@@ -63,10 +63,12 @@ export async function runServe(
     throw new UsageError("--database (or DATABASE_URL) must be a postgres:// or postgresql:// URL", command);
   }
   const usesDefault = configFile === undefined || configFile === "";
-  // The server (Express, the validator, the spec) loads only once the command line is good.
-  const { ConfigError, createServer, createPostgresStore, loadConfigFile } = await import(
-    "../../server/index.ts"
-  );
+  // The server (Express, the validator, the spec) loads only once the command line is good,
+  // and the PostgreSQL driver only for a database.
+  const [{ ConfigError, loadConfigFile }, { createServer }] = await Promise.all([
+    import("../../server/config/load-config.ts"),
+    import("../../server/create-server.ts"),
+  ]);
   let config: SandboxConfig;
   // The built-in sandbox on loopback serves this machine only: its webhooks may reach this
   // machine's receivers (payreq webhooks listen). A configuration file says so itself.
@@ -82,12 +84,14 @@ export async function runServe(
   const store =
     databaseUrl === undefined
       ? undefined
-      : await createPostgresStore({ connectionString: databaseUrl }).catch((error: Error) => {
-          throw new CommandError(
-            `Cannot open the database ${describeDatabase(databaseUrl)}: ${error.message}`,
-            { cause: error },
-          );
-        });
+      : await import("../../server/store/postgres/postgres-store.ts")
+          .then(({ createPostgresStore }) => createPostgresStore({ connectionString: databaseUrl }))
+          .catch((error: Error) => {
+            throw new CommandError(
+              `Cannot open the database ${describeDatabase(databaseUrl)}: ${error.message}`,
+              { cause: error },
+            );
+          });
   const server = createServer({
     config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
     ...(store ? { store } : {}),
