@@ -3,7 +3,10 @@ import type { Request, RequestHandler } from "express";
 export interface Readiness {
   /** The first step of every request: it waits while the server is not ready, then passes. */
   waitUntilReady: RequestHandler;
-  /** Holds every request but the warm-up's until `work` settles. */
+  /**
+   * Holds every request but the warm-up's until `work` settles; settles as `work` did once the
+   * server is open again, so that what runs next sees it open and counts its quiet from then.
+   */
   holdDuring<T>(work: Promise<T>): Promise<T>;
   /** Milliseconds since the last request other than the warm-up's arrived, or since the hold ended. */
   quietForMs(): number;
@@ -41,7 +44,7 @@ export function createReadiness(seeded: Promise<void>, isWarmUp: (req: Request) 
         ready = true;
         lastRequestAt = performance.now(); // the quiet starts when the server answers
       });
-      return work;
+      return opened.then(() => work);
     },
     quietForMs: () => performance.now() - lastRequestAt,
   };
