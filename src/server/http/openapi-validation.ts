@@ -7,7 +7,12 @@ import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
 import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
 import { stateOf } from "./request-state.ts";
-import { readIssueWording, toValidationIssues, type ValidatorIssue } from "./validation-issues.ts";
+import {
+  type IssueWording,
+  readIssueWording,
+  toValidationIssues,
+  type ValidatorIssue,
+} from "./validation-issues.ts";
 
 type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
 
@@ -195,9 +200,11 @@ function isValidatorError(error: unknown): error is ValidatorError & Error {
  * stays a 500 (the error handler logs it), as it is the server's fault.
  */
 export function translateValidatorErrors(spec: SpecDocument): ErrorRequestHandler {
-  const wording = readIssueWording(spec);
+  // Read from the spec at the first refusal rather than at every start-up.
+  let wording: IssueWording | undefined;
   return (error, req, res, next) => {
     if (error instanceof ProblemError || !isValidatorError(error) || error.status !== 400) return next(error);
+    wording ??= readIssueWording(spec);
     const { route, pathParams = {} } = stateOf(res);
     const { listed, total } = toValidationIssues(
       req,
