@@ -742,8 +742,8 @@ export interface paths {
          *     too low.
          *
          *     Each item names its payee and currencies (`payee`, `invoiceCurrency`, `paymentCurrency`) or,
-         *     in the service's current form, a payee destination (`destinationId`, see
-         *     `SecurePaymentRequestItem`). One item makes a single payment; 2 to 100 items make a batch,
+         *     in the service's current form, a payee destination the payee registered
+         *     (`destinationId`, see `SecurePaymentRequestItem` and `POST /v2/payee-destination`). One item makes a single payment; 2 to 100 items make a batch,
          *     and every item must pay on the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
          *     webhook events refer to the requests by them, and those events, not the payer's return
          *     to your site, tell you that a request is paid.
@@ -840,6 +840,110 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination/signing-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the typed data a payee wallet signs
+         * @description Starts a signing session for one payee destination (a wallet, a chain and a token) and one
+         *     action: `add` to register it, `deactivate` to end it. The answer holds the EIP-712 typed
+         *     data the payee wallet signs and the `nonce` to send back with the signature, to
+         *     `POST /v2/payee-destination` or `DELETE /v2/payee-destination/{destinationId}`. The nonce
+         *     is good for one submission within 10 minutes.
+         *
+         *     Like every payee destination operation, it is called from the payee's browser with a client
+         *     ID and its `Origin`; API keys are not accepted. `chainId` must be a network the service
+         *     supports and `tokenAddress` a token it knows there (see `GET /v2/currencies`); otherwise the
+         *     answer is `400` naming the parameter.
+         */
+        get: operations["getPayeeDestinationSigningData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a wallet's active payee destination
+         * @description Answers the active payee destination of a wallet in the caller's account, or `null` when it
+         *     has none (never registered, or deactivated).
+         */
+        get: operations["getActivePayeeDestination"];
+        put?: never;
+        /**
+         * Register a payee destination
+         * @description Registers the payee destination of a signing session (`action` `add`) once its wallet has
+         *     signed the session's typed data. The answer carries the `destinationId` to put in the
+         *     `requests` of `POST /v2/secure-payments`, which then pay that wallet, on that chain, in that
+         *     token.
+         *
+         *     A wallet has one active destination per account: registering another one deactivates the
+         *     earlier, and registering a deactivated one again makes it active. A signature by any other
+         *     wallet, or over other values, answers `400` naming `/body/signature`; an unknown, used,
+         *     expired or `deactivate` nonce answers `400` naming `/body/nonce`. A refused signature leaves
+         *     the nonce usable.
+         */
+        post: operations["createPayeeDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination/{destinationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payee destination
+         * @description Answers a payee destination of the caller's account, active or not. One of another account,
+         *     like one never registered, answers `404`.
+         */
+        get: operations["getPayeeDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a payee destination
+         * @description Deactivates a payee destination with its wallet's signature over a signing session of action
+         *     `deactivate` for this destination. The record stays, with `active` false: secure payments can
+         *     no longer be created to it (`400` naming `destinationId`), and a new `add` signature makes it
+         *     active again. Links created before keep their payee.
+         *
+         *     A signature by any other wallet answers `400` naming `/body/signature`; an unknown, used or
+         *     expired nonce, one for `add`, or one issued for another destination answers `400` naming
+         *     `/body/nonce`; a destination already inactive answers `400` (`/problems/invalid-state`). The
+         *     service's contract answers `400` for an unknown destination too; payreq answers `404`.
+         */
+        delete: operations["deactivatePayeeDestination"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3681,9 +3785,11 @@ export interface components {
          *     - **payee form**, as the given contract describes it: `payee`, `amount`, `invoiceCurrency` and
          *       `paymentCurrency`, all four;
          *     - **destination form**, as the service's current contract describes it: `destinationId` and
-         *       `amount`, the amount being in the destination's token. The real service also accepts `amount`
-         *       alone and takes the destination bound to the calling client ID; the payreq reference server
-         *       binds no destination to client IDs and answers `400` for that form.
+         *       `amount`, the amount being in the destination's token. The destination must be an active
+         *       payee destination of the caller's account (`POST /v2/payee-destination`); an unknown or
+         *       deactivated one answers `400` naming the item's `destinationId`. The real service also
+         *       accepts `amount` alone and takes the destination bound to the calling client ID; the payreq
+         *       reference server binds no destination to client IDs and answers `400` for that form.
          * @example {
          *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
          *       "amount": "125.00",
@@ -3691,7 +3797,7 @@ export interface components {
          *       "paymentCurrency": "USDC-base"
          *     }
          * @example {
-         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#E636C26B:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "destinationId": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF@eip155:11155111#5F14E909:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
          *       "amount": "10"
          *     }
          */
@@ -4179,6 +4285,192 @@ export interface components {
          *     `batchPaymentTransaction`) for a link of several.
          */
         SecurePaymentCalldata: components["schemas"]["SecurePaymentSingleCalldata"] | components["schemas"]["SecurePaymentBatchCalldata"];
+        /**
+         * PayeeDestinationAction
+         * @description What a payee destination signature authorises: `add` registers the destination (or makes it
+         *     active again), `deactivate` ends it.
+         * @example add
+         * @enum {string}
+         */
+        PayeeDestinationAction: "add" | "deactivate";
+        /**
+         * PayeeDestinationTypedData
+         * @description The EIP-712 typed data the payee wallet signs (`eth_signTypedData_v4`, or viem's
+         *     `signTypedData`) to register or deactivate a payee destination. The domain's `chainId` is the
+         *     destination's chain, so a wallet signs it while connected to that chain.
+         * @example {
+         *       "domain": {
+         *         "name": "Payee Destination",
+         *         "version": "1",
+         *         "chainId": 11155111
+         *       },
+         *       "types": {
+         *         "PayeeDestination": [
+         *           {
+         *             "name": "action",
+         *             "type": "string"
+         *           },
+         *           {
+         *             "name": "walletAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "chainId",
+         *             "type": "uint256"
+         *           },
+         *           {
+         *             "name": "tokenAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "nonce",
+         *             "type": "string"
+         *           },
+         *           {
+         *             "name": "expiresAt",
+         *             "type": "string"
+         *           }
+         *         ]
+         *       },
+         *       "primaryType": "PayeeDestination",
+         *       "message": {
+         *         "action": "add",
+         *         "walletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *         "chainId": 11155111,
+         *         "tokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *         "nonce": "01KP0J4H808H0D4W2YJ5TAVCRM",
+         *         "expiresAt": "2026-04-12T10:10:00.000Z"
+         *       }
+         *     }
+         */
+        PayeeDestinationTypedData: {
+            /** @description The EIP-712 domain. */
+            domain: {
+                /**
+                 * @description The domain name.
+                 * @constant
+                 */
+                name: "Payee Destination";
+                /**
+                 * @description The domain version.
+                 * @constant
+                 */
+                version: "1";
+                /** @description The destination's chain id. */
+                chainId: number;
+            };
+            /** @description The struct types; `PayeeDestination` alone. */
+            types: {
+                /** @description The members of the signed message, in order. */
+                PayeeDestination: components["schemas"]["TypedDataField"][];
+            };
+            /**
+             * @description The type to sign.
+             * @constant
+             */
+            primaryType: "PayeeDestination";
+            /** @description The values signed. */
+            message: {
+                action: components["schemas"]["PayeeDestinationAction"];
+                /** @description The payee wallet, which must sign. */
+                walletAddress: components["schemas"]["EvmAddress"];
+                /** @description The destination's chain id. */
+                chainId: number;
+                /** @description The token the payee is paid in. */
+                tokenAddress: components["schemas"]["EvmAddress"];
+                /** @description The signing session's nonce. */
+                nonce: string;
+                /**
+                 * Format: date-time
+                 * @description Until when the signature can be submitted.
+                 */
+                expiresAt: string;
+            };
+        };
+        /**
+         * PayeeDestinationSigningData
+         * @description A signing session for one payee destination and one action: the typed data the payee wallet
+         *     signs, and the nonce to send back with the signature (`POST /v2/payee-destination` to add,
+         *     `DELETE /v2/payee-destination/{destinationId}` to deactivate).
+         */
+        PayeeDestinationSigningData: {
+            /** @description The session's nonce, good for one submission. */
+            nonce: string;
+            action: components["schemas"]["PayeeDestinationAction"];
+            /** @description The payee wallet, checksummed. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination's chain id. */
+            chainId: number;
+            /** @description The token contract, checksummed. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination id the wallet, chain and token make. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /**
+             * Format: date-time
+             * @description Until when the signature can be submitted (10 minutes after issue).
+             */
+            expiresAt: string;
+            typedData: components["schemas"]["PayeeDestinationTypedData"];
+        };
+        /**
+         * PayeeDestination
+         * @description A payee destination: a wallet on one chain, paid in one token, registered by that wallet's
+         *     signature. Secure payments name it by `destinationId` instead of a payee and currencies.
+         *     Deactivating one keeps the record, with `active` false.
+         */
+        PayeeDestination: {
+            /** @description The destination as `<network>:<walletAddress>:<tokenAddress>`. */
+            id: string;
+            /** @description The destination id to send as `requests[].destinationId` of a secure payment. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description The payee's wallet, which signed the registration. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-155 chain id of the network the payee is paid on. */
+            chainId: number;
+            /** @description That network, as the service names it. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The contract of the token the payee is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description That token as a currency id. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description The wallet on its chain as an ERC-7828 address, `<wallet>@eip155:<chainId>#<checksum>`. */
+            humanReadableInteropAddress: string;
+            /** @description The same as an ERC-7930 binary interoperable address, in hex. */
+            binaryInteropAddress: components["schemas"]["HexData"];
+            /** @description Whether secure payments can be made to it; false once deactivated. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description When the wallet first registered it.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last deactivated; null while active.
+             */
+            deactivatedAt: string | null;
+        };
+        /**
+         * PayeeDestinationSignature
+         * @description The payee wallet's EIP-712 signature over the `typedData` of
+         *     `GET /v2/payee-destination/signing-data`, with that answer's `nonce`. A nonce is good for one
+         *     registration or deactivation, for the action and destination it was issued for, until it expires.
+         */
+        PayeeDestinationSignature: {
+            /** @description The signature, `0x` and 130 hex digits (`r`, `s`, `v`), as `eth_signTypedData_v4` returns it. */
+            signature: string;
+            /** @description The `nonce` of the signing data that was signed. */
+            nonce: string;
+        };
+        /**
+         * PayeeDestinationKey
+         * @description A payee destination named in a path, in either of two spellings: the whole destination id
+         *     (`<wallet>@eip155:<chainId>#<checksum>:<tokenAddress>`, the `destinationId` secure payments
+         *     take), or `<network>:<walletAddress>:<tokenAddress>` (the `id` of a destination). Clients must
+         *     percent-encode it in the path: `#` as `%23`, and `@` and `:` may be encoded too.
+         * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+         */
+        PayeeDestinationKey: components["schemas"]["PayeeDestinationId"] | string;
         /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
@@ -5640,6 +5932,12 @@ export type SecurePaymentCalldataMetadata = components['schemas']['SecurePayment
 export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
 export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
+export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
+export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
+export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
+export type PayeeDestination = components['schemas']['PayeeDestination'];
+export type PayeeDestinationSignature = components['schemas']['PayeeDestinationSignature'];
+export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
@@ -7091,8 +7389,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, `requests` has
-             *     fewer than 1 or more than 100 items, its items pay on different networks, or the body
-             *     is not valid JSON. `errors` lists every problem with its path.
+             *     fewer than 1 or more than 100 items, its items pay on different networks, an item's
+             *     `destinationId` is not an active payee destination of your account, or the body is not
+             *     valid JSON. `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -7225,6 +7524,219 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayeeDestinationSigningData: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payee wallet that will sign.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+                /**
+                 * @description What the signature will authorise.
+                 * @example add
+                 */
+                action: components["schemas"]["PayeeDestinationAction"];
+                /**
+                 * @description The contract of the token the payee is paid in.
+                 * @example 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                tokenAddress: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The EIP-155 chain id of the token's network, in decimal digits.
+                 * @example 11155111
+                 */
+                chainId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The typed data to sign and its nonce. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationSigningData"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getActivePayeeDestination: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payee wallet.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet's active destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationSignature"];
+            };
+        };
+        responses: {
+            /** @description The destination is registered and active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            /**
+             * @description The signature is not the wallet's over the session's typed data, or the nonce cannot be
+             *     used (unknown, used, expired, or issued for another action). `errors` names the field.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deactivatePayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationSignature"];
+            };
+        };
+        responses: {
+            /** @description The destination, now inactive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            /**
+             * @description The signature or nonce cannot be used (`/problems/validation-failed`, naming the field), or
+             *     the destination is already inactive (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

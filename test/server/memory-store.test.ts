@@ -3,6 +3,8 @@ import {
   type ClientIdRecord,
   createMemoryStore,
   type DomainEvent,
+  type PayeeDestinationNonceRecord,
+  type PayeeDestinationRecord,
   type PaymentDetailRecord,
   type PaymentIntentRecord,
   type RequestRecord,
@@ -206,5 +208,53 @@ describe("the in-memory store", () => {
     });
     await Promise.all([slow, fast]);
     expect(order).toEqual(["slow start", "slow end", "fast"]);
+  });
+
+  it("keeps payee destinations per account, and finds a wallet's active one in any letter case", async () => {
+    const store = createMemoryStore();
+    const wallet = "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
+    const destination = (
+      accountId: string,
+      destinationId: string,
+      active: boolean,
+    ): PayeeDestinationRecord => ({
+      accountId,
+      destinationId,
+      walletAddress: wallet,
+      chainId: 11155111,
+      network: "sepolia",
+      tokenAddress: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+      active,
+      createdAt: "2026-04-12T10:00:00.000Z",
+      updatedAt: "2026-04-12T10:00:00.000Z",
+      deactivatedAt: active ? null : "2026-04-12T10:00:00.000Z",
+    });
+    await store.putPayeeDestination(destination("acct", "old", false));
+    await store.putPayeeDestination(destination("acct", "current", true));
+    await store.putPayeeDestination(destination("acct_other", "theirs", true));
+    expect((await store.findActivePayeeDestination("acct", wallet.toLowerCase()))?.destinationId).toBe(
+      "current",
+    );
+    expect(await store.getPayeeDestination("acct", "theirs")).toBeUndefined();
+    expect((await store.getPayeeDestination("acct_other", "theirs"))?.active).toBe(true);
+    const nonce: PayeeDestinationNonceRecord = {
+      nonce: "n1",
+      accountId: "acct",
+      action: "add",
+      destinationId: "current",
+      walletAddress: wallet,
+      typedData: "{}",
+      expiresAt: "2026-04-12T10:10:00.000Z",
+      usedAt: null,
+    };
+    // A change undone by a failing transaction leaves the nonce unused.
+    await store.putPayeeDestinationNonce(nonce);
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.putPayeeDestinationNonce({ ...nonce, usedAt: "2026-04-12T10:01:00.000Z" });
+        throw new Error("signature refused");
+      }),
+    ).rejects.toThrow("signature refused");
+    expect((await store.getPayeeDestinationNonce("n1"))?.usedAt).toBeNull();
   });
 });

@@ -397,6 +397,11 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "delete", path: "/v2/client-ids/{id}" },
   { method: "get", path: "/v2/secure-payments" },
   { method: "get", path: "/v2/secure-payments/{token}/pay" },
+  { method: "get", path: "/v2/payee-destination/signing-data" },
+  { method: "post", path: "/v2/payee-destination" },
+  { method: "get", path: "/v2/payee-destination" },
+  { method: "get", path: "/v2/payee-destination/{destinationId}" },
+  { method: "delete", path: "/v2/payee-destination/{destinationId}" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -34,41 +34,45 @@ export async function createSecurePayment(
   ctx: DomainContext,
   { principal, body }: OperationInput<"createSecurePayment">,
 ): Promise<Schemas["SecurePayment"]> {
-  const { network, plans } = planRequests(resolveSecurePaymentItems(body.requests), "/body/requests");
   const now = ctx.clock.now();
   const token = newUlid(now);
-  const records = plans.map((plan) =>
-    createRequestRecord(plan, {
+  // The destinations are read in the transaction that stores the link: a deactivation either
+  // comes before and refuses the item, or after.
+  const securePayment = await ctx.store.withTransaction(async (tx) => {
+    const items = await resolveSecurePaymentItems(tx, principal.accountId, body.requests);
+    const { network, plans } = planRequests(items, "/body/requests");
+    const records = plans.map((plan) =>
+      createRequestRecord(plan, {
+        accountId: principal.accountId,
+        now,
+        securePaymentToken: token,
+        clientId: callerClientId(principal),
+      }),
+    );
+    const created: SecurePaymentRecord = {
+      token,
       accountId: principal.accountId,
-      now,
-      securePaymentToken: token,
-      clientId: callerClientId(principal),
-    }),
-  );
-  const securePayment: SecurePaymentRecord = {
-    token,
-    accountId: principal.accountId,
-    requestIds: records.map((record) => record.requestId),
-    network,
-    status: "pending",
-    reference: body.reference ?? null,
-    redirectUrl: body.redirectUrl ?? null,
-    redirectLabel: body.redirectLabel ?? null,
-    payerIdentifier: body.payerIdentifier ?? null,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  await ctx.store.withTransaction(async (tx) => {
+      requestIds: records.map((record) => record.requestId),
+      network,
+      status: "pending",
+      reference: body.reference ?? null,
+      redirectUrl: body.redirectUrl ?? null,
+      redirectLabel: body.redirectLabel ?? null,
+      payerIdentifier: body.payerIdentifier ?? null,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
+      updatedAt: now.toISOString(),
+    };
     for (const record of records) {
       await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
     }
-    await tx.putSecurePayment(securePayment);
+    await tx.putSecurePayment(created);
     await tx.appendEvent({
       type: "secure_payment.created",
       occurredAt: now.toISOString(),
-      data: { token, requestIds: securePayment.requestIds },
+      data: { token, requestIds: created.requestIds },
     });
+    return created;
   });
   return {
     requestIds: securePayment.requestIds,

@@ -11,6 +11,13 @@ import { createRequest } from "../domain/create-request.ts";
 import { listCurrencies } from "../domain/currencies.ts";
 import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
+import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";
+import {
+  createPayeeDestination,
+  deactivatePayeeDestination,
+  getActivePayeeDestination,
+  getPayeeDestination,
+} from "../domain/payee-destinations.ts";
 import { getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus } from "../domain/payers.ts";
 import {
   createPaymentDetails,
@@ -81,6 +88,12 @@ export const operationHandlers: OperationHandlers = {
   getRecurringPaymentStatus,
   submitRecurringPaymentSignature,
   updateRecurringPayment,
+  // Payee destinations
+  getPayeeDestinationSigningData,
+  createPayeeDestination,
+  getActivePayeeDestination,
+  getPayeeDestination,
+  deactivatePayeeDestination,
   // Payers and client IDs
   registerPayer,
   getPayerComplianceStatus,

@@ -1,6 +1,8 @@
 import type {
   ClientIdRecord,
   DomainEvent,
+  PayeeDestinationNonceRecord,
+  PayeeDestinationRecord,
   PayerRecord,
   PaymentDetailRecord,
   PaymentIntentRecord,
@@ -20,6 +22,8 @@ interface Tables {
   requestsByReference: Map<string, string>;
   paymentIntents: Map<string, PaymentIntentRecord>;
   securePayments: Map<string, SecurePaymentRecord>;
+  payeeDestinations: Map<string, PayeeDestinationRecord>;
+  payeeDestinationNonces: Map<string, PayeeDestinationNonceRecord>;
   recurringPayments: Map<string, RecurringPaymentRecord>;
   payers: Map<string, PayerRecord>;
   paymentDetails: Map<string, PaymentDetailRecord>;
@@ -51,6 +55,8 @@ export function createMemoryStore(): Store {
     requestsByReference: new Map(),
     paymentIntents: new Map(),
     securePayments: new Map(),
+    payeeDestinations: new Map(),
+    payeeDestinationNonces: new Map(),
     recurringPayments: new Map(),
     payers: new Map(),
     paymentDetails: new Map(),
@@ -95,6 +101,22 @@ export function createMemoryStore(): Store {
       putPaymentIntent: async (record) => set(tables.paymentIntents, record.id, copy(record)),
       getSecurePayment: async (token) => copy(tables.securePayments.get(token)),
       putSecurePayment: async (record) => set(tables.securePayments, record.token, copy(record)),
+      getPayeeDestination: async (accountId, destinationId) =>
+        copy(tables.payeeDestinations.get(`${accountId}|${destinationId}`)),
+      findActivePayeeDestination: async (accountId, walletAddress) =>
+        copy(
+          [...tables.payeeDestinations.values()].find(
+            (record) =>
+              record.accountId === accountId &&
+              record.active &&
+              record.walletAddress.toLowerCase() === walletAddress.toLowerCase(),
+          ),
+        ),
+      putPayeeDestination: async (record) =>
+        set(tables.payeeDestinations, `${record.accountId}|${record.destinationId}`, copy(record)),
+      getPayeeDestinationNonce: async (nonce) => copy(tables.payeeDestinationNonces.get(nonce)),
+      putPayeeDestinationNonce: async (record) =>
+        set(tables.payeeDestinationNonces, record.nonce, copy(record)),
       getRecurringPayment: async (id) => copy(tables.recurringPayments.get(id)),
       putRecurringPayment: async (record) => set(tables.recurringPayments, record.id, copy(record)),
       getPayer: async (accountId, clientUserId) => copy(tables.payers.get(`${accountId}|${clientUserId}`)),
@@ -202,6 +224,11 @@ export function createMemoryStore(): Store {
     putPaymentIntent: single((tx) => tx.putPaymentIntent),
     getSecurePayment: single((tx) => tx.getSecurePayment),
     putSecurePayment: single((tx) => tx.putSecurePayment),
+    getPayeeDestination: single((tx) => tx.getPayeeDestination),
+    findActivePayeeDestination: single((tx) => tx.findActivePayeeDestination),
+    putPayeeDestination: single((tx) => tx.putPayeeDestination),
+    getPayeeDestinationNonce: single((tx) => tx.getPayeeDestinationNonce),
+    putPayeeDestinationNonce: single((tx) => tx.putPayeeDestinationNonce),
     getRecurringPayment: single((tx) => tx.getRecurringPayment),
     putRecurringPayment: single((tx) => tx.putRecurringPayment),
     getPayer: single((tx) => tx.getPayer),

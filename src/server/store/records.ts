@@ -98,6 +98,34 @@ export interface SecurePaymentRecord {
   updatedAt: string;
 }
 
+/** A payee destination of one account: a wallet paid on one chain in one token. */
+export interface PayeeDestinationRecord {
+  accountId: string;
+  /** The canonical destination id (checksummed addresses, the service's checksum): the key. */
+  destinationId: string;
+  walletAddress: `0x${string}`;
+  chainId: number;
+  network: string;
+  tokenAddress: `0x${string}`;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deactivatedAt: string | null;
+}
+
+/** A payee destination signing session: what its nonce lets the wallet sign for, once. */
+export interface PayeeDestinationNonceRecord {
+  nonce: string;
+  accountId: string;
+  action: Schemas["PayeeDestinationAction"];
+  destinationId: string;
+  walletAddress: `0x${string}`;
+  /** The EIP-712 typed data issued, as JSON text: the signature must be over exactly this. */
+  typedData: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
 export type RecurringPaymentStatus = Schemas["RecurringPaymentStatus"];
 
 export interface RecurringPaymentRecord {
