@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { SpecOperation } from "../spec/operations.ts";
 import type { JsonObject } from "../spec/spec-document.ts";
 import { defineCheck, type SuiteContext } from "./check-kit.ts";
+import { payThenDeactivate, registerThenRead } from "./payee-destination-steps.ts";
 import { ScenarioRun, scenarioNotRunReason } from "./scenario-run.ts";
 import type { PlannedCheck } from "./target.ts";
 
@@ -207,6 +208,32 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "createPayeeDestination",
+    check:
+      "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",
+    uses: [
+      "getPayeeDestinationSigningData",
+      "createPayeeDestination",
+      "getPayeeDestination",
+      "getActivePayeeDestination",
+    ],
+    statelessReason: prismKeepsNothing,
+    steps: registerThenRead,
+  },
+  {
+    operationId: "deactivatePayeeDestination",
+    check: "secure payment to a destination just registered -> 201; deactivated -> the same payment 400",
+    uses: [
+      "getPayeeDestinationSigningData",
+      "createPayeeDestination",
+      "createSecurePayment",
+      "deactivatePayeeDestination",
+      "getActivePayeeDestination",
+    ],
+    statelessReason: prismKeepsNothing,
+    steps: payThenDeactivate,
+  },
+  {
     operationId: "listCurrenciesV2",
     check: "the same currencies as GET /v1/currencies",
     uses: ["listCurrencies", "listCurrenciesV2"],
@@ -228,7 +255,7 @@ export const v2ScenarioChecks: ReadonlyArray<{ operationId: string; check: strin
 );
 
 /**
- * Scenarios of the v2 payer, client-ID, currency and secure-payment operations: what one call
+ * Scenarios of the v2 payer, client-ID, currency, payee-destination and secure-payment operations: what one call
  * writes, the next reads, on the paths old and new alike. Only a server keeping state can pass them.
  */
 export function planV2Scenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {
