@@ -65,6 +65,9 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "listClientIds",
       "updateClientId",
       "deleteClientId",
+      // Prism checks no signature: it registers a destination whatever signed it.
+      "createPayeeDestination",
+      "deactivatePayeeDestination",
     ]);
     expect(
       find(results, "getPayerComplianceStatus", "status of a payer just registered -> 200 with its userId")
