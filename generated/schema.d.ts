@@ -1939,9 +1939,11 @@ export interface components {
              * @description What the fee pays for: `gas` (network transaction cost), `platform` (the integrator's or
              *     the service's fee), `crosschain` (the bridge that moves funds between networks),
              *     `crypto-to-fiat` (the conversion to fiat) or `offramp` (the payout to a bank account).
+             *     The service's payment search also answers `conversion` (a currency conversion), which its
+             *     contract does not list.
              * @enum {string}
              */
-            type?: "gas" | "platform" | "crosschain" | "crypto-to-fiat" | "offramp";
+            type?: "gas" | "platform" | "crosschain" | "crypto-to-fiat" | "offramp" | "conversion";
             /**
              * @description When the fee is taken: when the payer sends, when the payee receives, while the payment is
              *     proxied (bridged or converted), during a refund, or `overall` for a fee that covers the
@@ -2368,17 +2370,6 @@ export interface components {
          * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
          *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
          *     number, routing number) are not part of it.
-         * @example {
-         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
-         *       "clientUserId": "cust-20931",
-         *       "userId": "3b8f6c1e-5d2a-4c7b-9e40-7a1d2f8c9b63",
-         *       "bankName": "Musterbank Berlin",
-         *       "accountName": "Erika Mustermann",
-         *       "currency": "EUR",
-         *       "beneficiaryType": "individual",
-         *       "status": "approved",
-         *       "rails": "local"
-         *     }
          */
         StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
             /**
@@ -2518,6 +2509,15 @@ export interface components {
             status?: components["schemas"]["ClientIdStatus"];
         };
         /**
+         * PayeeAddress
+         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
+         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
+         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
+         *     naming the field.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+         */
+        PayeeAddress: string;
+        /**
          * StartDate
          * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
          *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
@@ -2627,8 +2627,8 @@ export interface components {
          *     answers `400` naming `payee` when it is missing otherwise.
          */
         CreateRequestRequest: {
-            /** @description The wallet that receives the payment. */
-            payee?: components["schemas"]["EvmAddress"];
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee?: components["schemas"]["PayeeAddress"];
             /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
             payer?: components["schemas"]["EvmAddress"];
             /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
@@ -2723,12 +2723,16 @@ export interface components {
          * @description Where a request stands: whether it is paid, what it is owed and what was received, its
          *     recurrence, and the receipt details given at creation. `hasBeenPaid` is the member to rely
          *     on; `status` says more, but the service documents no fixed list for it.
+         *
+         *     Only `requestId` and `hasBeenPaid` are in every answer of the service: its published answers
+         *     leave out `paymentReference`, `txHash` or `isListening` in turn. The reference server always
+         *     sends those three.
          */
         RequestDetails: {
             /** @description The request's identifier. */
             requestId: components["schemas"]["RequestId"];
-            /** @description The reference the on-chain payment carries. */
-            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The reference the on-chain payment carries. Not in every answer of the service. */
+            paymentReference?: components["schemas"]["PaymentReference"];
             /** @description True once the payments received cover the amount due. */
             hasBeenPaid: boolean;
             /**
@@ -2740,8 +2744,11 @@ export interface components {
             status?: string;
             /** @description Whether the service still watches the chain for payments of this request; false once it is paid. */
             isListening?: boolean;
-            /** @description The transaction of the latest payment; null while nothing was paid. */
-            txHash: components["schemas"]["TxHash"] | null;
+            /**
+             * @description The transaction of the latest payment; null while nothing was paid. Not in every answer of
+             *     the service: rely on `hasBeenPaid`, and on `payments` for the transactions.
+             */
+            txHash?: components["schemas"]["TxHash"] | null;
             /** @description The payments received, oldest first; failed attempts are not payments. */
             payments?: components["schemas"]["RequestPayment"][];
             /**
@@ -3046,8 +3053,8 @@ export interface components {
          *     creates a recurring payment instead and answers the permit the payer signs to start it.
          */
         CreatePayoutRequest: {
-            /** @description The wallet that receives the payment. */
-            payee: components["schemas"]["EvmAddress"];
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
             /** @description The amount to pay (each time, when recurring), in `invoiceCurrency`. Above zero. */
             amount: components["schemas"]["DecimalAmount"];
             invoiceCurrency: components["schemas"]["InvoiceCurrency"];
@@ -3153,6 +3160,12 @@ export interface components {
             type: string;
         };
         /**
+         * HexQuantity
+         * @description An unsigned integer of up to 256 bits written in hex, `0x` and 1 to 64 hex digits.
+         * @example 0x19d8a3c5e00
+         */
+        HexQuantity: string;
+        /**
          * SchedulePermitValues
          * @description The values of a recurring payment permit: who pays whom, how much and how often, and until
          *     when the signature is valid. Amounts are base units of `token`, as decimal strings.
@@ -3192,8 +3205,12 @@ export interface components {
             firstExec: number;
             /** @description How many payments in all. */
             totalExecutions: number;
-            /** @description Makes this permit unique. */
-            nonce: components["schemas"]["UintString"];
+            /**
+             * @description Makes this permit unique: a `uint256`, in decimal digits as the reference server writes it,
+             *     or in hex as in the service's published answer. viem and ethers sign either form as the
+             *     same number.
+             */
+            nonce: components["schemas"]["UintString"] | components["schemas"]["HexQuantity"];
             /** @description The permit is void after this instant, in Unix seconds; it covers the whole schedule. */
             deadline: number;
         };
@@ -3363,8 +3380,8 @@ export interface components {
          *     }
          */
         PaymentRequestItem: {
-            /** @description Wallet address of the payee. */
-            payee: components["schemas"]["EvmAddress"];
+            /** @description Wallet address of the payee. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
             /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. */
             amount: components["schemas"]["DecimalAmount"];
             invoiceCurrency: components["schemas"]["InvoiceCurrency"];
@@ -3482,10 +3499,15 @@ export interface components {
          * @description Where a recurring payment stands: its status, how many payments were executed, when the last
          *     one was and when the next one is due, the request of each period and each payment made. After
          *     a failed execution (status `paused`) it says how many attempts failed and why.
+         *
+         *     The service's published answers always carry the status, the counters and the two dates, but
+         *     not always `id`, `requests` or `payments`, and they name each payment by its own `id` rather
+         *     than by `requestId`. The reference server always sends `id`, `requests` and `payments`, each
+         *     payment with its `requestId`.
          */
         RecurringPaymentProgress: {
-            /** @description The recurring payment's identifier. */
-            id: components["schemas"]["Ulid"];
+            /** @description The recurring payment's identifier. Not in every answer of the service. */
+            id?: components["schemas"]["Ulid"];
             status: components["schemas"]["RecurringPaymentStatus"];
             /** @description Payments executed so far. */
             processedPayments: number;
@@ -3501,17 +3523,28 @@ export interface components {
              * @description When the next payment is due; null when none is scheduled (pending, paused, completed or cancelled).
              */
             nextPaymentDate: string | null;
-            /** @description The request of each period executed or attempted so far, oldest first. */
-            requests: {
+            /**
+             * @description The request of each period executed or attempted so far, oldest first. Not in every answer
+             *     of the service.
+             */
+            requests?: {
                 /** @description The period's request. */
                 requestId: components["schemas"]["RequestId"];
                 /** @description Its payment reference. */
                 paymentReference: components["schemas"]["PaymentReference"];
             }[];
-            /** @description The payments executed, oldest first. */
-            payments: {
-                /** @description The period's request this payment paid. */
-                requestId: components["schemas"]["RequestId"];
+            /** @description The payments executed, oldest first. Not in every answer of the service. */
+            payments?: {
+                /**
+                 * @description The service's identifier of the payment, in a format it does not document (a ULID in
+                 *     its examples). The reference server leaves it out.
+                 */
+                id?: string;
+                /**
+                 * @description The period's request this payment paid. The reference server always sends it; the
+                 *     service's published answers name the payment by `id` instead.
+                 */
+                requestId?: components["schemas"]["RequestId"];
                 /** @description The amount paid, as a human-readable decimal of the token. */
                 amount: components["schemas"]["DecimalAmount"];
                 /**
@@ -3621,6 +3654,10 @@ export interface components {
          * @description One payment of the caller's, with the request it paid. Amounts are human-readable decimals of
          *     the payment currency. The conversion members are null in the sandbox, which converts only
          *     at par.
+         *
+         *     The service's published answers leave out `fees`, `recurringPaymentId` and the request's
+         *     `customerInfo` in some payments, and show amounts in base units where its contract says
+         *     human-readable decimals; the reference server always sends those members, and decimals.
          * @example {
          *       "id": "01KP3G7ZQ6V2D8W4N5R9T1XHJC",
          *       "amount": "150",
@@ -3649,8 +3686,11 @@ export interface components {
          *     }
          */
         PaymentSearchItem: {
-            /** @description The payment's identifier. */
-            id: components["schemas"]["Ulid"];
+            /**
+             * @description The payment's identifier. The service documents no format for it; the reference server
+             *     answers a ULID.
+             */
+            id: string;
             /** @description The amount paid. */
             amount: components["schemas"]["DecimalAmount"];
             /** @description The network the payer paid on; another network than `destinationNetwork` for a cross-chain payment. */
@@ -3684,10 +3724,13 @@ export interface components {
              * @enum {null|string}
              */
             rateProvider?: "lifi" | "chainlink" | "coingecko" | "unknown" | null;
-            /** @description The fees taken from this payment; empty when none. */
-            fees: components["schemas"]["PaymentRouteFee"][];
-            /** @description The recurring payment that executed this payment; null for other payments. */
-            recurringPaymentId: components["schemas"]["Ulid"] | null;
+            /** @description The fees taken from this payment; empty when none. Not in every answer of the service. */
+            fees?: components["schemas"]["PaymentRouteFee"][];
+            /**
+             * @description The recurring payment that executed this payment; null for other payments. Not in every
+             *     answer of the service.
+             */
+            recurringPaymentId?: components["schemas"]["Ulid"] | null;
             /** @description The request this payment paid. */
             request: {
                 /** @description The request's identifier. */
@@ -3696,8 +3739,8 @@ export interface components {
                 paymentReference: components["schemas"]["PaymentReference"];
                 /** @description Whether the request is fully paid now. */
                 hasBeenPaid: boolean;
-                /** @description The customer details given at creation; null when none were. */
-                customerInfo: components["schemas"]["CustomerInfo"] | null;
+                /** @description The customer details given at creation; null when none were. Not in every answer of the service. */
+                customerInfo?: components["schemas"]["CustomerInfo"] | null;
                 /** @description The merchant reference given at creation; null when none was. */
                 reference: components["schemas"]["MerchantReference"] | null;
             };
@@ -3728,6 +3771,9 @@ export interface components {
          *
          *     The real service answers more members for its dashboard (payer address and screening
          *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
+         *     Its published answer leaves out `network`, `currency` and `completedAt`, and its contract does
+         *     not list `requestIds`, which payreq adds: those four are optional here, and the reference server
+         *     always sends them.
          */
         SecurePaymentLookup: {
             /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
@@ -3743,12 +3789,18 @@ export interface components {
              * @enum {string}
              */
             paymentType: "single" | "batch";
-            /** @description Every request of the secure payment, the one looked up included, in creation order. */
-            requestIds: components["schemas"]["RequestId"][];
+            /**
+             * @description Every request of the secure payment, the one looked up included, in creation order. Sent by
+             *     the reference server; the service's contract does not list it.
+             */
+            requestIds?: components["schemas"]["RequestId"][];
             /** @description The network the looked-up request is paid on. */
-            network: components["schemas"]["NetworkName"];
-            /** @description The currency the looked-up request is paid in. */
-            currency: components["schemas"]["CurrencyId"];
+            network?: components["schemas"]["NetworkName"];
+            /**
+             * @description The currency the looked-up request is paid in. The service answers null for a secure
+             *     payment older than this member, or whose stored currency it cannot read.
+             */
+            currency?: components["schemas"]["CurrencyId"] | null;
             /**
              * Format: uri
              * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
@@ -3768,7 +3820,7 @@ export interface components {
              * Format: date-time
              * @description When its last request was paid; null while it is not `completed`.
              */
-            completedAt: string | null;
+            completedAt?: string | null;
         };
         /**
          * PayeeDestinationId
@@ -5864,6 +5916,7 @@ export type ClientIdList = components['schemas']['ClientIdList'];
 export type AllowedOrigin = components['schemas']['AllowedOrigin'];
 export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
 export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
+export type PayeeAddress = components['schemas']['PayeeAddress'];
 export type StartDate = components['schemas']['StartDate'];
 export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
 export type RequestRecurrence = components['schemas']['RequestRecurrence'];
@@ -5898,6 +5951,7 @@ export type PayoutFee = components['schemas']['PayoutFee'];
 export type PayoutMetadata = components['schemas']['PayoutMetadata'];
 export type PayoutCalldata = components['schemas']['PayoutCalldata'];
 export type TypedDataField = components['schemas']['TypedDataField'];
+export type HexQuantity = components['schemas']['HexQuantity'];
 export type SchedulePermitValues = components['schemas']['SchedulePermitValues'];
 export type RecurringPaymentPermit = components['schemas']['RecurringPaymentPermit'];
 export type BaseUnitAmount = components['schemas']['BaseUnitAmount'];
@@ -6336,6 +6390,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -6382,6 +6437,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6393,6 +6449,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6445,6 +6502,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -6490,6 +6548,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6554,6 +6613,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6635,6 +6695,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6700,9 +6761,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, `payee` is missing
-             *     from a request that is not crypto-to-fiat, the currencies cannot be converted, the
-             *     recurrence starts in the past, or `originalRequestId` names no request of yours.
-             *     `errors` lists every problem with its path.
+             *     (from a request that is not crypto-to-fiat) or is a Tron address (payreq serves EVM
+             *     networks only), the currencies cannot be converted, the recurrence starts in the past, or
+             *     `originalRequestId` names no request of yours. `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -6711,6 +6772,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6792,6 +6854,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6977,6 +7040,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7016,8 +7080,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, the currencies cannot
-             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), or a recurrence
-             *     starts in the past, pays a native currency or names the payee as payer. `errors` lists
+             *     be converted, `feePercentage` comes without `feeAddress` (or the reverse), a recurrence
+             *     starts in the past, pays a native currency or names the payee as payer, or `payee` is a
+             *     Tron address (the service pays Tron; payreq serves EVM networks only). `errors` lists
              *     every problem with its path.
              */
             400: {
@@ -7027,6 +7092,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7062,8 +7128,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, both or neither of
-             *     `requests` and `requestIds` were sent, the requests pay on more than one network, or the
-             *     body is not valid JSON. `errors` lists every problem with its path.
+             *     `requests` and `requestIds` were sent, the requests pay on more than one network, a payee
+             *     is a Tron address (payreq serves EVM networks only), or the body is not valid JSON.
+             *     `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -7157,6 +7224,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7312,6 +7380,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7358,6 +7427,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -18,8 +18,9 @@ export interface PlannedRequest {
 }
 
 /**
- * Checks the items of a creation call: known payment currencies, a convertible invoice currency,
- * an amount above zero, and one network for all. Collects every issue, at `<pointer>/<index>/...`.
+ * Checks the items of a creation call: an EVM payee, known payment currencies, a convertible
+ * invoice currency, an amount above zero, and one network for all. Collects every issue, at
+ * `<pointer>/<index>/...`.
  */
 export function planRequests(
   items: Schemas["PaymentRequestItem"][],
@@ -49,6 +50,14 @@ function planItems(
     const at = itemPointer(index);
     if (item.payee.toLowerCase() === zeroAddress) {
       issues.push({ path: `${at}/payee`, message: "must not be the zero address: payments to it are burnt" });
+    }
+    // The spec takes the service's Tron payees (PayeeAddress); the sandbox has no Tron network.
+    if (!item.payee.startsWith("0x")) {
+      issues.push({
+        path: `${at}/payee`,
+        message:
+          "is a Tron address, and payreq serves EVM networks only: send an EVM address (0x and 40 hex digits)",
+      });
     }
     const token = findCurrency(item.paymentCurrency);
     if (!token) {
