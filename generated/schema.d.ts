@@ -755,6 +755,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a secure payment link for a payout
+         * @description Creates one request that pays `amount` of `currency` to `recipient`, and a hosted payment
+         *     link for it: an outgoing payment of yours, paid through the same page as the links of
+         *     `POST /v2/secure-payments`, which answers in the same shape. Open the link yourself, or hand
+         *     it to whoever holds the funds; the page checks every transaction against the service's
+         *     official contracts before it asks for a signature.
+         *
+         *     A pending payout link of your account can later be joined with others on the same network
+         *     into one link (`POST /v2/secure-payments/batch-payouts`).
+         */
+        post: operations["createPayoutSecurePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/batch-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join payout links into one batch link
+         * @description Joins 2 to 100 pending payout links of your account (`POST /v2/secure-payments/payouts`),
+         *     all on one network, into one new link whose page pays every payout in one batch. The joined
+         *     links end `invalidated`: their token check answers `403` from then on, and their requests
+         *     belong to the new link, which `GET /v2/secure-payments` finds by any of them. The answer has
+         *     the shape of `POST /v2/secure-payments`, its `requestIds` in the order of `tokens`.
+         */
+        post: operations["createBatchPayoutSecurePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/fees/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the fees of a payment
+         * @description Prices a payment without creating anything: the fee plan that a secure payment of `amount`
+         *     in `currency` would get, in USD, with who bears each fee. `get_paid` plans a link that pays
+         *     you, where the payee bears the fees by default; `pay` a payment you make, where the payer
+         *     does; `defaultFeeBearer` overrides that default.
+         *
+         *     The fees are the caller's: a client ID's `feePercentage` paid to its `feeAddress`; an API
+         *     key and a client ID without a fee get a plan without fees.
+         */
+        post: operations["previewSecurePaymentFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/secure-payments/{token}": {
         parameters: {
             query?: never;
@@ -3935,6 +4012,169 @@ export interface components {
             token: components["schemas"]["Ulid"];
         };
         /**
+         * CreatePayoutSecurePaymentRequest
+         * @description The body of `POST /v2/secure-payments/payouts`: one outgoing payment of yours to a recipient,
+         *     put behind a hosted payment link that you (or whoever holds your funds) open and pay. The
+         *     amount is stated and paid in `currency`, which must belong to `network`.
+         */
+        CreatePayoutSecurePaymentRequest: {
+            /**
+             * @description The wallet the payout goes to. The service also pays Tron addresses; the payreq reference
+             *     server answers `400` for them.
+             */
+            recipient: components["schemas"]["PayeeAddress"];
+            /**
+             * @description The wallet that made the link, which need not be the one that pays it. The published
+             *     contract lists it as required while its own examples leave it out; payreq takes both
+             *     and keeps it with the link.
+             */
+            creatorWalletAddress?: components["schemas"]["EvmAddress"];
+            /** @description The network the payout is paid on; it must be the network of `currency`. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The token the payout is stated and paid in, as `<SYMBOL>-<network>`. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The amount the recipient gets, in `currency`, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description Your own reference for the payout, returned by the token check as `reference`. */
+            reference?: components["schemas"]["MerchantReference"];
+            /** @description Your identifier of the recipient, for your own tracking. Stored, never shown on the page. */
+            recipientIdentifier?: string;
+            /**
+             * Format: uri
+             * @description Where the hosted page sends whoever paid once the payout is made.
+             */
+            redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl`, returned by the token check. */
+            redirectLabel?: string;
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, as by the real service, which takes fees from the fee plan.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, like `feePercentage`.
+             */
+            feeAddress?: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CreateBatchPayoutSecurePaymentRequest
+         * @description The body of `POST /v2/secure-payments/batch-payouts`: the payout links to join into one link
+         *     that pays them all in one go.
+         */
+        CreateBatchPayoutSecurePaymentRequest: {
+            /**
+             * @description The tokens of 2 to 100 payout links of your account (`POST /v2/secure-payments/payouts`),
+             *     each still pending, each named once, all paying on one network. Once joined they can no
+             *     longer be paid on their own.
+             */
+            tokens: components["schemas"]["Ulid"][];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends whoever paid once the batch is paid.
+             */
+            redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl`, returned by the token check. */
+            redirectLabel?: string;
+        };
+        /**
+         * SecurePaymentFeePreviewRequest
+         * @description The body of `POST /v2/secure-payments/fees/preview`: a payment to price, not to create.
+         */
+        SecurePaymentFeePreviewRequest: {
+            /** @description The payment's amount before fees, in `currency`, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /**
+             * @description A dollar stablecoin, by its symbol (`USDC`) or its currency identifier (`USDC-base`). Fees
+             *     are planned in USD, so other currencies answer `400`.
+             */
+            currency: string;
+            /**
+             * @description `get_paid` for a link that pays you (the payee bears the fees unless told otherwise), `pay`
+             *     for a payment you make (the payer bears them).
+             * @enum {string}
+             */
+            flow: "get_paid" | "pay";
+            /**
+             * @description Who bears the fees instead of the flow's default.
+             * @enum {string}
+             */
+            defaultFeeBearer?: "payer" | "payee";
+        };
+        /**
+         * SecurePaymentFeePlanFee
+         * @description One fee of a fee plan, in USD, with who bears it and where it is paid.
+         */
+        SecurePaymentFeePlanFee: {
+            /** @description The kind of fee, such as `platform` for the fee of the calling client ID. */
+            type: string;
+            /** @description A name for the fee to show the payer. */
+            label: string;
+            /**
+             * @description Who bears this fee.
+             * @enum {string}
+             */
+            feeBearer: "payer" | "payee";
+            /**
+             * @description Why this party bears it; payreq answers `flow_default` or `payment_default_override`.
+             * @enum {string}
+             */
+            feeBearerSource: "fee_config" | "payment_default_override" | "flow_default" | "forced_fee_policy";
+            /** @description The fee's rate in basis points of the amount (250 is 2.5 %). */
+            percentageBps: number;
+            /** @description The most the fee can be, in USD, or `null` without a cap. */
+            capUsd: string | null;
+            /** @description A fixed part of the fee in USD, when it has one. */
+            fixedAmountUsd?: string | null;
+            /** @description The fee for this payment, in USD. */
+            calculatedAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description How the fee's recipient is found, such as `client_id_fee_address`. */
+            destinationResolver: string;
+            /** @description The fee's recipient. */
+            destinationRef: {
+                evmAddress?: components["schemas"]["EvmAddress"];
+                tronAddress?: string;
+            };
+            /** @description Where the fee is configured, such as `client_id`. */
+            configSource: string;
+        };
+        /**
+         * SecurePaymentFeePreview
+         * @description The fee plan a payment would get, in USD: the amount before fees, each fee, and what the payer
+         *     pays and the payee receives. `fees` is empty when no fee applies to the caller.
+         */
+        SecurePaymentFeePreview: {
+            /**
+             * @description The version of the fee plan's shape.
+             * @enum {number}
+             */
+            version: 1;
+            /**
+             * @description The flow the plan was made for, as asked.
+             * @enum {string}
+             */
+            flow: "get_paid" | "pay";
+            /**
+             * @description Who bears the fees unless a fee says otherwise.
+             * @enum {string}
+             */
+            defaultFeeBearer: "payer" | "payee";
+            /** @description The amount before fees, in USD. */
+            grossAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description What the payee receives after the fees they bear, in USD. */
+            netRecipientAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description What the payer pays in total, the fees they bear included, in USD. */
+            payerTotalAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description The sum of the fees, in USD. */
+            totalFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description The fees deducted from what the payee receives, in USD. */
+            payeeBorneFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description The fees added to what the payer pays, in USD. */
+            payerBorneFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description Each fee, in the order the payment's transactions pay them. */
+            fees: components["schemas"]["SecurePaymentFeePlanFee"][];
+        };
+        /**
          * SecurePaymentDestination
          * @description Where a secure payment is paid: the payee's wallet on its network and the token, as a payee
          *     destination. The payreq reference server builds it from the request's payee, network and
@@ -5976,6 +6216,11 @@ export type PayeeDestinationId = components['schemas']['PayeeDestinationId'];
 export type SecurePaymentRequestItem = components['schemas']['SecurePaymentRequestItem'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
+export type CreatePayoutSecurePaymentRequest = components['schemas']['CreatePayoutSecurePaymentRequest'];
+export type CreateBatchPayoutSecurePaymentRequest = components['schemas']['CreateBatchPayoutSecurePaymentRequest'];
+export type SecurePaymentFeePreviewRequest = components['schemas']['SecurePaymentFeePreviewRequest'];
+export type SecurePaymentFeePlanFee = components['schemas']['SecurePaymentFeePlanFee'];
+export type SecurePaymentFeePreview = components['schemas']['SecurePaymentFeePreview'];
 export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
 export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
@@ -7462,6 +7707,144 @@ export interface operations {
              *     fewer than 1 or more than 100 items, its items pay on different networks, an item's
              *     `destinationId` is not an active payee destination of your account, or the body is not
              *     valid JSON. `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayoutSecurePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutSecurePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout request and its payment link were created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePayment"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing or malformed, `currency` is not a token the
+             *     service lists, `network` is not the network of `currency`, or the body is not valid
+             *     JSON. `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createBatchPayoutSecurePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatchPayoutSecurePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch link was created and the joined links were invalidated. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePayment"];
+                };
+            };
+            /**
+             * @description The body is invalid: fewer than 2 or more than 100 tokens, a token named twice, a token
+             *     that is not a payout link of your account, one that is no longer pending (paid, expired,
+             *     invalidated, already joined), links on different networks, or a body that is not valid
+             *     JSON. `errors` names each token by its position.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    previewSecurePaymentFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentFeePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The fee plan the payment would get. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentFeePreview"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing or malformed, `currency` is not a dollar
+             *     stablecoin the service lists, or the body is not valid JSON. `errors` names each field.
              */
             400: {
                 headers: {

@@ -198,6 +198,52 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "createPayoutSecurePayment",
+    check: "payout link just created -> its request finds the same token",
+    uses: ["createPayoutSecurePayment", "findSecurePayment"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createPayoutSecurePayment", {}, [201]);
+      const requestIds = created?.requestIds;
+      if (!Array.isArray(requestIds) || requestIds.length !== 1) {
+        throw run.fail(
+          `createPayoutSecurePayment: requestIds ${text(requestIds)}, a payout link holds one request`,
+        );
+      }
+      const found = await run.send(
+        "findSecurePayment",
+        { query: { requestId: String(requestIds[0]) } },
+        [200],
+      );
+      run.expect(
+        found?.token === created?.token,
+        `token ${text(found?.token)}, created ${text(created?.token)}`,
+      );
+    },
+  },
+  {
+    operationId: "createBatchPayoutSecurePayment",
+    check: "two payout links just created -> joined into one link over both requests, in order",
+    uses: ["createPayoutSecurePayment", "createBatchPayoutSecurePayment"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const links = [
+        await run.send("createPayoutSecurePayment", {}, [201]),
+        await run.send("createPayoutSecurePayment", {}, [201]),
+      ];
+      const joined = await run.send(
+        "createBatchPayoutSecurePayment",
+        { body: { tokens: links.map((link) => link?.token) } },
+        [201],
+      );
+      const expected = links.flatMap((link) => (Array.isArray(link?.requestIds) ? link.requestIds : []));
+      run.expect(
+        isDeepStrictEqual(joined?.requestIds, expected),
+        `requestIds ${text(joined?.requestIds)}, the links held ${text(expected)}`,
+      );
+    },
+  },
+  {
     operationId: "getSecurePaymentCalldata",
     check: "token of a secure payment just created -> 200 with its calldata",
     uses: ["createSecurePayment", "getSecurePaymentCalldata"],

@@ -206,6 +206,26 @@ describe("the v2 payer, client-ID, currency and secure-payment operations", () =
       expectTypeOf(calldata).branded.toEqualTypeOf<SecurePaymentSingleCalldata>();
     else expectTypeOf(calldata.batchPaymentTransaction).toEqualTypeOf<Transaction>();
   });
+
+  it("type the payout links and their batches like the other secure payments", async () => {
+    const payout = unwrap(
+      await client.POST("/v2/secure-payments/payouts", {
+        body: { recipient: item.payee, network: "base", currency: "USDC-base", amount: "10" },
+      }),
+    );
+    expectTypeOf(payout).toEqualTypeOf<SecurePayment>();
+    const withoutRecipient = { network: "base", currency: "USDC-base", amount: "10" };
+    // @ts-expect-error recipient is required
+    client.POST("/v2/secure-payments/payouts", { body: withoutRecipient });
+    const batch = unwrap(
+      await client.POST("/v2/secure-payments/batch-payouts", {
+        body: { tokens: [payout.token, payout.token] },
+      }),
+    );
+    expectTypeOf(batch).toEqualTypeOf<SecurePayment>();
+    // @ts-expect-error tokens is an array
+    client.POST("/v2/secure-payments/batch-payouts", { body: { tokens: payout.token } });
+  });
 });
 
 describe("unwrap and ApiError", () => {

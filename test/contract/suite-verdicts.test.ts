@@ -66,6 +66,9 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "listClientIds",
       "updateClientId",
       "deleteClientId",
+      // Prism answers its examples: the link it finds and the batch it joins are not the ones created.
+      "createPayoutSecurePayment",
+      "createBatchPayoutSecurePayment",
       // Prism checks no signature: it registers a destination whatever signed it.
       "createPayeeDestination",
       "deactivatePayeeDestination",
@@ -74,6 +77,13 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       find(results, "getPayerComplianceStatus", "status of a payer just registered -> 200 with its userId")
         .reason,
     ).toMatch(/^getPayerComplianceStatus: answered 404, expected 200; body: /);
+    expect(
+      find(
+        results,
+        "createPayoutSecurePayment",
+        "payout link just created -> its request finds the same token",
+      ).reason,
+    ).toMatch(/^token "01KM9S346Q3D25VT4F5V37E3S3", created "01KMB2Q7XW4F9C3N8R6T1V5H0J"/);
     expect(
       find(
         results,

@@ -402,6 +402,9 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "get", path: "/v2/payee-destination" },
   { method: "get", path: "/v2/payee-destination/{destinationId}" },
   { method: "delete", path: "/v2/payee-destination/{destinationId}" },
+  { method: "post", path: "/v2/secure-payments/payouts" },
+  { method: "post", path: "/v2/secure-payments/batch-payouts" },
+  { method: "post", path: "/v2/secure-payments/fees/preview" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -9,8 +9,14 @@ import type { DomainContext } from "./context.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
-import { callerClientId } from "./principal.ts";
-import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
+import { callerClientId, type Principal } from "./principal.ts";
+import {
+  createRequestRecord,
+  type PlannedRequest,
+  paymentTokenOf,
+  planRequests,
+  storeNewRequest,
+} from "./requests.ts";
 import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -29,18 +35,27 @@ export function securePaymentUrl(pageUrl: string, token: string): string {
   return url.toString();
 }
 
-/** Creates the requests of `body` and a payment link for them, valid for the configured lifetime. */
-export async function createSecurePayment(
+/** What a link keeps besides its requests. */
+export type SecurePaymentLinkDetails = Pick<
+  SecurePaymentRecord,
+  "reference" | "redirectUrl" | "redirectLabel" | "payerIdentifier" | "kind" | "payout"
+>;
+
+/**
+ * Creates the planned requests and one payment link for them, valid for the configured
+ * lifetime. `planLink` runs in the transaction that stores the link, so what it reads (a payee
+ * destination) cannot change in between.
+ */
+export async function storeSecurePaymentLink(
   ctx: DomainContext,
-  { principal, body }: OperationInput<"createSecurePayment">,
+  principal: Principal,
+  planLink: (tx: StoreOperations) => Promise<{ network: string; plans: PlannedRequest[] }>,
+  details: SecurePaymentLinkDetails,
 ): Promise<Schemas["SecurePayment"]> {
   const now = ctx.clock.now();
   const token = newUlid(now);
-  // The destinations are read in the transaction that stores the link: a deactivation either
-  // comes before and refuses the item, or after.
   const securePayment = await ctx.store.withTransaction(async (tx) => {
-    const items = await resolveSecurePaymentItems(tx, principal.accountId, body.requests);
-    const { network, plans } = planRequests(items, "/body/requests");
+    const { network, plans } = await planLink(tx);
     const records = plans.map((plan) =>
       createRequestRecord(plan, {
         accountId: principal.accountId,
@@ -49,36 +64,70 @@ export async function createSecurePayment(
         clientId: callerClientId(principal),
       }),
     );
-    const created: SecurePaymentRecord = {
-      token,
-      accountId: principal.accountId,
-      requestIds: records.map((record) => record.requestId),
-      network,
-      status: "pending",
+    for (const record of records) {
+      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
+    }
+    const link = { token, requestIds: records.map((record) => record.requestId), network };
+    return putNewSecurePayment(ctx, tx, principal, link, details);
+  });
+  return toCreatedLink(ctx, securePayment);
+}
+
+/** Stores a pending link over stored requests, valid for the configured lifetime, and announces it. */
+export async function putNewSecurePayment(
+  ctx: DomainContext,
+  tx: StoreOperations,
+  principal: Principal,
+  link: Pick<SecurePaymentRecord, "token" | "requestIds" | "network">,
+  details: SecurePaymentLinkDetails,
+): Promise<SecurePaymentRecord> {
+  const now = ctx.clock.now();
+  const created: SecurePaymentRecord = {
+    ...link,
+    accountId: principal.accountId,
+    status: "pending",
+    ...details,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await tx.putSecurePayment(created);
+  await tx.appendEvent({
+    type: "secure_payment.created",
+    occurredAt: now.toISOString(),
+    data: { token: created.token, requestIds: created.requestIds },
+  });
+  return created;
+}
+
+/** The answer to the creation of a link. */
+export function toCreatedLink(ctx: DomainContext, record: SecurePaymentRecord): Schemas["SecurePayment"] {
+  return {
+    requestIds: record.requestIds,
+    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), record.token),
+    token: record.token,
+  };
+}
+
+/** Creates the requests of `body` and a payment link for them. */
+export async function createSecurePayment(
+  ctx: DomainContext,
+  { principal, body }: OperationInput<"createSecurePayment">,
+): Promise<Schemas["SecurePayment"]> {
+  // A deactivation of a destination either comes before the link is stored and refuses the item, or after.
+  return storeSecurePaymentLink(
+    ctx,
+    principal,
+    async (tx) =>
+      planRequests(await resolveSecurePaymentItems(tx, principal.accountId, body.requests), "/body/requests"),
+    {
+      kind: "incoming",
       reference: body.reference ?? null,
       redirectUrl: body.redirectUrl ?? null,
       redirectLabel: body.redirectLabel ?? null,
       payerIdentifier: body.payerIdentifier ?? null,
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    for (const record of records) {
-      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
-    }
-    await tx.putSecurePayment(created);
-    await tx.appendEvent({
-      type: "secure_payment.created",
-      occurredAt: now.toISOString(),
-      data: { token, requestIds: created.requestIds },
-    });
-    return created;
-  });
-  return {
-    requestIds: securePayment.requestIds,
-    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), token),
-    token,
-  };
+    },
+  );
 }
 
 /** The requests of `ids` that exist, in the order of `ids`. */

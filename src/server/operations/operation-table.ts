@@ -1,3 +1,4 @@
+import { createBatchPayoutSecurePayment } from "../domain/batch-payout-secure-payments.ts";
 import { createBatchPayout } from "../domain/batch-payouts.ts";
 import {
   createClientId,
@@ -27,6 +28,7 @@ import {
 import { sendPaymentIntent } from "../domain/payment-intents.ts";
 import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
 import { searchPayments } from "../domain/payment-search.ts";
+import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
 import { createPayout } from "../domain/payouts.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
 import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
@@ -56,6 +58,7 @@ import {
   sendSandboxWebhookTest,
 } from "../domain/sandbox/webhook-endpoints.ts";
 import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
+import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
 import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
 import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import type { OperationHandlers } from "./operation-types.ts";
@@ -80,6 +83,9 @@ export const operationHandlers: OperationHandlers = {
   sendPaymentIntent,
   searchPayments,
   createSecurePayment,
+  createPayoutSecurePayment,
+  createBatchPayoutSecurePayment,
+  previewSecurePaymentFees,
   checkSecurePaymentToken,
   createPayout,
   findSecurePayment,

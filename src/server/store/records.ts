@@ -81,6 +81,8 @@ export interface RequestRecord {
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
+export type SecurePaymentKind = "incoming" | "payout";
+
 export interface SecurePaymentRecord {
   token: string;
   accountId: string;
@@ -93,6 +95,10 @@ export interface SecurePaymentRecord {
   redirectLabel: string | null;
   /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
   payerIdentifier: string | null;
+  /** `incoming`: the account gets paid; `payout`: the account pays a recipient. */
+  kind: SecurePaymentKind;
+  /** A payout's recipient identifier and creating wallet, kept for the integrator. */
+  payout?: { recipientIdentifier: string | null; creatorWalletAddress: string | null };
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
