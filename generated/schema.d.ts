@@ -1036,14 +1036,16 @@ export interface paths {
         /**
          * Read the sandbox clock
          * @description Sandbox only: the reference server answers it, the real service does not. Returns the time
-         *     the sandbox goes by for link expiry, timestamps and rate limits.
+         *     the API key's account goes by for link expiry, timestamps and rate limits. Each account has
+         *     its own clock.
          */
         get: operations["getSandboxClock"];
         put?: never;
         /**
          * Move the sandbox clock
-         * @description Sandbox only. Moves the clock by `advanceSeconds` or to `now`, for every caller of the
-         *     sandbox at once. Use it to expire payment links (7 days) or to reach a rate-limit window's
+         * @description Sandbox only. Moves the API key's account's clock by `advanceSeconds` or to `now`; other
+         *     accounts' clocks stay where they are. The clock is kept with the account's records, so it
+         *     survives a restart and every server instance sharing the database reads it. Use it to expire payment links (7 days) or to reach a rate-limit window's
          *     end without waiting. Moving back is allowed: a link then reads as payable again if nothing
          *     else ended it.
          */
@@ -1066,7 +1068,8 @@ export interface paths {
         /**
          * Set a wallet's simulated balances and allowances
          * @description Sandbox only. The sandbox has no blockchain: pay calldata and batch payouts read a wallet's
-         *     balances and allowances from this book. Set them here to get the approval, balance and gas
+         *     balances and allowances from this book. Each account has its own book: the API key's
+         *     account's is changed here, and calls of that account (API key or client ID) read it. Set them here to get the approval, balance and gas
          *     answers you want to test. Amounts are human-readable decimals in each currency; entries not
          *     mentioned keep their value, and any amount never set is zero.
          */
@@ -1086,7 +1089,8 @@ export interface paths {
         };
         /**
          * Read a wallet's simulated balances and allowances
-         * @description Sandbox only. Returns what `POST /sandbox/wallets` set for this address.
+         * @description Sandbox only. Returns what `POST /sandbox/wallets` set for this address in the API key's
+         *     account's wallet book.
          */
         get: operations["getSandboxWallet"];
         put?: never;
@@ -1304,7 +1308,8 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description Sandbox only. The API key's account's webhook endpoints, from the configuration file and the
-         *     sandbox API, oldest first. Secrets are reduced to their last four characters.
+         *     sandbox API, oldest first, one page at a time (`limit`, `cursor`). Secrets are reduced to
+         *     their last four characters.
          */
         get: operations["listSandboxWebhookEndpoints"];
         put?: never;
@@ -1417,8 +1422,10 @@ export interface paths {
         /**
          * Read the webhook delivery log
          * @description Sandbox only. The API key's account's webhook deliveries, each with every attempt (status code
-         *     or error, duration, time) and its state, oldest first. Narrow it by endpoint, event, request
-         *     or state; every filter given must match. There is one delivery per event and endpoint.
+         *     or error, duration, time) and its state, oldest first, one page at a time (`limit`, `cursor`).
+         *     Narrow it by endpoint, event, request or state; every filter given must match. There is one
+         *     delivery per event and endpoint. The server keeps the newest deliveries of each account (10,000
+         *     unless configured otherwise) and drops older delivered or dead ones.
          */
         get: operations["listSandboxWebhookDeliveries"];
         put?: never;
@@ -1882,7 +1889,10 @@ export interface components {
             message: string;
             /** @description Same as the `X-Request-Id` header of the answer. */
             requestId?: string;
-            /** @description Every validation failure, present when `type` is `/problems/validation-failed`. */
+            /**
+             * @description The validation failures, present when `type` is `/problems/validation-failed`: all of them,
+             *     or the first 20 when there are more, in which case `detail` gives their number.
+             */
             errors?: components["schemas"]["ValidationIssue"][];
         };
         /**
@@ -5173,6 +5183,12 @@ export interface components {
             request: components["schemas"]["SandboxRequest"];
         };
         /**
+         * SandboxPageCursor
+         * @description Sandbox only. An opaque position in a list: pass it back as it is, never build or change one.
+         * @example MTA0
+         */
+        SandboxPageCursor: string;
+        /**
          * SandboxWebhookEndpointId
          * @description Sandbox only. A webhook endpoint's identifier: `we_` and a ULID for endpoints created through
          *     the sandbox API; the configured `id`, or `we_config_<account index>_<endpoint index>`, for
@@ -5223,11 +5239,13 @@ export interface components {
         };
         /**
          * SandboxWebhookEndpointList
-         * @description Sandbox only. The webhook endpoints of the API key's account, oldest first.
+         * @description Sandbox only. One page of the webhook endpoints of the API key's account, oldest first.
          */
         SandboxWebhookEndpointList: {
-            /** @description The endpoints, secrets reduced to their last four characters. */
+            /** @description The endpoints of this page, secrets reduced to their last four characters. */
             endpoints: components["schemas"]["SandboxWebhookEndpoint"][];
+            /** @description The `cursor` of the next page; null when this page ends the list. */
+            nextCursor: components["schemas"]["SandboxPageCursor"] | null;
         };
         /**
          * SandboxWebhookEndpointCreate
@@ -5244,7 +5262,10 @@ export interface components {
              *     `allowWebhookTargets` lists the origin or host.
              */
             url: string;
-            /** @description The events to send to it; all of them when absent. */
+            /**
+             * @description The events to send to it; all of them when absent. Each event at most once, so at most as
+             *     many as there are events.
+             */
             events?: components["schemas"]["WebhookEventName"][];
         };
         /**
@@ -5370,11 +5391,16 @@ export interface components {
         };
         /**
          * SandboxWebhookDeliveryList
-         * @description Sandbox only. Deliveries of the API key's account, oldest first.
+         * @description Sandbox only. One page of the deliveries of the API key's account, oldest first.
          */
         SandboxWebhookDeliveryList: {
-            /** @description The deliveries that match every filter given. */
+            /** @description The deliveries of this page that match every filter given. */
             deliveries: components["schemas"]["SandboxWebhookDelivery"][];
+            /**
+             * @description The `cursor` of the next page; null when this page ends the list. A delivery created while
+             *     you page through the list may land on a page already read.
+             */
+            nextCursor: components["schemas"]["SandboxPageCursor"] | null;
         };
         /**
          * WebhookRequestId
@@ -6073,6 +6099,18 @@ export interface components {
          */
         ClientIdRecordPath: string;
         /**
+         * @description How many items one page holds at most. Without it a page holds 100. Ask for the next page with
+         *     the `nextCursor` of this one.
+         * @example 50
+         */
+        SandboxPageLimitQuery: number;
+        /**
+         * @description Where the page starts: the `nextCursor` of the previous page, with the same filters. Without it
+         *     the list starts from its oldest item.
+         * @example MTA0
+         */
+        SandboxPageCursorQuery: components["schemas"]["SandboxPageCursor"];
+        /**
          * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
          *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
          *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
@@ -6256,6 +6294,7 @@ export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurr
 export type SandboxRecurringPayment = components['schemas']['SandboxRecurringPayment'];
 export type SandboxRecurringPaymentExecute = components['schemas']['SandboxRecurringPaymentExecute'];
 export type SandboxRecurringPaymentExecution = components['schemas']['SandboxRecurringPaymentExecution'];
+export type SandboxPageCursor = components['schemas']['SandboxPageCursor'];
 export type SandboxWebhookEndpointId = components['schemas']['SandboxWebhookEndpointId'];
 export type WebhookEventName = components['schemas']['WebhookEventName'];
 export type SandboxWebhookEndpoint = components['schemas']['SandboxWebhookEndpoint'];
@@ -6306,6 +6345,8 @@ export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery
 export type ParameterClientUserIdPath = components['parameters']['ClientUserIdPath'];
 export type ParameterPaymentDetailsIdQuery = components['parameters']['PaymentDetailsIdQuery'];
 export type ParameterClientIdRecordPath = components['parameters']['ClientIdRecordPath'];
+export type ParameterSandboxPageLimitQuery = components['parameters']['SandboxPageLimitQuery'];
+export type ParameterSandboxPageCursorQuery = components['parameters']['SandboxPageCursorQuery'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
 export type ParameterWebhookDeliveryHeader = components['parameters']['WebhookDeliveryHeader'];
 export type ParameterWebhookRetryCountHeader = components['parameters']['WebhookRetryCountHeader'];
@@ -8673,14 +8714,27 @@ export interface operations {
     };
     listSandboxWebhookEndpoints: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description How many items one page holds at most. Without it a page holds 100. Ask for the next page with
+                 *     the `nextCursor` of this one.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["SandboxPageLimitQuery"];
+                /**
+                 * @description Where the page starts: the `nextCursor` of the previous page, with the same filters. Without it
+                 *     the list starts from its oldest item.
+                 * @example MTA0
+                 */
+                cursor?: components["parameters"]["SandboxPageCursorQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The endpoints. */
+            /** @description One page of the endpoints. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8895,6 +8949,18 @@ export interface operations {
                  * @example dead
                  */
                 state?: components["schemas"]["SandboxWebhookDeliveryState"];
+                /**
+                 * @description How many items one page holds at most. Without it a page holds 100. Ask for the next page with
+                 *     the `nextCursor` of this one.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["SandboxPageLimitQuery"];
+                /**
+                 * @description Where the page starts: the `nextCursor` of the previous page, with the same filters. Without it
+                 *     the list starts from its oldest item.
+                 * @example MTA0
+                 */
+                cursor?: components["parameters"]["SandboxPageCursorQuery"];
             };
             header?: never;
             path?: never;
@@ -8902,7 +8968,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The matching deliveries; an empty list when none matches. */
+            /** @description One page of the matching deliveries; an empty list when none matches. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -63,8 +63,12 @@ export function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Milliseconds one request takes, answered in full. */
-export async function timeRequest(baseUrl: string, request: LoadRequest): Promise<number> {
+/** Milliseconds one request takes, answered in full with a 2xx (or with `expectStatus`). */
+export async function timeRequest(
+  baseUrl: string,
+  request: LoadRequest,
+  options: { expectStatus?: number } = {},
+): Promise<number> {
   const started = performance.now();
   const answer = await fetch(baseUrl + request.path, {
     method: request.method,
@@ -72,6 +76,7 @@ export async function timeRequest(baseUrl: string, request: LoadRequest): Promis
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   await answer.arrayBuffer();
-  if (!answer.ok) throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
+  const expected = options.expectStatus === undefined ? answer.ok : answer.status === options.expectStatus;
+  if (!expected) throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
   return performance.now() - started;
 }

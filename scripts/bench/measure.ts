@@ -84,3 +84,21 @@ export async function measureCreationRate(
   const full = await measureLoad(server.baseUrl, request, options);
   return { emptyPerSecond: empty.requestsPerSecond, fullPerSecond: full.requestsPerSecond, records };
 }
+
+export type HostileBodyTimes = Record<string, number[]>;
+
+/** Milliseconds to answer each hostile body, `repeats` times each: the server must answer them fast. */
+export async function measureHostileBodies(
+  server: ChildServer,
+  bodies: Record<string, LoadRequest & { expectStatus: number }>,
+  repeats: number,
+): Promise<HostileBodyTimes> {
+  const times: HostileBodyTimes = {};
+  for (const [name, request] of Object.entries(bodies)) {
+    times[name] = [];
+    for (let index = 0; index < repeats; index++) {
+      times[name].push(await timeRequest(server.baseUrl, request, { expectStatus: request.expectStatus }));
+    }
+  }
+  return times;
+}

@@ -42,3 +42,15 @@ export async function startBareExpress(
     path: (firstRoute ?? "GET /").split(" ")[1] as string,
   });
 }
+
+/** Bare node:http answering the same bodies: the floor under every framework. */
+export async function startBareNodeHttp(
+  answers: Record<string, { status: number; body: string }>,
+): Promise<ChildServer> {
+  const port = await findFreePort();
+  const script = path.join(repoRoot, "scripts", "bench", "baseline-http.ts");
+  const [firstRoute] = Object.keys(answers);
+  return startChildServer(bin("tsx"), [script, String(port), JSON.stringify(answers)], port, {
+    path: (firstRoute ?? "GET /").split(" ")[1] as string,
+  });
+}

@@ -28,3 +28,31 @@ export const batchOf100Payees: LoadRequest = {
     requests: Array.from({ length: 100 }, (_, index) => item(`${index + 1}.25`)),
   }),
 };
+
+export interface HostileBody extends LoadRequest {
+  /** What the server answers it: refused (400), or, for unknown members the server drops unread, created. */
+  expectStatus: number;
+}
+
+/** Item 3 of the performance issue: bodies within the size limit that once kept the validator busy. */
+export const hostileBodies: Record<string, HostileBody> = {
+  "100,000 empty items (300 KB)": {
+    method: "POST",
+    path: "/v2/secure-payments",
+    headers: jsonHeaders,
+    body: `{"requests":[${new Array(100_000).fill("{}").join(",")}]}`,
+    expectStatus: 400,
+  },
+  // The server runs as shipped, without strictBodies: it drops the unknown members and creates the payment.
+  "85,000 unknown fields of one item (0.9 MB)": {
+    method: "POST",
+    path: "/v2/secure-payments",
+    headers: jsonHeaders,
+    body: JSON.stringify({
+      requests: [
+        { ...item("125.00"), ...Object.fromEntries(Array.from({ length: 85_000 }, (_, i) => [`k${i}`, 0])) },
+      ],
+    }),
+    expectStatus: 201,
+  },
+};

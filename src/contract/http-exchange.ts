@@ -14,7 +14,8 @@ export class NoAnswerError extends Error {
   override name = "NoAnswerError";
 }
 
-function buildUrl(baseUrl: string, operation: SpecOperation, request: ContractRequest): URL {
+/** The URL of a request: the path template filled in, the query appended. */
+export function buildUrl(baseUrl: string, operation: SpecOperation, request: ContractRequest): URL {
   const path = operation.key.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = request.path[name];
     if (value === undefined) throw new Error(`${operation.operationId}: no value for path parameter ${name}`);

@@ -27,8 +27,10 @@ export class SandboxClock implements Clock {
   #offsetMs = 0;
   readonly #base: Clock;
 
-  constructor(base: Clock = systemClock) {
+  /** Starts `offsetMs` ahead of `base` (behind when negative). */
+  constructor(base: Clock = systemClock, offsetMs = 0) {
     this.#base = base;
+    this.#offsetMs = offsetMs;
   }
 
   now(): Date {

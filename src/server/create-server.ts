@@ -1,25 +1,29 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import express, { type Express } from "express";
+import express, { type Express, type Request } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
-import { type Clock, SandboxClock, systemClock } from "./clock.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
-import type { DomainContext } from "./domain/context.ts";
+import type { ServerContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
-import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
+import { inSequence } from "./http/in-sequence.ts";
+import { translateValidatorErrors, validateAgainstSpec, warmUpHeader } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
+import { createReadiness } from "./http/readiness.ts";
+import { refuseHostileBodies } from "./http/refuse-hostile-bodies.ts";
 import { assignRequestId } from "./http/request-id.ts";
-import { resolveOperation } from "./http/resolve-operation.ts";
+import { answerUnknownPath, resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
 import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
 import { operationHandlers } from "./operations/operation-table.ts";
@@ -27,7 +31,7 @@ import { pagesRouter } from "./pages/pages-router.ts";
 import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
-import { warmUpRoutes } from "./warm-up.ts";
+import { warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
@@ -36,8 +40,9 @@ import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 export interface CreateServerOptions {
   /** Credentials and behaviour; the built-in sandbox configuration when absent. */
   config?: SandboxConfig;
-  /** The time source the sandbox clock runs on (the system clock by default). */
+  /** The time source every account's sandbox clock runs on (the system clock by default). */
   clock?: Clock;
+  /** Where records live; the in-memory store by default. The caller closes a store it gives. */
   store?: Store;
   /** Validate every response against the spec (default true); switch off for speed. */
   validateResponses?: boolean;
@@ -46,7 +51,11 @@ export interface CreateServerOptions {
   /** The OpenAPI document to serve (default generated/openapi.json). */
   spec?: SpecDocument;
   logger?: ServerLogger;
-  /** Compile every operation's schemas when listening (default true). */
+  /**
+   * Compile the validator's schemas when listening (default true): those of the first-called
+   * operations before answering anyone, the others in the background. When false, each
+   * operation compiles at its first request.
+   */
   warmUp?: boolean;
   /** What the webhook worker waits between attempts with (timers by default). */
   webhookScheduler?: WebhookScheduler;
@@ -65,8 +74,8 @@ export interface RunningServer {
 export interface PayreqServer {
   app: Express;
   store: Store;
-  /** The clock every time decision reads; the sandbox API moves it. */
-  clock: SandboxClock;
+  /** The time source every account's sandbox clock runs on, each with the offset the account set. */
+  baseClock: Clock;
   /** The configuration with its defaults filled in. */
   config: ResolvedConfig;
   /** The public origin links are built from (config `publicBaseUrl`, else the listening address). */
@@ -76,7 +85,7 @@ export interface PayreqServer {
    * attempts in flight). `settled()` resolves once every delivery is delivered or dead.
    */
   webhooks: Pick<WebhookDispatcher, "settled" | "start" | "stop">;
-  /** Listens (port 0 picks a free one), warms the validator up, and resolves once ready. */
+  /** Listens (port 0 picks a free one), warms the validator up (see `warmUp`), and resolves once ready. */
   listen(options?: { port?: number; host?: string }): Promise<RunningServer>;
 }
 
@@ -89,7 +98,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   const operations = readPathOperations(spec);
   checkHandlersCoverSpec(operations, operationHandlers);
   const store = options.store ?? createMemoryStore();
-  const clock = new SandboxClock(options.clock ?? systemClock);
+  const baseClock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   const routes = buildRouteTable(operations);
   const headers = credentialHeaders(spec);
@@ -99,17 +108,20 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
 
   const dispatcher = new WebhookDispatcher({
     store,
-    clock,
+    baseClock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
     allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,
+    ...(store.shared ? { pollIntervalMs: config.webhookPollIntervalMs } : {}),
+    eventRetention: config.eventLogRetention,
+    deliveryRetention: config.webhookDeliveryRetention,
   });
 
-  const ctx: DomainContext = {
+  const ctx: ServerContext = {
     store,
-    clock,
+    baseClock,
     contractOverrides: options.contracts ?? {},
     securePaymentLifetimeSeconds: config.securePaymentLifetimeSeconds,
     publicOrigin,
@@ -122,51 +134,67 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 
   const ready = Promise.all([
-    seedClientIds(store, config, clock.now()),
-    seedWebhookEndpoints(store, config, clock.now()),
+    seedClientIds(store, config, baseClock.now()),
+    seedWebhookEndpoints(store, config, baseClock.now()),
   ]);
-  const limiter = createRateLimiter({
-    limit: config.clientIdRateLimitPerMinute,
-    clock,
-  });
+  const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
+  const warmUpToken = randomUUID();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use((_req, _res, next) => {
-    ready.then(() => next(), next);
-  });
-  app.use(assignRequestId());
-  app.use(answerCors(store, publicOrigin, readCorsPolicy(spec, operations)));
+  const isWarmUp = (req: Request) => req.get(warmUpHeader) === warmUpToken;
+  // Warm-up requests run their handler on a context of their own, whose changes nobody reads.
+  const warmUpContext: ServerContext = {
+    ...ctx,
+    store: createMemoryStore(),
+    // Every target allowed: an example's endpoint URL is never looked up or called.
+    webhooks: { ...ctx.webhooks, allowList: { allows: () => true }, enqueue: () => undefined },
+  };
+  const readiness = createReadiness(
+    ready.then(() => undefined),
+    isWarmUp,
+  );
+  app.use(
+    inSequence([
+      readiness.waitUntilReady,
+      assignRequestId(),
+      answerCors(store, publicOrigin, readCorsPolicy(spec, operations)),
+    ]),
+  );
+  // The API's steps, one Express layer; a path of no operation goes on to the pages.
+  app.use(
+    inSequence([
+      resolveOperation(routes),
+      authenticate({
+        verifyApiKey: createApiKeyVerifier(config.accounts),
+        store,
+        baseClock,
+        publicOrigin,
+        headers,
+      }),
+      limitClientIdRate(limiter),
+      parseJsonBody(),
+      refuseHostileBodies(spec, operations, { strictBodies: config.strictBodies }),
+      canonicaliseQuery(),
+      validateAgainstSpec(spec, {
+        validateResponses: options.validateResponses ?? true,
+        strictBodies: config.strictBodies,
+        warmUpToken,
+      }),
+      dispatchOperation(operationHandlers, (req) => (isWarmUp(req) ? warmUpContext : ctx)),
+    ]),
+  );
   app.use(pagesRouter(ctx));
-  app.use(resolveOperation(routes));
-  app.use(
-    authenticate({
-      verifyApiKey: createApiKeyVerifier(config.accounts),
-      store,
-      clock,
-      publicOrigin,
-      headers,
-    }),
-  );
-  app.use(limitClientIdRate(limiter));
-  app.use(parseJsonBody());
-  app.use(canonicaliseQuery());
-  app.use(
-    validateAgainstSpec(spec, {
-      validateResponses: options.validateResponses ?? true,
-      strictBodies: config.strictBodies,
-    }),
-  );
-  app.use(dispatchOperation(operationHandlers, ctx));
+  app.use(answerUnknownPath());
   app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));
 
   return {
     app,
     store,
-    clock,
+    baseClock,
     config,
     publicOrigin,
     webhooks: dispatcher,
@@ -185,19 +213,37 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
           server.close((error) => (error ? reject(error) : resolve()));
           server.closeAllConnections();
         });
-      // The worker stops with the server: no retry timer outlives it, no attempt is left running.
-      const close = async () => {
-        await Promise.all([closeHttp(), dispatcher.stop()]);
+      const apiKey = config.accounts[0]?.apiKeys[0];
+      const warmUp = options.warmUp ?? true;
+      const warmUpTarget = {
+        baseUrl: url,
+        credential: { header: headers.apiKey, value: apiKey ?? "" },
+        token: warmUpToken,
       };
-      if (options.warmUp ?? true) {
-        const apiKey = config.accounts[0]?.apiKeys[0];
+      const { first, later } = warmUpOrder(operations);
+      if (warmUp && apiKey) {
         try {
-          if (apiKey) await warmUpRoutes(url, routes, { header: headers.apiKey, value: apiKey });
+          await readiness.holdDuring(warmUpOperations(warmUpTarget, first));
         } catch (error) {
-          await close();
+          await closeHttp();
           throw error;
         }
       }
+      // The other operations compile when the server is quiet, one at a time.
+      const stopWarmUp = new AbortController();
+      const background =
+        warmUp && apiKey
+          ? warmUpWhenQuiet(warmUpTarget, later, readiness.quietForMs, stopWarmUp.signal).catch(
+              (error: unknown) => {
+                if (!stopWarmUp.signal.aborted) logger.error("warm-up failed", error);
+              },
+            )
+          : Promise.resolve();
+      // The worker and the warm-up stop with the server: no timer outlives it, no attempt is left running.
+      const close = async () => {
+        stopWarmUp.abort();
+        await Promise.all([closeHttp(), dispatcher.stop(), background]);
+      };
       dispatcher.start();
       return { url, port: address.port, close };
     },

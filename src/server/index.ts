@@ -16,7 +16,13 @@ export {
 } from "./create-server.ts";
 export type { ServerLogger } from "./http/error-handler.ts";
 export { buildProblem, type ProblemBody, type ProblemKind, problemCatalogue } from "./problems.ts";
-export { createMemoryStore } from "./store/memory-store.ts";
+export {
+  createMemoryStore,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  type MemoryStoreSnapshot,
+} from "./store/memory-store.ts";
+export { createPostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.ts";
 export type * from "./store/records.ts";
 export type { Store, StoreOperations } from "./store/store.ts";
 export type { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";

@@ -35,13 +35,27 @@ export class ProblemError extends Error {
   }
 }
 
-/** A 400 validation failure listing every issue; the detail names the fields. */
-export function validationFailed(issues: ValidationIssue[], detail?: string): ProblemError {
-  const paths = [...new Set(issues.map((issue) => issue.path))];
+/** The most issues one answer lists; `detail` counts them all. Keeps answers to hostile bodies small. */
+export const maxListedIssues = 20;
+
+/**
+ * A 400 validation failure listing the issues, the first `maxListedIssues` of them when there are
+ * more; the detail names their fields and, when the list is cut, how many issues there are in
+ * all (`total`, when the caller has counted more issues than it passes).
+ */
+export function validationFailed(
+  issues: ValidationIssue[],
+  detail?: string,
+  total = issues.length,
+): ProblemError {
+  const listed = issues.slice(0, maxListedIssues);
+  const paths = [...new Set(listed.map((issue) => issue.path))];
   const summary =
     detail ??
-    `${paths.length} ${paths.length === 1 ? "field is" : "fields are"} invalid: ${paths.join(", ")}.`;
-  return new ProblemError("validationFailed", summary, { issues });
+    (total > listed.length
+      ? `${total} issues were found; errors lists the first ${listed.length}, about ${paths.join(", ")}.`
+      : `${paths.length} ${paths.length === 1 ? "field is" : "fields are"} invalid: ${paths.join(", ")}.`);
+  return new ProblemError("validationFailed", summary, { issues: listed });
 }
 
 export function invalidField(path: string, message: string): ProblemError {

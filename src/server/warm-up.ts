@@ -1,30 +1,155 @@
-import type { RouteTable } from "./http/route-table.ts";
+import { Agent, request } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { buildUrl } from "../contract/http-exchange.ts";
+import { type ContractRequest, listValidCalls } from "../contract/valid-inputs.ts";
+import type { SpecOperation } from "../spec/operations.ts";
+import { warmUpHeader } from "./http/openapi-validation.ts";
+import type { PathOperationId } from "./operations/operation-types.ts";
 
 /**
- * Compiles the validator's schemas for every operation before the first real call: one request
- * per operation with an unknown query parameter, which the request validator refuses with 400
- * after compiling the route, and whose Problem answer compiles the route's response schemas.
- * Nothing reaches a handler, so no state changes. A 5xx means the spec cannot be served.
+ * Compiled before the server answers anyone: an integration's first calls, the currencies it can
+ * use and a payment link or a batch payout. Every other operation (the payment page's calls come
+ * once a person opens the link) compiles when the server is quiet, some 20 ms each, or at its
+ * first request if that comes sooner.
  */
-export async function warmUpRoutes(
-  baseUrl: string,
-  routes: RouteTable,
-  credential: { header: string; value: string },
+export const firstCalledOperations: readonly PathOperationId[] = [
+  "listCurrencies",
+  "createSecurePayment",
+  "createBatchPayout",
+];
+
+/** How long the server must have had no request before the background warm-up compiles the next operation. */
+export const quietMsBeforeWarmUp = 200;
+
+export interface WarmUpTarget {
+  baseUrl: string;
+  credential: { header: string; value: string };
+  token: string;
+}
+
+/** Sends one request and resolves with its status once the answer is read. */
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: Agent,
+) {
+  return new Promise<number>((resolve, reject) => {
+    const outgoing = request(url, { method, headers, agent }, (answer) => {
+      answer.resume();
+      answer.on("end", () => resolve(answer.statusCode ?? 0));
+      answer.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * Valid calls of the operation, from the spec's examples when it has them: with its required
+ * parameters, and again with every query parameter that has an example, so that both the plain
+ * and the filtered ways of answering it have run.
+ */
+function exampleCalls(operation: SpecOperation): ContractRequest[] {
+  let call: ContractRequest;
+  try {
+    call = listValidCalls(operation)[0]?.request ?? { path: {}, query: {}, headers: {} };
+  } catch {
+    // No example to build one from: a request the validator refuses compiles its schemas as well.
+    return [
+      {
+        path: Object.fromEntries(operation.pathParams.map((name) => [name, "warm-up"])),
+        query: {},
+        headers: {},
+      },
+    ];
+  }
+  const optional = operation.parameters.filter(
+    (parameter) => parameter.in === "query" && !parameter.required && parameter.example !== undefined,
+  );
+  if (optional.length === 0) return [call];
+  const query = { ...call.query };
+  for (const parameter of optional) query[parameter.name] = String(parameter.example);
+  return [call, { ...call, query }];
+}
+
+/**
+ * Compiles and runs the validator's schemas and the handler of each operation, in order: valid
+ * calls built from the spec's examples (exampleCalls), marked by the warm-up token. The
+ * server answers it like any other, except that the handler works on a scratch context of its
+ * own (create-server.ts), so nothing the server keeps changes; the answer compiles the response
+ * schemas. A 5xx means the spec cannot be served. Stops between requests once `signal` aborts.
+ * node:http rather than fetch: loading fetch would cost the start-up more than the requests.
+ */
+export async function warmUpOperations(
+  target: WarmUpTarget,
+  operations: readonly SpecOperation[],
+  signal?: AbortSignal,
 ): Promise<void> {
   const failures: string[] = [];
-  for (const route of routes.routes) {
-    const path = route.key.replace(/\{[^}]+\}/g, "warm-up");
-    const response = await fetch(`${baseUrl}${path}?warmUp=1`, {
-      method: route.method,
-      headers: {
-        [credential.header]: credential.value,
-        ...(route.body ? { "content-type": "application/json" } : {}),
-      },
-      ...(route.body ? { body: "{}" } : {}),
-    });
-    await response.arrayBuffer();
-    if (response.status >= 500) failures.push(`${route.method} ${route.key}: ${response.status}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (const operation of operations) {
+      for (const call of exampleCalls(operation)) {
+        if (signal?.aborted) break;
+        const headers = {
+          ...call.headers,
+          [target.credential.header]: target.credential.value,
+          [warmUpHeader]: target.token,
+          ...(call.body ? { "content-type": call.body.contentType } : {}),
+        };
+        const url = buildUrl(target.baseUrl, operation, call);
+        const status = await send(url, operation.method, headers, call.body?.text, agent);
+        if (status >= 500) failures.push(`${operation.method} ${operation.key}: ${status}`);
+      }
+    }
+  } finally {
+    agent.destroy();
   }
   if (failures.length > 0)
     throw new Error(`the spec's operations cannot be served:\n  ${failures.join("\n  ")}`);
+}
+
+/**
+ * Warms the operations up one at a time, each once no request has come for `quietMsBeforeWarmUp`:
+ * a compile never holds up a burst of requests, and at most one compile is in the way of a
+ * request that comes during it.
+ */
+export async function warmUpWhenQuiet(
+  target: WarmUpTarget,
+  operations: readonly SpecOperation[],
+  quietForMs: () => number,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const operation of operations) {
+    for (let quiet = quietForMs(); quiet < quietMsBeforeWarmUp; quiet = quietForMs()) {
+      await delay(quietMsBeforeWarmUp - quiet, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return;
+    }
+    await warmUpOperations(target, [operation], signal);
+  }
+}
+
+/** The operations in warm-up order: the first-called ones, then the service's, then the sandbox's. */
+export function warmUpOrder(operations: readonly SpecOperation[]): {
+  first: SpecOperation[];
+  later: SpecOperation[];
+} {
+  const isFirst = (operation: SpecOperation) =>
+    (firstCalledOperations as readonly string[]).includes(operation.operationId);
+  const isSandbox = (operation: SpecOperation) => operation.key.startsWith("/sandbox/");
+  const paths = operations.filter((operation) => operation.kind === "path");
+  const missing = firstCalledOperations.filter(
+    (id) => !paths.some((operation) => operation.operationId === id),
+  );
+  if (missing.length > 0)
+    throw new Error(`firstCalledOperations names no operation of the spec: ${missing.join(", ")}`);
+  return {
+    first: paths.filter(isFirst),
+    later: [
+      ...paths.filter((operation) => !isFirst(operation) && !isSandbox(operation)),
+      ...paths.filter((operation) => !isFirst(operation) && isSandbox(operation)),
+    ],
+  };
 }

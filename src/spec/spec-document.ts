@@ -8,6 +8,9 @@ export type JsonObject = Record<string, unknown>;
 /** The bundled single-file spec every tool reads, written by `npm run build`. */
 export const bundledSpecFile = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
 
+/** The published reference built from it, one self-contained HTML file. */
+export const referenceDocsFile = fileURLToPath(new URL("../../docs/index.html", import.meta.url));
+
 export function readSpecFile(file: string): SpecDocument {
   return JSON.parse(readFileSync(file, "utf8")) as SpecDocument;
 }

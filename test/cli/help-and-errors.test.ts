@@ -54,8 +54,8 @@ describe("payreq --help", () => {
     ],
     [
       ["serve", "--help"],
-      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--strict-bodies]",
-      ["PORT"],
+      "Usage: payreq serve [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]",
+      ["PORT", "DATABASE_URL", '"strictBodies": true'],
     ],
     [["mock", "--help"], "Usage: payreq mock [--port 4010] [--host 127.0.0.1] [--dynamic]", ["Prism"]],
     // --help wins over everything else on the line, even a bad flag.
@@ -164,6 +164,11 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
       "payreq serve",
     ],
     [["serve", "--verbose"], "unknown option --verbose", "payreq serve"],
+    [
+      ["serve", "--database", "mysql://db.example.com/sandbox"],
+      "--database (or DATABASE_URL) must be a postgres:// or postgresql:// URL",
+      "payreq serve",
+    ],
     [
       ["mock", "--port", "0"],
       '--port (or PORT) must be a whole number from 1 to 65535, got "0"',

@@ -208,8 +208,8 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     expect(forwarded.headers["x-request-network-signature"]).toBe(signWebhook(secret, forwarded.body));
     expect(JSON.parse(forwarded.body.toString("utf8"))).toEqual(delivery.payload);
     expect(delivery.payload).toMatchObject({ event: "payment.partial", requestId, amount: "40" });
-    // --json prints the body after the line.
-    expect(listener.output()).toContain(`  "totalAmountPaid": "40",\n`);
+    // --json prints the body after the line, in a write of its own: wait for it too.
+    await listener.waitFor(/^ {2}"totalAmountPaid": "40",$/m);
 
     // Bytes the server would never produce (spacing, escapes, a trailing newline) reach the endpoint unchanged.
     const rawBody = Buffer.from(
@@ -446,6 +446,51 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       headers: { "x-api-key": apiKey },
     });
     expect(removed.status).toBe(204);
+  });
+});
+
+describe("payreq webhooks trigger on an account with more endpoints than one page lists", () => {
+  it("names the receiving endpoint on the second page of the sandbox's endpoint list", async () => {
+    const config: SandboxConfig = {
+      ...createDefaultConfig(),
+      allowWebhookTargets: ["127.0.0.1"],
+      maxWebhookEndpointsPerAccount: 150,
+    };
+    const crowded = createServer({ config, warmUp: false });
+    const crowdedRunning = await crowded.listen({ port: 0, host: "127.0.0.1" });
+    const register = async (body: { url: string; events: string[] }) => {
+      const answer = await fetch(`${crowdedRunning.url}/sandbox/webhooks/endpoints`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status).toBe(201);
+    };
+    try {
+      // 101 endpoints fill the first page (100) and more; none of them receives payment.failed.
+      for (let index = 0; index < 101; index++) {
+        await register({ url: `http://127.0.0.1:9/unused/${index}`, events: ["compliance.updated"] });
+      }
+      const receiver = await startReceiver();
+      await register({ url: receiver.url, events: ["payment.failed"] });
+
+      const trigger = await runPayreq([
+        "webhooks",
+        "trigger",
+        "payment.failed",
+        "--server",
+        crowdedRunning.url,
+      ]);
+      expect(trigger.stderr).toBe("");
+      expect(trigger.status).toBe(0);
+      expect(trigger.stdout).toContain(`payment.failed goes to 1 webhook endpoint(s): ${receiver.url}\n`);
+      await crowded.webhooks.settled();
+      expect(receiver.captured.map((request) => JSON.parse(request.body.toString()).event)).toEqual([
+        "payment.failed",
+      ]);
+    } finally {
+      await crowdedRunning.close();
+    }
   });
 });
 

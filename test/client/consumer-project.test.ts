@@ -49,6 +49,9 @@ const packInputs = [
   "docs/index.html",
   "README.md",
   "LICENSE",
+  // build:lib bundles the command line with these.
+  "scripts/bundle-cli.mjs",
+  "scripts/bundle-sources.mjs",
 ];
 
 function packLibrary(): { tarball: string; files: string[] } {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/run-tool.ts";
 import { InvalidValueError, normaliseWebhookEvent } from "../../src/index.ts";
+import { referenceFolder, referenceMissingReason } from "../support/published-examples.ts";
 import { specExample } from "./fetch-stub.ts";
 
 describe("normaliseWebhookEvent", () => {
@@ -75,16 +75,19 @@ describe("normaliseWebhookEvent", () => {
     expect(detail).toEqual(examples[4]);
   });
 
-  it("reads every payload the service publishes as a webhook sample", () => {
-    const folder = path.join(repoRoot, "..", "shared", "reference", "webhook-fixtures");
-    const samples = readdirSync(folder).filter((file) => file.endsWith(".json"));
-    expect(samples).toHaveLength(13);
-    for (const file of samples) {
-      const payload = JSON.parse(readFileSync(path.join(folder, file), "utf8")) as Record<string, unknown>;
-      const event = normaliseWebhookEvent(payload);
-      expect(event.event, file).toBe(payload.event);
-    }
-  });
+  it.skipIf(referenceMissingReason)(
+    `reads every payload the service publishes as a webhook sample${referenceMissingReason ? ` (skipped: ${referenceMissingReason})` : ""}`,
+    () => {
+      const folder = path.join(referenceFolder, "webhook-fixtures");
+      const samples = readdirSync(folder).filter((file) => file.endsWith(".json"));
+      expect(samples).toHaveLength(13);
+      for (const file of samples) {
+        const payload = JSON.parse(readFileSync(path.join(folder, file), "utf8")) as Record<string, unknown>;
+        const event = normaliseWebhookEvent(payload);
+        expect(event.event, file).toBe(payload.event);
+      }
+    },
+  );
 
   it("does not change the payload it is given", () => {
     const payload = specExample("WebhookPaymentFailed");

@@ -7,13 +7,16 @@ import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
 const script = path.join(repoRoot, "scripts", "contract.ts");
 const secretKey = "sk_test_do-not-print-4f9a1c2e";
 
 /** Runs `npm run contract -- ...` (the script itself). */
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
-  return runToEnd(tsx, [script, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+  return runToEnd(process.execPath, [runBundled, script, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
 }
 
 describe("npm run contract: arguments", () => {

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { startTestServer, type TestServer } from "../server/helpers.ts";
+import { describeUnless } from "../support/describe-unless.ts";
 import { addFakeWallet, type FakeWalletOptions } from "./fake-wallet.ts";
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere. `npx playwright install` cannot run here. */
@@ -19,12 +20,7 @@ export const browserSkipReason: string | undefined =
 
 /** `describe` for tests that need Chromium: skipped, with the reason in its name, when there is none. */
 export function describeInBrowser(name: string, tests: () => void): void {
-  if (browserSkipReason) {
-    process.stderr.write(`skipping "${name}": ${browserSkipReason}\n`);
-    describe.skip(`${name} (skipped: ${browserSkipReason})`, tests);
-  } else {
-    describe(name, tests);
-  }
+  describeUnless(browserSkipReason, name, tests);
 }
 
 export const screenshotDir = path.resolve("test-results", "screenshots");

@@ -1,4 +1,6 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { sandboxConfigSchema } from "../../src/server/config/config-schema.ts";
 import { createDefaultConfig, parseConfig } from "../../src/server/index.ts";
 import { problemsOf } from "./helpers.ts";
 
@@ -10,8 +12,18 @@ const configDefaults = {
   webhookTimeoutMs: 5000,
   allowWebhookTargets: [],
   maxWebhookEndpointsPerAccount: 20,
+  webhookPollIntervalMs: 1000,
+  eventLogRetention: 10_000,
+  webhookDeliveryRetention: 10_000,
   strictBodies: false,
 };
+
+describe("the configuration schema", () => {
+  it("is a valid JSON Schema 2020-12 document, which parseConfig does not check at every start", () => {
+    const ajv = new Ajv2020();
+    expect(ajv.validateSchema(sandboxConfigSchema), ajv.errorsText()).toBe(true);
+  });
+});
 
 describe("parseConfig", () => {
   it("accepts the built-in configuration", () => {

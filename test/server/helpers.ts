@@ -52,13 +52,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on a free port of 127.0.0.1, on a clock that stands still at `startInstant`. */
+/**
+ * Starts a server on a free port of 127.0.0.1, on a clock that stands still at `startInstant`.
+ * Without warm-up unless asked: each operation compiles at its first request, so a test file
+ * pays only for the operations it calls.
+ */
 export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const clock = createFixedClock(startInstant);
   const loggedErrors: string[] = [];
   const server = createServer({
     clock,
     logger: { error: (message) => loggedErrors.push(message) },
+    warmUp: false,
     ...options,
   });
   const running = await server.listen({ port: 0, host: "127.0.0.1" });

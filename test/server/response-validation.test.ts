@@ -5,8 +5,9 @@ import {
   createServer,
   type Store,
 } from "../../src/server/index.ts";
+import { ProblemError } from "../../src/server/problems.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { createSecurePayment, problemErrors, startTestServer } from "./helpers.ts";
+import { createSecurePayment, problemErrors, startTestServer, usdcOnBase } from "./helpers.ts";
 
 /** A store whose secure payments come back on a network name the spec does not allow. */
 function corruptingStore(): Store {
@@ -35,6 +36,33 @@ describe("response validation", () => {
       expect(server.loggedErrors[0]).toContain(
         `request ${answer.body.requestId} (GET /v2/secure-payments/{token}) failed`,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("turns a problem with a status the operation does not document into a logged 500", async () => {
+    const store = createMemoryStore();
+    const server = await startTestServer({
+      store: {
+        ...store,
+        // Refuses only what a creation writes: the webhook worker's transactions go through.
+        withTransaction: (work) =>
+          store.withTransaction((tx) =>
+            work({
+              ...tx,
+              putSecurePayment: () =>
+                Promise.reject(new ProblemError("securePaymentCompleted", "Not a creation's answer.")),
+            }),
+          ),
+      },
+    });
+    try {
+      const answer = await server.call("POST", "/v2/secure-payments", { body: { requests: [usdcOnBase()] } });
+      problemErrors(answer, "/problems/internal-error", 500);
+      expect(server.loggedErrors).toEqual([
+        `request ${answer.body.requestId} (POST /v2/secure-payments) failed: answered 409, which the operation does not document: Not a creation's answer.`,
+      ]);
     } finally {
       await server.close();
     }

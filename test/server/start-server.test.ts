@@ -15,9 +15,9 @@ import { findFreePort } from "../support/prism.ts";
 import { runGuideCommands } from "../support/run-guide-commands.ts";
 import { envWithoutSandboxSettings } from "../support/start-process.ts";
 
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
 
-describe("npm start (scripts/start-server.ts)", () => {
+describe("npm start (scripts/start-server.ts, bundled)", () => {
   let started: Awaited<ReturnType<typeof startServerScriptProcess>>;
   beforeAll(async () => {
     started = await startServerScriptProcess(["--port", "0"]);
@@ -80,13 +80,13 @@ describe("npm start (scripts/start-server.ts)", () => {
     const endpoints = await fetch(`${started.url}/sandbox/webhooks/endpoints`, {
       headers: { "x-api-key": sampleCredentials.apiKey },
     });
-    expect(await endpoints.json()).toEqual({ endpoints: [] });
+    expect(await endpoints.json()).toEqual({ endpoints: [], nextCursor: null });
   });
 });
 
 describe("start-up errors", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(tsx, [startServerScript, ...args], {
+    spawnSync(process.execPath, [runBundled, startServerScript, ...args], {
       cwd: repoRoot,
       encoding: "utf8",
       env: { ...envWithoutSandboxSettings, ...env },

@@ -1,10 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { createSchemaValidator, describeErrors } from "../../src/spec/schema-validator.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
+import { describeUnless } from "../support/describe-unless.ts";
 import {
   type PublishedExample,
   readPublishedExamples,
+  referenceMissingReason,
   unnamedTemplate,
 } from "../support/published-examples.ts";
 
@@ -51,7 +53,7 @@ const servedOperations = new Map(
     .filter((operation) => !operation.key.startsWith("/sandbox/"))
     .map((operation) => [unnamedTemplate(operation.method, operation.key), operation]),
 );
-const examples = readPublishedExamples(new Set(servedOperations.keys()));
+const examples = referenceMissingReason ? [] : readPublishedExamples(new Set(servedOperations.keys()));
 const used = new Set<number>();
 
 /** A copy of a value with every placeholder string replaced by its stand-in. */
@@ -79,7 +81,7 @@ function ourSchema(example: PublishedExample): unknown {
 const label = (example: PublishedExample) =>
   `${example.document} ${example.operation} ${example.kind === "request" ? "request body" : example.kind} ${example.name}`;
 
-describe("the service's published examples of the operations we serve", () => {
+describeUnless(referenceMissingReason, "the service's published examples of the operations we serve", () => {
   it("are found: requests and answers of the operations, successes and errors", () => {
     expect(examples.length).toBeGreaterThanOrEqual(80);
     const operations = new Set(examples.map((example) => example.operation));

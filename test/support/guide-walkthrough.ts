@@ -5,14 +5,14 @@ import { runGuideCommands } from "./run-guide-commands.ts";
 import type { FinishedRun } from "./run-to-end.ts";
 import { type RunningProcess, startProcess } from "./start-process.ts";
 
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
+const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
 export const startServerScript = path.join(repoRoot, "scripts", "start-server.ts");
 
-/** Starts scripts/start-server.ts (what `npm start` runs) and waits for its banner. */
+/** Starts scripts/start-server.ts as `npm start` does (from its bundle) and waits for its banner. */
 export async function startServerScriptProcess(
   args: string[],
 ): Promise<{ server: RunningProcess; banner: string; url: string }> {
-  const server = await startProcess(tsx, [startServerScript, ...args], {
+  const server = await startProcess(process.execPath, [runBundled, startServerScript, ...args], {
     name: `npm start -- ${args.join(" ")}`,
     ready: /Stop with Ctrl\+C\./,
   });

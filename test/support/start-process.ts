@@ -8,6 +8,7 @@ export const envWithoutSandboxSettings: NodeJS.ProcessEnv = {
   PAYREQ_API_KEY: "",
   PORT: "",
   PAYREQ_CONFIG: "",
+  DATABASE_URL: "",
 };
 
 export interface RunningProcess {

@@ -18,16 +18,18 @@ export interface ServeCommandOptions {
 }
 
 function serveUsage(command: string): string {
-  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--strict-bodies]
+  return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]
 
-Runs the payreq reference server, a stateful sandbox of the Payment Request Service, with an
-in-memory store. Without --config (or PAYREQ_CONFIG) it uses built-in sandbox credentials,
-printed below once it listens. PORT sets the port when --port is not given.
+Runs the payreq reference server, a stateful sandbox of the Payment Request Service. It keeps
+its records in memory, or, with --database (or DATABASE_URL), in PostgreSQL, where they survive
+restarts and several instances share them. Without --config (or PAYREQ_CONFIG) it uses built-in
+sandbox credentials, printed below once it listens. PORT sets the port when --port is not given.
 
 Options:
   --port P         the port to listen on (default 3000; 0 picks a free one)
   --host H         the address to listen on (default 127.0.0.1)
   --config F       a JSON sandbox configuration: accounts, API keys, webhook endpoints, limits
+  --database U     a postgres:// URL; the schema is created or brought up to date at start
   --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
                    them as the service does; the same as "strictBodies": true in the config
   -h, --help       show this help`;
@@ -37,6 +39,7 @@ const serveOptions = {
   port: { type: "string" },
   host: { type: "string" },
   config: { type: "string" },
+  database: { type: "string" },
   "strict-bodies": { type: "boolean" },
 } as const;
 
@@ -55,9 +58,15 @@ export async function runServe(
   const port = readPort(parsed.values.port ?? (io.env.PORT || "3000"), "--port (or PORT)", command);
   const host = parsed.values.host ?? "127.0.0.1";
   const configFile = parsed.values.config ?? io.env.PAYREQ_CONFIG;
+  const databaseUrl = parsed.values.database ?? (io.env.DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new UsageError("--database (or DATABASE_URL) must be a postgres:// or postgresql:// URL", command);
+  }
   const usesDefault = configFile === undefined || configFile === "";
   // The server (Express, the validator, the spec) loads only once the command line is good.
-  const { ConfigError, createServer, loadConfigFile } = await import("../../server/index.ts");
+  const { ConfigError, createServer, createPostgresStore, loadConfigFile } = await import(
+    "../../server/index.ts"
+  );
   let config: SandboxConfig;
   // The built-in sandbox on loopback serves this machine only: its webhooks may reach this
   // machine's receivers (payreq webhooks listen). A configuration file says so itself.
@@ -70,8 +79,18 @@ export async function runServe(
     throw error;
   }
 
+  const store =
+    databaseUrl === undefined
+      ? undefined
+      : await createPostgresStore({ connectionString: databaseUrl }).catch((error: Error) => {
+          throw new CommandError(
+            `Cannot open the database ${describeDatabase(databaseUrl)}: ${error.message}`,
+            { cause: error },
+          );
+        });
   const server = createServer({
     config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
+    ...(store ? { store } : {}),
   });
   const stop = watchStopSignals();
   try {
@@ -100,6 +119,7 @@ export async function runServe(
             ]
           : []),
         ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
+        `  Store:    ${databaseUrl === undefined ? "in memory (lost when the server stops)" : `PostgreSQL ${describeDatabase(databaseUrl)}`}`,
         ...describeCredentials(config, usesDefault, origin),
         ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),
         "Stop with Ctrl+C.",
@@ -111,6 +131,17 @@ export async function runServe(
     return 0;
   } finally {
     stop.dispose();
+    await store?.close();
+  }
+}
+
+/** A database URL without its credentials: host, port and database name only. */
+function describeDatabase(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return "(an unreadable URL)";
   }
 }
 

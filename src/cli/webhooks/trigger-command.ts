@@ -187,9 +187,19 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
   };
 }
 
+/** The URLs of the account's endpoints subscribed to `event`, read page by page. */
 async function endpointsReceiving(connection: SandboxConnection, event: TriggeredEvent): Promise<string[]> {
-  const { endpoints } = await callSandbox(connection, "list the webhook endpoints", () =>
-    connection.client.GET("/sandbox/webhooks/endpoints"),
-  );
-  return endpoints.filter((endpoint) => endpoint.events.includes(event)).map((endpoint) => endpoint.url);
+  const urls: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: { cursor?: string } = cursor === null ? {} : { cursor };
+    const page: components["schemas"]["SandboxWebhookEndpointList"] = await callSandbox(
+      connection,
+      "list the webhook endpoints",
+      () => connection.client.GET("/sandbox/webhooks/endpoints", { params: { query } }),
+    );
+    for (const endpoint of page.endpoints) if (endpoint.events.includes(event)) urls.push(endpoint.url);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return urls;
 }

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { AccountConfig } from "../config/sandbox-config.ts";
 
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+const digest = (value: string) => hash("sha256", value, "buffer");
 
 /**
  * Finds the account of an API key in constant time: both sides are hashed to 32 bytes, so

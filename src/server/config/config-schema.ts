@@ -104,6 +104,11 @@ export const sandboxConfigSchema = {
     },
     maxWebhookEndpointsPerAccount: { type: "integer", minimum: 1, maximum: 1000, default: 20 },
     blockPrivateWebhookTargets: { type: "boolean" },
+    // With a shared database, how often each instance looks for deliveries no live instance holds.
+    webhookPollIntervalMs: { type: "integer", minimum: 10, maximum: 60_000, default: 1000 },
+    // Retention: the newest events of the outbox, and the newest deliveries of each account.
+    eventLogRetention: { type: "integer", minimum: 1, default: 10_000 },
+    webhookDeliveryRetention: { type: "integer", minimum: 1, default: 10_000 },
     strictBodies: { type: "boolean", default: false },
   },
 } as const;

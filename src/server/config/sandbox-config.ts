@@ -66,6 +66,12 @@ export interface SandboxConfig {
    * is refused, naming `allowWebhookTargets` as the way to reach local receivers.
    */
   blockPrivateWebhookTargets?: boolean;
+  /** With a shared database: how often each instance looks for deliveries no live instance holds (1 s by default). */
+  webhookPollIntervalMs?: number;
+  /** How many of the newest events the outbox keeps once the webhook worker has read them (10,000 by default). */
+  eventLogRetention?: number;
+  /** How many of its newest webhook deliveries each account keeps; older finished ones go (10,000 by default). */
+  webhookDeliveryRetention?: number;
   /**
    * Refuse request bodies with members the spec does not describe (400 naming each one), to catch
    * typos. Off by default: like the real service, the server then drops unknown members unread.
@@ -81,6 +87,9 @@ type DefaultedField =
   | "webhookTimeoutMs"
   | "allowWebhookTargets"
   | "maxWebhookEndpointsPerAccount"
+  | "webhookPollIntervalMs"
+  | "eventLogRetention"
+  | "webhookDeliveryRetention"
   | "strictBodies";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */

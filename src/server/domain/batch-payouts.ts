@@ -67,12 +67,13 @@ function toBatchItem(request: RequestRecord, feePercentage: string | undefined):
 
 /**
  * One `batchPayments` call on the network of the requests (they share one) that pays what is due
- * on each, after the approvals the wallet book says `payer` lacks (all of them when no payer is
- * named). Without a fee address, the payer (or else the first payee) stands in: the batch
+ * on each, after the approvals the wallet book of `accountId` (the caller's) says `payer` lacks
+ * (all of them when no payer is named). Without a fee address, the payer (or else the first payee) stands in: the batch
  * contract sends its batch fee there and refuses the zero address.
  */
 export async function buildBatchPayment(
   ctx: DomainContext,
+  accountId: string,
   requests: RequestRecord[],
   fee: FeeSettings,
   payer: string | undefined,
@@ -90,6 +91,7 @@ export async function buildBatchPayment(
       if (payment.token.type !== "ERC20") continue;
       currentAllowances[payment.token.address] = await allowanceOf(
         ctx.store,
+        accountId,
         payer,
         payment.token.id,
         contracts.batchConversionPayments,
@@ -150,7 +152,7 @@ export async function createBatchPayout(
   if (requests.length === 0) {
     throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);
   }
-  const built = await buildBatchPayment(ctx, requests, fee, body.payer);
+  const built = await buildBatchPayment(ctx, principal.accountId, requests, fee, body.payer);
 
   if (body.requests) {
     const now = ctx.clock.now().toISOString();

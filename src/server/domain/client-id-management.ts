@@ -76,9 +76,7 @@ export async function listClientIds(
   ctx: DomainContext,
   { principal }: OperationInput<"listClientIds">,
 ): Promise<Schemas["ClientIdList"]> {
-  const records = (await ctx.store.listClientIds()).filter(
-    (record) => record.accountId === principal.accountId,
-  );
+  const records = await ctx.store.listClientIds(principal.accountId);
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return records.map((record) => toWireClientId(ctx, record));
 }

@@ -1,13 +1,19 @@
 import type { PaymentContracts } from "../../chain/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { Clock, SandboxClock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
 import type { WebhookTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
 
 /** What domain operations need: storage, time, the contract table and the public URLs. */
-export interface DomainContext {
-  store: Store;
-  /** The sandbox clock every time decision reads; the sandbox API moves it. */
+export interface DomainContext extends ServerContext {
+  /** The caller's account's sandbox clock, which every time decision reads; the sandbox API moves it. */
   clock: SandboxClock;
+}
+
+/** What the server gives every operation, whoever calls. */
+export interface ServerContext {
+  store: Store;
+  /** The time source every account's sandbox clock runs on, each with its own offset. */
+  baseClock: Clock;
   /** Contracts to use instead of the official ones, by network (local deployments, EVM tests). */
   contractOverrides: Readonly<Partial<Record<string, PaymentContracts>>>;
   securePaymentLifetimeSeconds: number;

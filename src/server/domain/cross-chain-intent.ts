@@ -90,6 +90,8 @@ function checkIntent(input: IntentInput): { source: TokenRecord; wallet: `0x${st
 }
 
 interface IntentInput {
+  /** The caller's account, whose wallet book says what Permit2 may already spend. */
+  accountId: string;
   request: RequestRecord;
   token: TokenRecord;
   amount: bigint;
@@ -181,7 +183,7 @@ export async function buildCrossChainIntent(
   };
 
   const supportsEIP2612 = permitSymbols.has(source.symbol);
-  const allowance = await allowanceOf(ctx.store, wallet, source.id, permit2Address);
+  const allowance = await allowanceOf(ctx.store, input.accountId, wallet, source.id, permit2Address);
   const needsApproval = allowance < sourceAmount;
   const permit = {
     domain: { name: source.name, version: "2", chainId: source.chainId, verifyingContract: source.address },

@@ -1,8 +1,25 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { ulid } from "ulid";
 
+/**
+ * CSPRNG bytes drawn in batches: a ULID reads 16 random fractions and a request id 32 bytes, and
+ * one call into the OS for each cost more than the rest of a request. Each byte is handed out once.
+ */
+const pool = { bytes: Buffer.alloc(0), offset: 0 };
+const poolSize = 4096;
+
+/** The next `count` (at most `poolSize`) random bytes of the pool, which refills when it runs out. */
+function randomPoolBytes(count: number): Buffer {
+  if (pool.offset + count > pool.bytes.length) {
+    pool.bytes = randomBytes(poolSize);
+    pool.offset = 0;
+  }
+  pool.offset += count;
+  return pool.bytes.subarray(pool.offset - count, pool.offset);
+}
+
 /** 4 bytes from the OS's CSPRNG as a fraction in [0, 1); 32 divides 2^32, so ULID characters stay uniform. */
-const cryptoRandom = () => randomBytes(4).readUInt32BE() / 2 ** 32;
+const cryptoRandom = () => randomPoolBytes(4).readUInt32BE() / 2 ** 32;
 
 /**
  * A ULID whose 80 random bits come from the CSPRNG. Not the monotonic factory: it would make
@@ -14,7 +31,12 @@ export function newUlid(now: Date): string {
 
 /** A request id: `01` and 64 random lower-case hex digits. */
 export function newRequestId(): string {
-  return `01${randomBytes(32).toString("hex")}`;
+  return `01${randomPoolBytes(32).toString("hex")}`;
+}
+
+/** A payment-reference salt, as the chain module's generateSalt makes it: 16 lower-case hex digits, from the pool. */
+export function newSalt(): string {
+  return randomPoolBytes(8).toString("hex");
 }
 
 export function newUuid(): string {
@@ -23,7 +45,7 @@ export function newUuid(): string {
 
 /** A made-up transaction hash for sandbox payments that do not name one. */
 export function newTxHash(): `0x${string}` {
-  return `0x${randomBytes(32).toString("hex")}`;
+  return `0x${randomPoolBytes(32).toString("hex")}`;
 }
 
 /** The public value of a new client ID: `cli_` and 32 random hex digits. */

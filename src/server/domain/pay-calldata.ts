@@ -72,6 +72,7 @@ export async function getPayCalldata(
     isCrossChain(query.chain, query.token, token)
   ) {
     return buildCrossChainIntent(ctx, {
+      accountId: principal.accountId,
       request,
       token,
       amount,
@@ -81,7 +82,14 @@ export async function getPayCalldata(
     });
   }
 
-  return buildSameChainCalldata(ctx, { request, token, amount, fee, wallet: query.wallet });
+  return buildSameChainCalldata(ctx, {
+    accountId: principal.accountId,
+    request,
+    token,
+    amount,
+    fee,
+    wallet: query.wallet,
+  });
 }
 
 /** Same-chain pay calldata as the reference server builds it: it always names the payment's index. */
@@ -91,6 +99,8 @@ export type SameChainCalldata = Schemas["PayCalldata"] & {
 
 /** One request's payment on its own network: how much, with which fee, from which wallet if known. */
 export interface SameChainPayment {
+  /** The caller's account, whose wallet book is read. */
+  accountId: string;
   request: RequestRecord;
   token: TokenRecord;
   amount: bigint;
@@ -105,14 +115,14 @@ export interface SameChainPayment {
  */
 export async function buildSameChainCalldata(
   ctx: DomainContext,
-  { request, token, amount, fee, wallet }: SameChainPayment,
+  { accountId, request, token, amount, fee, wallet }: SameChainPayment,
 ): Promise<SameChainCalldata> {
   const contracts = contractsFor(ctx, request.network);
   const feeAmount = computeFeeAmount(amount, fee.feePercentage);
   const currentAllowance =
     wallet === undefined || token.type !== "ERC20"
       ? undefined
-      : await allowanceOf(ctx.store, wallet, token.id, contracts.erc20FeeProxy);
+      : await allowanceOf(ctx.store, accountId, wallet, token.id, contracts.erc20FeeProxy);
   const built = buildPaymentTransactions({
     network: request.network as NetworkName,
     token,
@@ -126,6 +136,7 @@ export async function buildSameChainCalldata(
   });
   const funds = await checkWalletFunds(
     ctx,
+    accountId,
     wallet,
     request.network,
     [{ token, amount: amount + feeAmount }],

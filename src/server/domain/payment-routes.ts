@@ -51,7 +51,7 @@ async function routesFor(
     },
   ];
   for (const source of crossChainSources(token)) {
-    const held = await balanceOf(ctx.store, query.wallet, source.token.id);
+    const held = await balanceOf(ctx.store, principal.accountId, query.wallet, source.token.id);
     if (held === 0n || held < rescale(amount, token, source.token)) continue;
     routes.push({
       id: `${source.chain}_${request.network.toUpperCase()}_${source.symbol}_${token.symbol}`,

@@ -4,6 +4,7 @@ import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
+import type { Principal } from "./principal.ts";
 import { receivedPayments } from "./request-status.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { currencyCode } from "./webhook-payloads.ts";
@@ -107,6 +108,22 @@ function toSearchItem(found: Found): Schemas["PaymentSearchItem"] {
 }
 
 /**
+ * The caller's requests a search can match: the one a `requestId` or `paymentReference` names,
+ * read by its key; otherwise every request of the account.
+ */
+async function candidatesOf(
+  ctx: DomainContext,
+  principal: Principal,
+  { requestId, paymentReference }: SearchQuery,
+): Promise<RequestRecord[]> {
+  let named: RequestRecord | undefined;
+  if (requestId) named = await ctx.store.getRequest(requestId);
+  else if (paymentReference) named = await ctx.store.findRequestByPaymentReference(paymentReference);
+  else return ctx.store.listRequests(principal.accountId);
+  return named?.accountId === principal.accountId ? [named] : [];
+}
+
+/**
  * The caller's payments matching every filter, newest first, one page at a time. At least one
  * search parameter is required, as on the service; `toDate` cannot be before `fromDate`.
  */
@@ -124,7 +141,7 @@ export async function searchPayments(
     );
   }
   const filters = filtersOf(query);
-  const matches = (await ctx.store.listRequests(principal.accountId))
+  const matches = (await candidatesOf(ctx, principal, query))
     .flatMap((request) => receivedPayments(request).map((payment) => ({ request, payment })))
     .filter((found) => filters.every((keep) => keep(found)))
     .sort(

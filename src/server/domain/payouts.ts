@@ -1,6 +1,7 @@
 import { transactionValueToBigInt } from "../../client/transaction-value.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
+import { joinTransaction } from "../store/join-transaction.ts";
 import type { RequestRecord } from "../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { readCustomerInfo } from "./customer-info.ts";
@@ -66,19 +67,23 @@ async function createOneOffPayout(
     customerInfo: readCustomerInfo(body.customerInfo),
     reference: body.reference ?? null,
   };
-  // The request exists from here on, as on the service: its calldata is built from the store.
-  await ctx.store.withTransaction((tx) =>
-    storeNewRequest(tx, request, { securePaymentToken: null }, now.toISOString()),
-  );
-  const calldata = await getPayCalldata(ctx, {
-    principal,
-    path: { requestId: request.requestId },
-    body: undefined,
-    query: {
-      ...(wallet === undefined ? {} : { wallet }),
-      ...(fee.feePercentage === undefined ? {} : { feePercentage: fee.feePercentage }),
-      ...(fee.feeAddress === undefined ? {} : { feeAddress: fee.feeAddress }),
-    },
+  // The request exists from here on, as on the service: its calldata is built from the store, in
+  // the same transaction, so that a payout that cannot answer leaves no request behind.
+  const calldata = await ctx.store.withTransaction(async (tx) => {
+    await storeNewRequest(tx, request, { securePaymentToken: null }, now.toISOString());
+    return getPayCalldata(
+      { ...ctx, store: joinTransaction(ctx.store, tx) },
+      {
+        principal,
+        path: { requestId: request.requestId },
+        body: undefined,
+        query: {
+          ...(wallet === undefined ? {} : { wallet }),
+          ...(fee.feePercentage === undefined ? {} : { feePercentage: fee.feePercentage }),
+          ...(fee.feeAddress === undefined ? {} : { feeAddress: fee.feeAddress }),
+        },
+      },
+    );
   });
   if (!("transactions" in calldata)) throw new Error("same-chain pay calldata expected for a payout");
   const platformFee = platformFeeOf(fee);

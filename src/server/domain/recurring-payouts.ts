@@ -84,7 +84,7 @@ export async function createRecurringPayout(
     deadline: firstExec + periodSeconds * recurrence.totalPayments,
   });
   const totalNeeded = (amount + feeAmount + gasFee) * BigInt(recurrence.totalPayments);
-  const currentAllowance = await allowanceOf(ctx.store, payer, token.id, proxy);
+  const currentAllowance = await allowanceOf(ctx.store, principal.accountId, payer, token.id, proxy);
   const shortfall = totalNeeded > currentAllowance ? totalNeeded - currentAllowance : 0n;
   const transactions =
     shortfall > 0n

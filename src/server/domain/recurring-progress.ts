@@ -30,9 +30,7 @@ export async function getRecurringPaymentStatus(
 ): Promise<Schemas["RecurringPaymentProgress"]> {
   const record = await loadOwnRecurringPayment(ctx.store, principal, id);
   const { decimals } = requireCurrency(record.currency, `recurring payment ${id}`);
-  const periods = (await ctx.store.listRequests(principal.accountId)).filter(
-    (request) => request.recurringPaymentId === id,
-  );
+  const periods = await ctx.store.listRequests(principal.accountId, { recurringPaymentId: id });
   const payments = periods.flatMap((request) =>
     request.payments
       .filter((payment) => payment.outcome !== "failed")

@@ -1,11 +1,11 @@
 import { type Address, maxUint256, zeroAddress } from "viem";
-import { computePaymentReference, generateSalt, type TokenRecord } from "../../chain/index.ts";
+import { computePaymentReference, type TokenRecord } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
-import { newRequestId } from "./ids.ts";
+import { newRequestId, newSalt } from "./ids.ts";
 import { requireOwnRecord } from "./own-records.ts";
 import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -117,7 +117,7 @@ export function createRequestRecord(
   },
 ): RequestRecord {
   const requestId = newRequestId();
-  const salt = generateSalt();
+  const salt = newSalt();
   const payee = plan.item.payee as Address;
   const at = context.now.toISOString();
   return {

@@ -29,6 +29,7 @@ export async function getSecurePaymentCalldata(
   const [only] = requests;
   if (record.requestIds.length === 1 && only) {
     const calldata = await buildSameChainCalldata(ctx, {
+      accountId: principal.accountId,
       request: only,
       token: paymentTokenOf(only),
       amount: amountDue(only),
@@ -44,9 +45,10 @@ export async function getSecurePaymentCalldata(
   }
 
   const due = requests.filter((request) => request.status !== "paid");
-  const built = await buildBatchPayment(ctx, due, fee, wallet);
+  const built = await buildBatchPayment(ctx, principal.accountId, due, fee, wallet);
   const funds = await checkWalletFunds(
     ctx,
+    principal.accountId,
     wallet,
     record.network,
     built.payments.map((payment) => ({ token: payment.token, amount: payment.amount + payment.feeAmount })),

@@ -12,11 +12,12 @@ export interface Spending {
 
 /**
  * Whether `wallet` holds what the transactions spend (every token's total) and the gas they cost
- * on top of any native spending, by the wallet book. Both are true when no wallet is named: the
- * service cannot tell.
+ * on top of any native spending, by the wallet book of `accountId` (the caller's). Both are true
+ * when no wallet is named: the service cannot tell.
  */
 export async function checkWalletFunds(
   ctx: DomainContext,
+  accountId: string,
   wallet: string | undefined,
   network: string,
   spending: Spending[],
@@ -29,12 +30,12 @@ export async function checkWalletFunds(
     totals.set(token.id, { token, amount: total.amount + amount });
   }
   const native = nativeCurrencyOf(network);
-  const nativeBalance = native ? await balanceOf(ctx.store, wallet, native.id) : 0n;
+  const nativeBalance = native ? await balanceOf(ctx.store, accountId, wallet, native.id) : 0n;
   let nativeSpent = 0n;
   let hasEnoughBalance = true;
   for (const { token, amount } of totals.values()) {
     if (token.type === "ETH") nativeSpent += amount;
-    else if ((await balanceOf(ctx.store, wallet, token.id)) < amount) hasEnoughBalance = false;
+    else if ((await balanceOf(ctx.store, accountId, wallet, token.id)) < amount) hasEnoughBalance = false;
   }
   if (nativeBalance < nativeSpent) hasEnoughBalance = false;
   const gas = simulatedGasCostPerTransaction * BigInt(transactionCount);

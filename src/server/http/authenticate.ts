@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import type { CredentialRole } from "../../spec/operations.ts";
+import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/client-ids.ts";
@@ -15,12 +16,14 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
- * destinations) ignores an API key. Never echoes a credential.
+ * destinations) ignores an API key. Never echoes a credential. Once the caller is known, its
+ * account's sandbox clock is read, once, for every later step.
  */
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
   store: Store;
-  clock: Clock;
+  /** The time source of every account's sandbox clock; each account's offset is in the store. */
+  baseClock: Clock;
   publicOrigin: () => string;
   /** The header of each credential, from the spec's security schemes. */
   headers: Record<CredentialRole, string>;
@@ -38,6 +41,7 @@ export function authenticate(options: {
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
       state.principal = { kind: "apiKey", accountId };
+      state.clock = await loadAccountClock(options.store, options.baseClock, accountId);
       return next();
     }
     if (clientId === undefined || clientId === "") {
@@ -80,12 +84,15 @@ export function authenticate(options: {
           `Origin ${origin} is not among the allowed domains of this client ID.`,
         );
       }
-      const used = { ...record, lastUsedAt: options.clock.now().toISOString() };
+      // The account's clock is read in the same transaction, so the stamp and the request agree.
+      const clock = await loadAccountClock(tx, options.baseClock, record.accountId);
+      const used = { ...record, lastUsedAt: clock.now().toISOString() };
       await tx.putClientId(used);
-      return used;
+      return { used, clock };
     });
     if (outcome instanceof ProblemError) return next(outcome);
-    state.principal = { kind: "clientId", accountId: outcome.accountId, clientId: outcome };
+    state.clock = outcome.clock;
+    state.principal = { kind: "clientId", accountId: outcome.used.accountId, clientId: outcome.used };
     next();
   };
 }

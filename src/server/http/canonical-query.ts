@@ -14,10 +14,14 @@ function encodePart(part: string): string {
  * once decoded; the validator would otherwise refuse raw reserved characters, which the service
  * and common HTTP clients accept.
  */
+/** Pairs of unreserved characters and upper-case escapes: re-encoding would leave them as they are. */
+const part = "(?:[A-Za-z0-9\\-._~]|%[0-9A-F]{2})*";
+const alreadyCanonical = new RegExp(`^${part}(?:=${part})?(?:&${part}(?:=${part})?)*$`);
+
 export function canonicaliseQuery(): RequestHandler {
   return (req, _res, next) => {
     const index = req.url.indexOf("?");
-    if (index < 0) return next();
+    if (index < 0 || alreadyCanonical.test(req.url.slice(index + 1))) return next();
     const query = req.url
       .slice(index + 1)
       .split("&")

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from "express";
 import { ChainInputError } from "../../chain/index.ts";
-import { ProblemError, validationFailed } from "../problems.ts";
+import { ProblemError, problemCatalogue, validationFailed } from "../problems.ts";
 import { stateOf } from "./request-state.ts";
 import { sendProblem } from "./send-problem.ts";
 
@@ -17,6 +17,8 @@ function chainFieldPointer(location: string, field: string): string {
     .join("/")}`;
 }
 
+const statusOf = (error: ProblemError) => problemCatalogue[error.kind].status;
+
 /**
  * The last step: answers every error as Problem Details. Anything that is not a ProblemError is
  * the server's own fault: 500 with a generic detail, the cause logged but never sent.
@@ -24,8 +26,13 @@ function chainFieldPointer(location: string, field: string): string {
 export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof ProblemError) return sendProblem(req, res, error);
     const { requestId, route } = stateOf(res);
+    // An operation answers only the statuses it documents; another is the server's own mistake.
+    const undocumented =
+      error instanceof ProblemError &&
+      route !== undefined &&
+      !Object.hasOwn(route.responses, String(statusOf(error)));
+    if (error instanceof ProblemError && !undocumented) return sendProblem(req, res, error);
     if (error instanceof ChainInputError) {
       // Domain code checks its inputs first; whatever the chain module still refuses is bad input too.
       const location = route?.body ? "/body" : "/query";
@@ -35,10 +42,10 @@ export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
         validationFailed([{ path: chainFieldPointer(location, error.field), message: error.message }]),
       );
     }
-    logger.error(
-      `request ${requestId} (${req.method} ${route?.key ?? req.path}) failed: ${(error as Error)?.message ?? String(error)}`,
-      error,
-    );
+    const reason = undocumented
+      ? `answered ${statusOf(error)}, which the operation does not document: ${error.detail}`
+      : ((error as Error)?.message ?? String(error));
+    logger.error(`request ${requestId} (${req.method} ${route?.key ?? req.path}) failed: ${reason}`, error);
     sendProblem(
       req,
       res,

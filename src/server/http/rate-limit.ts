@@ -1,7 +1,6 @@
 import type { RequestHandler } from "express";
-import type { Clock } from "../clock.ts";
 import { ProblemError } from "../problems.ts";
-import { stateOf } from "./request-state.ts";
+import { clockOf, stateOf } from "./request-state.ts";
 
 interface Window {
   startMs: number;
@@ -12,14 +11,14 @@ interface Window {
 const windowMs = 60_000;
 
 /**
- * A fixed one-minute window per key, read from the injectable clock. `take` counts one request
- * and tells whether it is allowed, and the window's figures for the headers.
+ * A fixed one-minute window per key, on the time the caller gives (its account's sandbox clock).
+ * `take` counts one request and tells whether it is allowed, and the window's figures for the
+ * headers. The windows live in this process: each server instance counts its own.
  */
-export function createRateLimiter(options: { limit: number; clock: Clock }) {
+export function createRateLimiter(options: { limit: number }) {
   const windows = new Map<string, Window>();
   return {
-    take(key: string) {
-      const now = options.clock.now().getTime();
+    take(key: string, now: number) {
       let window = windows.get(key);
       // A window that ended, or one from the future after the sandbox clock moved back, restarts.
       if (!window || now >= window.startMs + windowMs || now < window.startMs) {
@@ -45,7 +44,7 @@ export function limitClientIdRate(limiter: RateLimiter): RequestHandler {
   return (_req, res, next) => {
     const principal = stateOf(res).principal;
     if (principal?.kind !== "clientId") return next();
-    const result = limiter.take(principal.clientId.id);
+    const result = limiter.take(principal.clientId.id, clockOf(res).now().getTime());
     res.set({
       "RateLimit-Limit": String(result.limit),
       "RateLimit-Remaining": String(result.remaining),

@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
+import type { SandboxClock } from "../clock.ts";
 import type { Principal } from "../domain/principal.ts";
 
 /** What the middleware learns about a request, kept in `res.locals` for the later steps. */
@@ -9,10 +10,19 @@ export interface RequestState {
   /** The path parameters of the matched operation, decoded. */
   pathParams?: Record<string, string>;
   principal?: Principal;
+  /** The sandbox clock of the caller's account, read once per request. */
+  clock?: SandboxClock;
 }
 
 export function stateOf(res: Response): RequestState {
   return res.locals as RequestState;
+}
+
+/** The caller's account's sandbox clock, for steps behind `authenticate`. */
+export function clockOf(res: Response): SandboxClock {
+  const { clock } = stateOf(res);
+  if (!clock) throw new Error("request reached without its account's clock");
+  return clock;
 }
 
 /** The caller, for handlers behind `authenticate`; its absence is a wiring mistake, not bad input. */

@@ -4,9 +4,10 @@ import { stateOf } from "./request-state.ts";
 import type { RouteTable } from "./route-table.ts";
 
 /**
- * Finds the spec operation of a request before anything else reads it: an unknown path answers
- * 404, a known path with another method 405 with `Allow` (OPTIONS answers 204 with `Allow`), and
- * HEAD is answered for every GET operation.
+ * Finds the spec operation of a request before anything else reads it: a known path with another
+ * method answers 405 with `Allow` (OPTIONS answers 204 with `Allow`), and HEAD is answered for
+ * every GET operation. A path of no operation leaves the API's steps (`next("route")`) for the
+ * pages, and then `answerUnknownPath`.
  */
 export function resolveOperation(routes: RouteTable): RequestHandler {
   return (req, res, next) => {
@@ -19,11 +20,7 @@ export function resolveOperation(routes: RouteTable): RequestHandler {
       if (req.method === "HEAD") req.method = "GET";
       return next();
     }
-    if (match.kind === "no-path") {
-      return next(
-        new ProblemError("notFound", `No operation has the path ${req.path}; see /openapi.json for the API.`),
-      );
-    }
+    if (match.kind === "no-path") return next("route");
     const allow = match.allowed.join(", ");
     if (req.method === "OPTIONS") {
       res.set("Allow", allow).status(204).end();
@@ -39,4 +36,12 @@ export function resolveOperation(routes: RouteTable): RequestHandler {
       ),
     );
   };
+}
+
+/** The last word on a path that is neither an operation nor a page: 404. */
+export function answerUnknownPath(): RequestHandler {
+  return (req, _res, next) =>
+    next(
+      new ProblemError("notFound", `No operation has the path ${req.path}; see /openapi.json for the API.`),
+    );
 }

@@ -63,17 +63,18 @@ export function collectExclusiveBodyFields(spec: SpecDocument): Map<string, [str
 /** `/params/requestId` -> `/path/requestId`; the rest already reads `/body/...`, `/query/...`. */
 function normalisePath(path: string): string {
   const pointer = path.startsWith("/") ? path : `/${path.replace(/^\./, "").replaceAll(".", "/")}`;
-  return pointer.replace(/^\/params(?=\/|$)/, "/path");
+  return pointer.startsWith("/params") ? pointer.replace(/^\/params(?=\/|$)/, "/path") : pointer;
 }
 
-function valueAt(req: Request, pathParams: Record<string, string>, pointer: string): unknown {
+/** `required.openapi.validation` -> `required`. */
+function keywordOf(errorCode: string): string {
+  const dot = errorCode.indexOf(".");
+  return dot < 0 ? errorCode : errorCode.slice(0, dot);
+}
+
+/** Reads the value a `/body/...`, `/query/...`, `/path/...` or `/headers/...` pointer names. */
+function valueAt(sources: Record<string, unknown>, pointer: string): unknown {
   const [, part, ...tokens] = pointer.split("/");
-  const sources: Record<string, unknown> = {
-    body: req.body,
-    query: req.query,
-    path: pathParams,
-    headers: req.headers,
-  };
   let current: unknown = part !== undefined && Object.hasOwn(sources, part) ? sources[part] : undefined;
   for (const token of tokens) {
     if (current === null || typeof current !== "object") return undefined;
@@ -90,11 +91,18 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
     const hint = hints.get(pattern[1] as string);
     message = hint ? `must be ${hint}` : message;
   }
-  if (issue.errorCode?.startsWith("additionalProperties")) {
-    // Only a server started with strictBodies refuses these; by default they are dropped unread.
-    message = "is not a member the spec describes here: remove it (the server runs with strictBodies)";
-  }
-  if (issue.errorCode?.startsWith("required") || value === undefined) return message;
+  if (issue.errorCode?.startsWith("additionalProperties")) message = unknownMemberMessage;
+  if (issue.errorCode?.startsWith("required")) return message;
+  return withValueShown(message, value);
+}
+
+/** Only a server started with strictBodies refuses unknown members; by default they are dropped unread. */
+export const unknownMemberMessage =
+  "is not a member the spec describes here: remove it (the server runs with strictBodies)";
+
+/** `message, got <value>` when the value is short enough to show; the message alone otherwise. */
+export function withValueShown(message: string, value: unknown): string {
+  if (value === undefined) return message;
   const shown = JSON.stringify(value);
   return shown.length > 80 ? message : `${message}, got ${shown}`;
 }
@@ -111,49 +119,62 @@ export function readIssueWording(spec: SpecDocument): IssueWording {
   return { patternHints: collectPatternHints(spec), exclusiveBodyFields: collectExclusiveBodyFields(spec) };
 }
 
-/** The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain words. */
+export interface FoundIssues {
+  /** The first `limit` issues, in the validator's order, in plain words. */
+  listed: ValidationIssue[];
+  /** How many distinct issues there are in all. */
+  total: number;
+}
+
+/**
+ * The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain
+ * words, duplicates dropped. Only the first `limit` are worded; the rest are only counted, so
+ * that a body with a hundred thousand mistakes costs little more than one with twenty.
+ */
 export function toValidationIssues(
   req: Request,
   pathParams: Record<string, string>,
   operationId: string | undefined,
   found: ValidatorIssue[],
   wording: IssueWording,
-): ValidationIssue[] {
+  limit = Number.POSITIVE_INFINITY,
+): FoundIssues {
   const exclusive = operationId === undefined ? undefined : wording.exclusiveBodyFields.get(operationId);
-  const issues: ValidationIssue[] = [];
+  const sources = { body: req.body, query: req.query, path: pathParams, headers: req.headers };
+  const listed: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  // A path and the validator's message decide the worded message: they tell duplicates apart.
+  const add = (path: string, message: string, word: () => string) => {
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (listed.length < limit) listed.push({ path, message: word() });
+  };
   let exclusiveReported = false;
   for (const issue of found) {
     const path = normalisePath(issue.path);
-    const keyword = issue.errorCode?.split(".")[0];
+    const keyword = issue.errorCode === undefined ? undefined : keywordOf(issue.errorCode);
     if (exclusive) {
       const [first, second] = exclusive;
       const aboutChoice =
         (path === "/body" && (keyword === "oneOf" || keyword === "not")) ||
         (keyword === "required" && (path === `/body/${first}` || path === `/body/${second}`));
       if (aboutChoice) {
-        if (!exclusiveReported)
-          issues.push({ path: "/body", message: `must contain exactly one of ${first} or ${second}` });
+        if (!exclusiveReported) {
+          const message = `must contain exactly one of ${first} or ${second}`;
+          add("/body", message, () => message);
+        }
         exclusiveReported = true;
         continue;
       }
     }
     if (keyword === "oneOf" || keyword === "anyOf") continue; // the branch errors say what is wrong
-    issues.push({ path, message: describe(issue, valueAt(req, pathParams, path), wording.patternHints) });
+    add(path, issue.message, () => describe(issue, valueAt(sources, path), wording.patternHints));
   }
-  if (issues.length === 0) {
+  if (seen.size === 0) {
     // Only union keywords failed: keep one issue so that the answer still names the field.
     const [firstFound] = found;
-    if (firstFound) issues.push({ path: normalisePath(firstFound.path), message: firstFound.message });
+    if (firstFound) add(normalisePath(firstFound.path), firstFound.message, () => firstFound.message);
   }
-  return dedupe(issues);
-}
-
-function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return { listed, total: seen.size };
 }

@@ -1,14 +1,10 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
-import { bundledSpecFile } from "../../spec/spec-document.ts";
+import { bundledSpecFile, referenceDocsFile } from "../../spec/spec-document.ts";
 import { allowsOrigin } from "../domain/client-ids.ts";
-import type { DomainContext } from "../domain/context.ts";
-
-/** The published reference, one self-contained HTML file written by `npm run build`. */
-const docsFile = fileURLToPath(new URL("../../../docs/index.html", import.meta.url));
+import type { ServerContext } from "../domain/context.ts";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -20,14 +16,14 @@ function page(title: string, body: string): string {
  * The client ID the payment page calls the API with: the first active configured client ID that
  * allows the server's own origin (`self` in its allowed domains).
  */
-async function findPageClientId(ctx: DomainContext): Promise<string | undefined> {
+async function findPageClientId(ctx: ServerContext): Promise<string | undefined> {
   const origin = ctx.publicOrigin();
   const clientIds = await ctx.store.listClientIds();
   return clientIds.find((record) => allowsOrigin(record, origin, origin))?.clientId;
 }
 
 /** Pages outside the API: the spec, the reference, and the hosted payment page and stand-ins for the other hosted pages. */
-export function pagesRouter(ctx: DomainContext): Router {
+export function pagesRouter(ctx: ServerContext): Router {
   const router = Router();
 
   router.get("/", (_req, res) => {
@@ -40,7 +36,7 @@ export function pagesRouter(ctx: DomainContext): Router {
     });
   });
   router.get("/openapi.json", (_req, res) => res.sendFile(bundledSpecFile));
-  router.get("/docs", (_req, res) => res.sendFile(docsFile));
+  router.get("/docs", (_req, res) => res.sendFile(referenceDocsFile));
 
   // The hosted secure-payment page: a static shell and its bundled script, which loads the
   // payment by token through the API with the client ID below.

@@ -1,3 +1,4 @@
+import { MemoryTable, type MemoryTableSpec } from "./memory-table.ts";
 import type {
   ClientIdRecord,
   DomainEvent,
@@ -8,6 +9,7 @@ import type {
   PaymentIntentRecord,
   RecurringPaymentRecord,
   RequestRecord,
+  SandboxClockRecord,
   SecurePaymentRecord,
   WalletAllowanceRecord,
   WalletBalanceRecord,
@@ -17,27 +19,78 @@ import type {
 } from "./records.ts";
 import type { Store, StoreOperations } from "./store.ts";
 
-interface Tables {
-  requests: Map<string, RequestRecord>;
-  requestsByReference: Map<string, string>;
-  paymentIntents: Map<string, PaymentIntentRecord>;
-  securePayments: Map<string, SecurePaymentRecord>;
-  payeeDestinations: Map<string, PayeeDestinationRecord>;
-  payeeDestinationNonces: Map<string, PayeeDestinationNonceRecord>;
-  recurringPayments: Map<string, RecurringPaymentRecord>;
-  payers: Map<string, PayerRecord>;
-  paymentDetails: Map<string, PaymentDetailRecord>;
-  clientIds: Map<string, ClientIdRecord>;
-  balances: Map<string, WalletBalanceRecord>;
-  allowances: Map<string, WalletAllowanceRecord>;
-  events: DomainEvent[];
-  outboxCursors: Map<string, number>;
-  webhookEndpoints: Map<string, WebhookEndpointRecord>;
-  webhookDeliveries: Map<string, WebhookDeliveryRecord>;
-}
-
 const copy = <T>(value: T): T => structuredClone(value);
 const key = (...parts: string[]) => parts.map((part) => part.toLowerCase()).join("|");
+/** The index every record of a table is in: its records in insertion order. */
+const all = () => "";
+
+function spec<R>(name: string, keyOf: (record: R) => string, indexes: MemoryTableSpec<R>["indexes"] = {}) {
+  return { name, key: keyOf, indexes };
+}
+
+/** Each record type, its key and the indexes its queries read (see StoreOperations). */
+const tableSpecs = {
+  requests: spec<RequestRecord>("requests", (r) => r.requestId, {
+    paymentReference: (r) => r.paymentReference.toLowerCase(),
+    account: (r) => r.accountId,
+    recurringPayment: (r) => r.recurringPaymentId ?? undefined,
+  }),
+  paymentIntents: spec<PaymentIntentRecord>("payment_intents", (r) => r.id),
+  securePayments: spec<SecurePaymentRecord>("secure_payments", (r) => r.token),
+  payeeDestinations: {
+    ...spec<PayeeDestinationRecord>("payee_destinations", (r) => `${r.accountId}|${r.destinationId}`, {
+      activeWallet: (r) => (r.active ? key(r.accountId, r.walletAddress) : undefined),
+    }),
+    unique: ["activeWallet"],
+  },
+  payeeDestinationNonces: spec<PayeeDestinationNonceRecord>("payee_destination_nonces", (r) => r.nonce),
+  recurringPayments: spec<RecurringPaymentRecord>("recurring_payments", (r) => r.id),
+  payers: spec<PayerRecord>("payers", (r) => `${r.accountId}|${r.clientUserId}`),
+  paymentDetails: spec<PaymentDetailRecord>("payment_details", (r) => r.id, {
+    payer: (r) => `${r.accountId}|${r.clientUserId}`,
+  }),
+  clientIds: spec<ClientIdRecord>("client_ids", (r) => r.id, {
+    all,
+    account: (r) => r.accountId,
+    publicValue: (r) => r.clientId,
+  }),
+  balances: spec<WalletBalanceRecord>("wallet_balances", (r) => key(r.accountId, r.address, r.currency), {
+    wallet: (r) => key(r.accountId, r.address),
+  }),
+  allowances: spec<WalletAllowanceRecord>(
+    "wallet_allowances",
+    (r) => key(r.accountId, r.address, r.currency, r.spender),
+    { wallet: (r) => key(r.accountId, r.address) },
+  ),
+  sandboxClocks: spec<SandboxClockRecord>("sandbox_clocks", (r) => r.accountId),
+  webhookEndpoints: spec<WebhookEndpointRecord>("webhook_endpoints", (r) => r.id, {
+    account: (r) => r.accountId,
+  }),
+  webhookDeliveries: {
+    ...spec<WebhookDeliveryRecord>("webhook_deliveries", (r) => r.id, {
+      all,
+      account: (r) => r.accountId,
+      endpoint: (r) => r.endpointId,
+      event: (r) => r.eventId,
+      request: (r) => r.requestId ?? undefined,
+      pending: (r) => (r.state === "pending" ? "" : undefined),
+      eventAndEndpoint: (r) => `${r.eventId}|${r.endpointId}`,
+    }),
+    unique: ["eventAndEndpoint"],
+  },
+} as const;
+
+type Tables = { [K in keyof typeof tableSpecs]: MemoryTable<Parameters<(typeof tableSpecs)[K]["key"]>[0]> };
+
+/** The index that narrows a delivery filter most, and the value to look up in it. */
+function deliveryIndexFor(filter: WebhookDeliveryFilter): [string, string] {
+  if (filter.eventId !== undefined) return ["event", filter.eventId];
+  if (filter.requestId !== undefined) return ["request", filter.requestId];
+  if (filter.endpointId !== undefined) return ["endpoint", filter.endpointId];
+  if (filter.state === "pending") return ["pending", ""];
+  if (filter.accountId !== undefined) return ["account", filter.accountId];
+  return ["all", ""];
+}
 
 function matches(delivery: WebhookDeliveryRecord, filter: WebhookDeliveryFilter): boolean {
   return (Object.keys(filter) as (keyof WebhookDeliveryFilter)[]).every(
@@ -45,143 +98,167 @@ function matches(delivery: WebhookDeliveryRecord, filter: WebhookDeliveryFilter)
   );
 }
 
+/** When a delivery may next be attempted, in epoch milliseconds; at once when it names no time. */
+const dueTime = (record: WebhookDeliveryRecord) =>
+  record.dueAt === null ? Number.NEGATIVE_INFINITY : Date.parse(record.dueAt);
+
+export interface MemoryStoreOptions {
+  /** Hears of every record a read looks at, by table: tests count them to prove no read walks a whole table. */
+  onRead?: (table: string, records: number) => void;
+}
+
+/** A copy of everything the memory store holds; two equal snapshots mean nothing changed. */
+export interface MemoryStoreSnapshot {
+  tables: Record<string, unknown[]>;
+  events: DomainEvent[];
+  outboxCursors: Record<string, number>;
+}
+
+export interface MemoryStore extends Store {
+  snapshot(): MemoryStoreSnapshot;
+}
+
 /**
- * The in-memory store: maps behind the Store interface. A transaction keeps an undo log and
- * replays it backwards when the work throws; transactions are serialised by a promise chain.
+ * The in-memory store: one indexed table per record type behind the Store interface. A
+ * transaction keeps an undo log and replays it backwards when the work throws; transactions are
+ * serialised by a promise chain. Events are numbered when their transaction commits.
  */
-export function createMemoryStore(): Store {
-  const tables: Tables = {
-    requests: new Map(),
-    requestsByReference: new Map(),
-    paymentIntents: new Map(),
-    securePayments: new Map(),
-    payeeDestinations: new Map(),
-    payeeDestinationNonces: new Map(),
-    recurringPayments: new Map(),
-    payers: new Map(),
-    paymentDetails: new Map(),
-    clientIds: new Map(),
-    balances: new Map(),
-    allowances: new Map(),
-    events: [],
-    outboxCursors: new Map(),
-    webhookEndpoints: new Map(),
-    webhookDeliveries: new Map(),
-  };
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const onRead = options.onRead ?? (() => {});
+  const tables = Object.fromEntries(
+    Object.entries(tableSpecs).map(([name, tableSpec]) => [
+      name,
+      new MemoryTable(tableSpec as MemoryTableSpec<unknown>, onRead),
+    ]),
+  ) as unknown as Tables;
+  /** Committed events in sequence order, without gaps: the oldest trimmed ones are gone. */
+  const events: DomainEvent[] = [];
+  let lastSequence = 0;
+  const outboxCursors = new Map<string, number>();
   const listeners = new Set<(events: DomainEvent[]) => void>();
   let queue: Promise<unknown> = Promise.resolve();
 
-  function operations(undo: Array<() => void>, appended: DomainEvent[]): StoreOperations {
-    function set<V>(map: Map<string, V>, mapKey: string, value: V) {
-      const had = map.has(mapKey);
-      const previous = map.get(mapKey);
-      undo.push(() => (had ? map.set(mapKey, previous as V) : map.delete(mapKey)));
-      map.set(mapKey, value);
-    }
-    function remove<V>(map: Map<string, V>, mapKey: string): boolean {
-      if (!map.has(mapKey)) return false;
-      const previous = map.get(mapKey) as V;
-      undo.push(() => map.set(mapKey, previous));
-      return map.delete(mapKey);
-    }
+  function operations(undo: Array<() => void>, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
+    const put = <R>(table: MemoryTable<R>, record: R) => {
+      undo.push(table.put(record));
+    };
     return {
-      getRequest: async (requestId) => copy(tables.requests.get(requestId)),
-      findRequestByPaymentReference: async (reference) => {
-        const requestId = tables.requestsByReference.get(reference.toLowerCase());
-        return requestId === undefined ? undefined : copy(tables.requests.get(requestId));
-      },
-      putRequest: async (record) => {
-        set(tables.requests, record.requestId, copy(record));
-        set(tables.requestsByReference, record.paymentReference.toLowerCase(), record.requestId);
-      },
-      // Maps keep insertion order, which is creation order: putRequest only replaces in place.
-      listRequests: async (accountId) =>
-        [...tables.requests.values()].filter((record) => record.accountId === accountId).map(copy),
-      getPaymentIntent: async (id) => copy(tables.paymentIntents.get(id)),
-      putPaymentIntent: async (record) => set(tables.paymentIntents, record.id, copy(record)),
-      getSecurePayment: async (token) => copy(tables.securePayments.get(token)),
-      putSecurePayment: async (record) => set(tables.securePayments, record.token, copy(record)),
+      getRequest: async (requestId) => tables.requests.get(requestId),
+      findRequestByPaymentReference: async (reference) =>
+        tables.requests.first("paymentReference", reference.toLowerCase()),
+      putRequest: async (record) => put(tables.requests, record),
+      listRequests: async (accountId, filter = {}) =>
+        filter.recurringPaymentId === undefined
+          ? tables.requests.find("account", accountId).items
+          : tables.requests.find(
+              "recurringPayment",
+              filter.recurringPaymentId,
+              undefined,
+              (record) => record.accountId === accountId,
+            ).items,
+      getPaymentIntent: async (id) => tables.paymentIntents.get(id),
+      putPaymentIntent: async (record) => put(tables.paymentIntents, record),
+      getSecurePayment: async (token) => tables.securePayments.get(token),
+      putSecurePayment: async (record) => put(tables.securePayments, record),
       getPayeeDestination: async (accountId, destinationId) =>
-        copy(tables.payeeDestinations.get(`${accountId}|${destinationId}`)),
+        tables.payeeDestinations.get(`${accountId}|${destinationId}`),
       findActivePayeeDestination: async (accountId, walletAddress) =>
-        copy(
-          [...tables.payeeDestinations.values()].find(
-            (record) =>
-              record.accountId === accountId &&
-              record.active &&
-              record.walletAddress.toLowerCase() === walletAddress.toLowerCase(),
-          ),
-        ),
-      putPayeeDestination: async (record) =>
-        set(tables.payeeDestinations, `${record.accountId}|${record.destinationId}`, copy(record)),
-      getPayeeDestinationNonce: async (nonce) => copy(tables.payeeDestinationNonces.get(nonce)),
-      putPayeeDestinationNonce: async (record) =>
-        set(tables.payeeDestinationNonces, record.nonce, copy(record)),
-      getRecurringPayment: async (id) => copy(tables.recurringPayments.get(id)),
-      putRecurringPayment: async (record) => set(tables.recurringPayments, record.id, copy(record)),
-      getPayer: async (accountId, clientUserId) => copy(tables.payers.get(`${accountId}|${clientUserId}`)),
-      putPayer: async (record) =>
-        set(tables.payers, `${record.accountId}|${record.clientUserId}`, copy(record)),
+        tables.payeeDestinations.first("activeWallet", key(accountId, walletAddress)),
+      putPayeeDestination: async (record) => put(tables.payeeDestinations, record),
+      getPayeeDestinationNonce: async (nonce) => tables.payeeDestinationNonces.get(nonce),
+      putPayeeDestinationNonce: async (record) => put(tables.payeeDestinationNonces, record),
+      getRecurringPayment: async (id) => tables.recurringPayments.get(id),
+      putRecurringPayment: async (record) => put(tables.recurringPayments, record),
+      getPayer: async (accountId, clientUserId) => tables.payers.get(`${accountId}|${clientUserId}`),
+      putPayer: async (record) => put(tables.payers, record),
       getPaymentDetail: async (accountId, clientUserId, id) => {
         const found = tables.paymentDetails.get(id);
         return found && found.accountId === accountId && found.clientUserId === clientUserId
-          ? copy(found)
+          ? found
           : undefined;
       },
-      putPaymentDetail: async (record) => set(tables.paymentDetails, record.id, copy(record)),
-      // Insertion order is creation order: a record's id never changes once stored.
+      putPaymentDetail: async (record) => put(tables.paymentDetails, record),
       listPaymentDetails: async (accountId, clientUserId) =>
-        [...tables.paymentDetails.values()]
-          .filter((found) => found.accountId === accountId && found.clientUserId === clientUserId)
-          .map(copy),
-      getClientId: async (id) => copy(tables.clientIds.get(id)),
-      // A scan, not an index: a handful of records, and nothing to keep in step when one changes.
-      findClientIdByPublicValue: async (clientId) =>
-        copy([...tables.clientIds.values()].find((record) => record.clientId === clientId)),
-      listClientIds: async () => [...tables.clientIds.values()].map(copy),
-      putClientId: async (record) => {
-        set(tables.clientIds, record.id, copy(record));
-      },
-      getWallet: async (address) => ({
-        balances: [...tables.balances.values()]
-          .filter((balance) => balance.address.toLowerCase() === address.toLowerCase())
-          .map(copy),
-        allowances: [...tables.allowances.values()]
-          .filter((allowance) => allowance.address.toLowerCase() === address.toLowerCase())
-          .map(copy),
+        tables.paymentDetails.find("payer", `${accountId}|${clientUserId}`).items,
+      getClientId: async (id) => tables.clientIds.get(id),
+      findClientIdByPublicValue: async (clientId) => tables.clientIds.first("publicValue", clientId),
+      listClientIds: async (accountId) =>
+        (accountId === undefined
+          ? tables.clientIds.find("all", "")
+          : tables.clientIds.find("account", accountId)
+        ).items,
+      putClientId: async (record) => put(tables.clientIds, record),
+      getWallet: async (accountId, address) => ({
+        balances: tables.balances.find("wallet", key(accountId, address)).items,
+        allowances: tables.allowances.find("wallet", key(accountId, address)).items,
       }),
-      putBalance: async (record) => set(tables.balances, key(record.address, record.currency), copy(record)),
-      putAllowance: async (record) =>
-        set(tables.allowances, key(record.address, record.currency, record.spender), copy(record)),
+      putBalance: async (record) => put(tables.balances, record),
+      putAllowance: async (record) => put(tables.allowances, record),
+      getSandboxClock: async (accountId) => tables.sandboxClocks.get(accountId),
+      putSandboxClock: async (record) => put(tables.sandboxClocks, record),
       appendEvent: async (event) => {
-        const stored: DomainEvent = { ...copy(event), sequence: tables.events.length + 1 };
-        tables.events.push(stored);
-        undo.push(() => tables.events.pop());
-        appended.push(stored);
-        return copy(stored);
+        appended.push(copy(event));
       },
-      listEvents: async (afterSequence = 0) =>
-        tables.events.filter((e) => e.sequence > afterSequence).map(copy),
-      getOutboxCursor: async (consumer) => tables.outboxCursors.get(consumer) ?? 0,
-      setOutboxCursor: async (consumer, sequence) => set(tables.outboxCursors, consumer, sequence),
-      getWebhookEndpoint: async (id) => copy(tables.webhookEndpoints.get(id)),
-      listWebhookEndpoints: async (accountId) =>
-        [...tables.webhookEndpoints.values()]
-          .filter((endpoint) => accountId === undefined || endpoint.accountId === accountId)
-          .map(copy),
-      putWebhookEndpoint: async (record) => set(tables.webhookEndpoints, record.id, copy(record)),
-      deleteWebhookEndpoint: async (id) => remove(tables.webhookEndpoints, id),
-      getWebhookDelivery: async (id) => copy(tables.webhookDeliveries.get(id)),
-      listWebhookDeliveries: async (filter = {}) =>
-        [...tables.webhookDeliveries.values()].filter((delivery) => matches(delivery, filter)).map(copy),
-      putWebhookDelivery: async (record) => set(tables.webhookDeliveries, record.id, copy(record)),
+      listEvents: async (afterSequence = 0, limit = Number.POSITIVE_INFINITY) => {
+        const first = events[0]?.sequence ?? lastSequence + 1;
+        const start = Math.max(0, afterSequence + 1 - first);
+        const found = events.slice(start, start + limit);
+        onRead("events", found.length);
+        return found.map(copy);
+      },
+      getOutboxCursor: async (consumer) => outboxCursors.get(consumer) ?? 0,
+      setOutboxCursor: async (consumer, sequence) => {
+        const had = outboxCursors.get(consumer);
+        undo.push(() =>
+          had === undefined ? outboxCursors.delete(consumer) : outboxCursors.set(consumer, had),
+        );
+        outboxCursors.set(consumer, sequence);
+      },
+      trimEvents: async (keepLatest) => {
+        const handled = outboxCursors.size > 0 ? Math.min(...outboxCursors.values()) : lastSequence;
+        const first = events[0]?.sequence ?? lastSequence + 1;
+        const count = Math.max(0, Math.min(events.length - keepLatest, handled - first + 1));
+        const dropped = events.splice(0, count);
+        undo.push(() => events.unshift(...dropped));
+        return dropped.length;
+      },
+      getWebhookEndpoint: async (id) => tables.webhookEndpoints.get(id),
+      listWebhookEndpoints: async (accountId, page) =>
+        tables.webhookEndpoints.find("account", accountId, page),
+      putWebhookEndpoint: async (record) => put(tables.webhookEndpoints, record),
+      deleteWebhookEndpoint: async (id) => {
+        const restore = tables.webhookEndpoints.delete(id);
+        if (restore) undo.push(restore);
+        return restore !== undefined;
+      },
+      getWebhookDelivery: async (id) => tables.webhookDeliveries.get(id),
+      listWebhookDeliveries: async (filter, page) => {
+        const [index, value] = deliveryIndexFor(filter);
+        return tables.webhookDeliveries.find(index, value, page, (record) => matches(record, filter));
+      },
+      putWebhookDelivery: async (record) => put(tables.webhookDeliveries, record),
+      trimWebhookDeliveries: async (accountId, keepLatest) => {
+        const excess = tables.webhookDeliveries.count("account", accountId) - keepLatest;
+        if (excess <= 0) return 0;
+        const finished = tables.webhookDeliveries.oldestKeys(
+          "account",
+          accountId,
+          excess,
+          (record) => record.state !== "pending",
+        );
+        for (const id of finished) {
+          const restore = tables.webhookDeliveries.delete(id);
+          if (restore) undo.push(restore);
+        }
+        return finished.length;
+      },
     };
   }
 
-  function notify(events: DomainEvent[]) {
+  function notify(committed: DomainEvent[]) {
     for (const listener of listeners) {
       try {
-        listener(events.map(copy));
+        listener(committed.map(copy));
       } catch {
         // A listener's failure must not undo a committed transaction; listeners handle their own errors.
       }
@@ -191,10 +268,12 @@ export function createMemoryStore(): Store {
   async function withTransaction<T>(work: (tx: StoreOperations) => Promise<T>): Promise<T> {
     const run = queue.then(async () => {
       const undo: Array<() => void> = [];
-      const appended: DomainEvent[] = [];
+      const appended: Omit<DomainEvent, "sequence">[] = [];
       try {
         const result = await work(operations(undo, appended));
-        if (appended.length > 0) notify(appended);
+        const committed = appended.map((event) => ({ ...event, sequence: ++lastSequence }));
+        events.push(...committed);
+        if (committed.length > 0) notify(committed);
         return result;
       } catch (error) {
         for (const step of undo.reverse()) step();
@@ -210,49 +289,58 @@ export function createMemoryStore(): Store {
     (...args: A) =>
       withTransaction((tx) => pick(tx)(...args));
 
+  const standalone = Object.fromEntries(
+    Object.keys(operations([], [])).map((name) => [
+      name,
+      single((tx) => tx[name as keyof StoreOperations] as (...args: unknown[]) => Promise<unknown>),
+    ]),
+  ) as unknown as StoreOperations;
+
   return {
+    ...standalone,
+    snapshot: () => ({
+      tables: Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, table.snapshot()])),
+      events: copy(events),
+      outboxCursors: Object.fromEntries(outboxCursors),
+    }),
+    shared: false,
     withTransaction,
     onEventsCommitted(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    getRequest: single((tx) => tx.getRequest),
-    findRequestByPaymentReference: single((tx) => tx.findRequestByPaymentReference),
-    putRequest: single((tx) => tx.putRequest),
-    listRequests: single((tx) => tx.listRequests),
-    getPaymentIntent: single((tx) => tx.getPaymentIntent),
-    putPaymentIntent: single((tx) => tx.putPaymentIntent),
-    getSecurePayment: single((tx) => tx.getSecurePayment),
-    putSecurePayment: single((tx) => tx.putSecurePayment),
-    getPayeeDestination: single((tx) => tx.getPayeeDestination),
-    findActivePayeeDestination: single((tx) => tx.findActivePayeeDestination),
-    putPayeeDestination: single((tx) => tx.putPayeeDestination),
-    getPayeeDestinationNonce: single((tx) => tx.getPayeeDestinationNonce),
-    putPayeeDestinationNonce: single((tx) => tx.putPayeeDestinationNonce),
-    getRecurringPayment: single((tx) => tx.getRecurringPayment),
-    putRecurringPayment: single((tx) => tx.putRecurringPayment),
-    getPayer: single((tx) => tx.getPayer),
-    putPayer: single((tx) => tx.putPayer),
-    getPaymentDetail: single((tx) => tx.getPaymentDetail),
-    putPaymentDetail: single((tx) => tx.putPaymentDetail),
-    listPaymentDetails: single((tx) => tx.listPaymentDetails),
-    getClientId: single((tx) => tx.getClientId),
-    findClientIdByPublicValue: single((tx) => tx.findClientIdByPublicValue),
-    listClientIds: single((tx) => tx.listClientIds),
-    putClientId: single((tx) => tx.putClientId),
-    getWallet: single((tx) => tx.getWallet),
-    putBalance: single((tx) => tx.putBalance),
-    putAllowance: single((tx) => tx.putAllowance),
-    appendEvent: single((tx) => tx.appendEvent),
-    listEvents: single((tx) => tx.listEvents),
-    getOutboxCursor: single((tx) => tx.getOutboxCursor),
-    setOutboxCursor: single((tx) => tx.setOutboxCursor),
-    getWebhookEndpoint: single((tx) => tx.getWebhookEndpoint),
-    listWebhookEndpoints: single((tx) => tx.listWebhookEndpoints),
-    putWebhookEndpoint: single((tx) => tx.putWebhookEndpoint),
-    deleteWebhookEndpoint: single((tx) => tx.deleteWebhookEndpoint),
-    getWebhookDelivery: single((tx) => tx.getWebhookDelivery),
-    listWebhookDeliveries: single((tx) => tx.listWebhookDeliveries),
-    putWebhookDelivery: single((tx) => tx.putWebhookDelivery),
+    claimWebhookDeliveries: (claim) =>
+      withTransaction(async () => {
+        const now = claim.now.getTime();
+        const due = tables.webhookDeliveries
+          .find("pending", "", undefined, (record) => {
+            if (claim.id !== undefined && record.id !== claim.id) return false;
+            return dueTime(record) <= now && (record.lease === null || Date.parse(record.lease.until) <= now);
+          })
+          .items.sort((a, b) => dueTime(a) - dueTime(b))
+          .slice(0, claim.limit);
+        const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
+        for (const record of due) {
+          record.lease = lease;
+          tables.webhookDeliveries.put(record);
+        }
+        return due;
+      }),
+    updateWebhookDelivery: (id, change) =>
+      withTransaction(async (tx) => {
+        const current = await tx.getWebhookDelivery(id);
+        const changed = current && change(current);
+        if (changed) await tx.putWebhookDelivery(changed);
+        return changed;
+      }),
+    consumeEvents: (consumer, limit, handle) =>
+      withTransaction(async (tx) => {
+        const pending = await tx.listEvents(await tx.getOutboxCursor(consumer), limit);
+        const last = pending.at(-1);
+        if (!last) return { handled: 0, result: undefined };
+        await tx.setOutboxCursor(consumer, last.sequence);
+        return { handled: pending.length, result: await handle(pending, tx) };
+      }),
+    close: async () => {},
   };
 }

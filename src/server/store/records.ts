@@ -237,19 +237,27 @@ export interface ClientIdRecord {
   lastUsedAt: string | null;
 }
 
-/** A simulated ERC-20 or native balance: base units of `currency` held by `address`. */
+/** A simulated ERC-20 or native balance in one account's wallet book: base units of `currency` held by `address`. */
 export interface WalletBalanceRecord {
+  accountId: string;
   address: `0x${string}`;
   currency: string;
   amount: string;
 }
 
-/** A simulated ERC-20 allowance: base units of `currency` that `spender` may take from `address`. */
+/** A simulated ERC-20 allowance in one account's wallet book: base units of `currency` that `spender` may take from `address`. */
 export interface WalletAllowanceRecord {
+  accountId: string;
   address: `0x${string}`;
   currency: string;
   spender: `0x${string}`;
   amount: string;
+}
+
+/** Where one account's sandbox clock stands: milliseconds ahead of (or behind) the base clock. */
+export interface SandboxClockRecord {
+  accountId: string;
+  offsetMs: number;
 }
 
 /** A state change, kept in the store's outbox in the same transaction as the change itself. */
@@ -322,8 +330,44 @@ export interface WebhookDeliveryRecord {
   /** Why a dead delivery stopped: its attempts ran out, or its endpoint was deleted. */
   deadReason: Schemas["SandboxWebhookDelivery"]["deadReason"];
   attempts: WebhookAttemptRecord[];
+  /**
+   * When the worker may make the next attempt, in system time (not a sandbox clock, which an
+   * account can move); null for at once. Meaningful only while pending.
+   */
+  dueAt: string | null;
+  /** The worker making an attempt now, and until when it may: after that another may take over. */
+  lease: WebhookDeliveryLease | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface WebhookDeliveryLease {
+  owner: string;
+  until: string;
+}
+
+/** Asks for due deliveries: pending, `dueAt` at or before `now`, with no lease running past `now`. */
+export interface WebhookDeliveryClaim {
+  /** The worker taking them. */
+  owner: string;
+  now: Date;
+  /** When the lease of each claimed delivery ends. */
+  leaseUntil: Date;
+  limit: number;
+  /** Only this delivery, if it is due. */
+  id?: string;
+}
+
+/** A slice of a list in insertion order: after the item at position `after` (none: from the start). */
+export interface PageRequest {
+  after?: number;
+  limit: number;
+}
+
+export interface Page<R> {
+  items: R[];
+  /** The position of the last item, to pass as `after` for the next page; null once the list ends. */
+  next: number | null;
 }
 
 export interface WebhookDeliveryFilter {

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
-import type { Clock } from "../clock.ts";
+import { loadAccountClock } from "../account-clock.ts";
+import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../http/error-handler.ts";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
@@ -11,7 +13,10 @@ import type { WebhookTargetAllowList } from "./target-allow-list.ts";
 
 export interface WebhookDispatcherOptions {
   store: Store;
-  clock: Clock;
+  /** What the accounts' sandbox clocks run on: a delivery's timestamps are its account's time. */
+  baseClock: Clock;
+  /** Real time, for due times and leases, which no sandbox clock may move (the system clock by default). */
+  systemClock?: Clock;
   /** The waits before the retries; their number is the number of retries (at most 3). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
@@ -19,6 +24,12 @@ export interface WebhookDispatcherOptions {
   allowList: WebhookTargetAllowList;
   scheduler: WebhookScheduler;
   logger: ServerLogger;
+  /** How often to look for work other processes left in a shared store; never when absent. */
+  pollIntervalMs?: number;
+  /** How many of the newest events the outbox keeps once they are fanned out. */
+  eventRetention: number;
+  /** How many of its newest deliveries each account keeps; older delivered or dead ones go. */
+  deliveryRetention: number;
 }
 
 /** Why a failed attempt failed, when the receiver did answer. */
@@ -34,14 +45,25 @@ function judge(result: WebhookPostResult): { succeeded: boolean; error: string |
   return { succeeded: false, error: describeStatus(statusCode) };
 }
 
+/** The most events one fan-out reads, and the most due deliveries one poll claims. */
+const fanOutBatch = 500;
+const pollBatch = 20;
+
 /**
  * The webhook worker. It fans the outbox's webhook events out into deliveries (one per event and
  * endpoint), sends each with its signature, and retries failed attempts on the configured schedule
  * until one succeeds or the last fails (the delivery is then dead). Every attempt is recorded.
- * Deliveries live in the store, so a stopped worker resumes the pending ones when started again.
+ *
+ * Before an attempt the worker leases the delivery in the store, so that of several workers on
+ * one store only one sends it; a lease outlives the longest attempt, and a delivery whose worker
+ * died is taken over once its lease ends. Due times are real time in the store: a restarted or
+ * another worker keeps the retry schedule.
  */
 export class WebhookDispatcher {
   readonly #options: WebhookDispatcherOptions;
+  /** Names this worker in leases. */
+  readonly #owner = `worker_${randomUUID()}`;
+  readonly #system: Clock;
   #running = false;
   /**
    * One controller per attempt under way, which stop() aborts. Each attempt listens to its own
@@ -53,11 +75,18 @@ export class WebhookDispatcher {
   readonly #timers = new Map<string, { cancel: () => void }>();
   readonly #inFlight = new Map<string, Promise<void>>();
   #fanOut: Promise<void> = Promise.resolve();
+  #pollTimer: NodeJS.Timeout | undefined;
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
 
   constructor(options: WebhookDispatcherOptions) {
     this.#options = options;
+    this.#system = options.systemClock ?? systemClock;
+  }
+
+  /** How long an attempt may hold its delivery: the attempt's timeout twice over, and a second to record it. */
+  get #leaseMs(): number {
+    return this.#options.timeoutMs * 2 + 1000;
   }
 
   /** Starts delivering: what the outbox holds past the cursor, pending deliveries, then new events. */
@@ -71,6 +100,7 @@ export class WebhookDispatcher {
         this.#options.logger.error("resuming pending webhook deliveries failed", error),
       ),
     );
+    this.#planPoll();
   }
 
   /** Stops: cancels waiting retries, aborts attempts in flight (left pending), and waits for them. */
@@ -78,6 +108,7 @@ export class WebhookDispatcher {
     this.#running = false;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    clearTimeout(this.#pollTimer);
     for (const timer of this.#timers.values()) {
       timer.cancel();
       this.#release();
@@ -92,7 +123,7 @@ export class WebhookDispatcher {
     this.#schedule(deliveryId, 0);
   }
 
-  /** Resolves once no delivery is waiting or in flight: every one is delivered or dead. */
+  /** Resolves once no delivery is waiting or in flight in this worker: every one is delivered or dead. */
   settled(): Promise<void> {
     if (this.#busy === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
@@ -118,25 +149,69 @@ export class WebhookDispatcher {
     if (!this.#running) return;
     const run = this.#fanOut.then(async () => {
       if (!this.#running) return;
-      const created = await fanOutWebhookEvents(this.#options.store, this.#options.clock.now());
+      const { created, full } = await fanOutWebhookEvents(this.#options.store, {
+        baseClock: this.#options.baseClock,
+        batchSize: fanOutBatch,
+        eventRetention: this.#options.eventRetention,
+      });
       for (const id of created) this.#schedule(id, 0);
+      if (full) this.#requestFanOut();
     });
     this.#fanOut = run.catch((error) => this.#options.logger.error("webhook fan-out failed", error));
     this.#track(this.#fanOut);
   }
 
+  /** Plans an attempt of every pending delivery at its due time (at most one retry wait away). */
   async #resumePending(): Promise<void> {
-    const pending = await this.#options.store.listWebhookDeliveries({ state: "pending" });
     const longest = Math.max(0, ...this.#options.retryDelaysMs);
-    const now = this.#options.clock.now().getTime();
-    for (const delivery of pending) {
-      const due = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - now : 0;
-      this.#schedule(delivery.id, Math.min(Math.max(due, 0), longest));
+    let after: number | undefined;
+    do {
+      const page = await this.#options.store.listWebhookDeliveries(
+        { state: "pending" },
+        after === undefined ? { limit: pollBatch } : { limit: pollBatch, after },
+      );
+      const now = this.#system.now().getTime();
+      for (const delivery of page.items) {
+        const dueMs = delivery.dueAt === null ? now : Date.parse(delivery.dueAt);
+        this.#schedule(delivery.id, Math.min(Math.max(dueMs - now, 0), longest), false, dueMs);
+      }
+      after = page.next ?? undefined;
+    } while (after !== undefined && this.#running);
+  }
+
+  /** In a shared store, looks now and then for due deliveries and events no live worker took. */
+  #planPoll(): void {
+    const { pollIntervalMs } = this.#options;
+    if (pollIntervalMs === undefined || !this.#running) return;
+    this.#pollTimer = setTimeout(() => {
+      const poll = this.#poll()
+        .catch((error) => this.#options.logger.error("polling for webhook deliveries failed", error))
+        .finally(() => this.#planPoll());
+      this.#track(poll);
+    }, pollIntervalMs);
+  }
+
+  async #poll(): Promise<void> {
+    this.#requestFanOut();
+    const now = this.#system.now();
+    const claimed = await this.#options.store.claimWebhookDeliveries({
+      owner: this.#owner,
+      now,
+      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      limit: pollBatch,
+    });
+    for (const delivery of claimed) {
+      if (this.#inFlight.has(delivery.id)) continue;
+      this.#start(delivery.id, () => this.#attempt(delivery));
     }
   }
 
-  /** Plans the next attempt; only the attempt under way (`followUp`) may plan one while it runs. */
-  #schedule(deliveryId: string, delayMs: number, followUp = false): void {
+  /**
+   * Plans the next attempt; only the attempt under way (`followUp`) may plan one while it runs.
+   * `dueMs` is the due time the attempt was planned for: a plan another worker overtook finds
+   * the delivery not yet due again, and drops.
+   */
+  #schedule(deliveryId: string, delayMs: number, followUp = false, dueMs?: number): void {
     if (!this.#running || (!followUp && this.#inFlight.has(deliveryId))) return;
     const earlier = this.#timers.get(deliveryId);
     if (earlier) {
@@ -149,24 +224,43 @@ export class WebhookDispatcher {
     timer.cancel = this.#options.scheduler.schedule(delayMs, () => {
       if (this.#timers.get(deliveryId) !== timer) return;
       this.#timers.delete(deliveryId);
-      const attempt = this.#attempt(deliveryId)
-        .catch((error) => this.#options.logger.error(`webhook delivery ${deliveryId} failed`, error))
-        .finally(() => this.#inFlight.delete(deliveryId));
-      this.#inFlight.set(deliveryId, attempt);
-      this.#track(attempt);
+      this.#start(deliveryId, () => this.#claimAndAttempt(deliveryId, dueMs));
       this.#release();
     });
   }
 
-  async #attempt(deliveryId: string): Promise<void> {
-    const { store, clock } = this.#options;
-    const delivery = await store.getWebhookDelivery(deliveryId);
-    if (!this.#running || !delivery || delivery.state !== "pending") return;
+  #start(deliveryId: string, work: () => Promise<void>): void {
+    const attempt = work()
+      .catch((error) => this.#options.logger.error(`webhook delivery ${deliveryId} failed`, error))
+      .finally(() => this.#inFlight.delete(deliveryId));
+    this.#inFlight.set(deliveryId, attempt);
+    this.#track(attempt);
+  }
+
+  async #claimAndAttempt(deliveryId: string, dueMs: number | undefined): Promise<void> {
+    if (!this.#running) return;
+    const now = Math.max(this.#system.now().getTime(), dueMs ?? 0);
+    const [delivery] = await this.#options.store.claimWebhookDeliveries({
+      owner: this.#owner,
+      now: new Date(now),
+      leaseUntil: new Date(now + this.#leaseMs),
+      limit: 1,
+      id: deliveryId,
+    });
+    if (delivery) await this.#attempt(delivery);
+  }
+
+  /** One attempt of a delivery this worker holds the lease of. */
+  async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
+    const { store } = this.#options;
+    const deliveryId = delivery.id;
+    if (!this.#running) return this.#update(deliveryId, (current) => current);
     const endpoint = await store.getWebhookEndpoint(delivery.endpointId);
     if (!endpoint) {
       await this.#update(deliveryId, (current) => ({ ...current, ...dead("endpoint_deleted") }));
       return;
     }
+    const clock = await loadAccountClock(store, this.#options.baseClock, delivery.accountId);
     const body = Buffer.from(delivery.body, "utf8");
     const retryCount = delivery.nextRetryCount;
     const startedAt = clock.now();
@@ -192,8 +286,8 @@ export class WebhookDispatcher {
       blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
       stopSignal: attemptStop.signal,
     }).finally(() => this.#attemptStops.delete(attemptStop));
-    // Stopped mid-attempt: the delivery stays pending with this retry count, to be sent again.
-    if (result.stopped) return;
+    // Stopped mid-attempt: the delivery stays pending with this retry count, free for the next worker.
+    if (result.stopped) return this.#update(deliveryId, (current) => current);
     const { succeeded, error } = judge(result);
     const attempt: WebhookAttemptRecord = {
       retryCount,
@@ -205,36 +299,50 @@ export class WebhookDispatcher {
       responseExcerpt: result.responseExcerpt,
       succeeded,
     };
-    let retryInMs: number | undefined;
+    let retry: { inMs: number; dueMs: number } | undefined;
     await this.#update(deliveryId, (current) => {
+      retry = undefined;
       const attempts = [...current.attempts, attempt];
       // Deleted meanwhile: the attempt happened and is recorded, but decides nothing any more.
       if (current.state !== "pending") return { ...current, attempts };
-      if (succeeded) return { ...current, attempts, state: "delivered", nextAttemptAt: null };
-      retryInMs = this.#options.retryDelaysMs[retryCount];
-      if (retryInMs === undefined) return { ...current, attempts, ...dead("attempts_exhausted") };
+      if (succeeded) return { ...current, attempts, state: "delivered", nextAttemptAt: null, dueAt: null };
+      const inMs = this.#options.retryDelaysMs[retryCount];
+      if (inMs === undefined) return { ...current, attempts, ...dead("attempts_exhausted") };
+      retry = { inMs, dueMs: this.#system.now().getTime() + inMs };
       return {
         ...current,
         attempts,
         nextRetryCount: retryCount + 1,
-        nextAttemptAt: new Date(clock.now().getTime() + retryInMs).toISOString(),
+        nextAttemptAt: new Date(clock.now().getTime() + inMs).toISOString(),
+        dueAt: new Date(retry.dueMs).toISOString(),
       };
     });
-    if (retryInMs !== undefined) this.#schedule(deliveryId, retryInMs, true);
+    if (retry) this.#schedule(deliveryId, retry.inMs, true, retry.dueMs);
   }
 
+  /**
+   * Changes a delivery atomically and gives up this worker's lease on it; a finished delivery
+   * lets its account's log be trimmed to the retention.
+   */
   async #update(
     deliveryId: string,
     change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord,
   ): Promise<void> {
-    const now = this.#options.clock.now().toISOString();
-    await this.#options.store.withTransaction(async (tx) => {
-      const current = await tx.getWebhookDelivery(deliveryId);
-      if (current) await tx.putWebhookDelivery({ ...change(current), updatedAt: now });
+    const { store, baseClock, deliveryRetention } = this.#options;
+    const known = await store.getWebhookDelivery(deliveryId);
+    if (!known) return;
+    const now = (await loadAccountClock(store, baseClock, known.accountId)).now().toISOString();
+    const updated = await store.updateWebhookDelivery(deliveryId, (current) => {
+      const changed = change(current);
+      const lease = current.lease?.owner === this.#owner ? null : current.lease;
+      return { ...changed, lease, updatedAt: changed === current ? current.updatedAt : now };
     });
+    if (updated && updated.state !== "pending") {
+      await store.trimWebhookDeliveries(updated.accountId, deliveryRetention);
+    }
   }
 }
 
 function dead(reason: NonNullable<WebhookDeliveryRecord["deadReason"]>) {
-  return { state: "dead" as const, nextAttemptAt: null, deadReason: reason };
+  return { state: "dead" as const, nextAttemptAt: null, dueAt: null, deadReason: reason };
 }

@@ -1,4 +1,6 @@
 import { isWebhookEventName } from "../../client/webhook-event.ts";
+import { loadAccountClock } from "../account-clock.ts";
+import type { Clock } from "../clock.ts";
 import { newUlid } from "../domain/ids.ts";
 import type {
   DomainEvent,
@@ -42,41 +44,67 @@ export function createDeliveryRecord(input: {
     nextAttemptAt: at,
     deadReason: null,
     attempts: [],
+    dueAt: null,
+    lease: null,
     createdAt: at,
     updatedAt: at,
   };
 }
 
+export interface FanOutOptions {
+  /** What the accounts' sandbox clocks run on: a delivery is created at its account's time. */
+  baseClock: Clock;
+  /** The most events one run reads; the caller runs again while a run reads that many. */
+  batchSize: number;
+  /** How many of the newest events the outbox keeps once they are fanned out. */
+  eventRetention: number;
+}
+
 /**
- * Turns the outbox's webhook events past the worker's cursor into deliveries, one per event and
- * subscribed endpoint, and moves the cursor in the same transaction: each event fans out once.
- * Returns the ids of the new deliveries.
+ * Turns up to `batchSize` of the outbox's events past the worker's cursor into deliveries, one
+ * per webhook event and subscribed endpoint, in the transaction that moves the cursor: each event
+ * fans out once, whichever worker runs. Then trims the outbox to its retention. Returns the ids
+ * of the new deliveries and whether the batch was full (more may wait).
  */
-export async function fanOutWebhookEvents(store: Store, now: Date): Promise<string[]> {
-  return store.withTransaction(async (tx) => {
-    const cursor = await tx.getOutboxCursor(webhookOutboxConsumer);
-    const events = await tx.listEvents(cursor);
-    const created: string[] = [];
-    for (const event of events) {
-      if (!isWebhookEvent(event)) continue;
-      const data = event.data as unknown as WebhookEventData;
-      const endpoints = await tx.listWebhookEndpoints(data.accountId);
-      for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
-        const delivery = createDeliveryRecord({
-          endpoint,
-          eventId: data.eventId,
-          event: event.type,
-          requestId: data.requestId,
-          payload: data.payload,
-          test: false,
-          now,
-        });
-        await tx.putWebhookDelivery(delivery);
-        created.push(delivery.id);
+export async function fanOutWebhookEvents(
+  store: Store,
+  options: FanOutOptions,
+): Promise<{ created: string[]; full: boolean }> {
+  const { handled, result } = await store.consumeEvents(
+    webhookOutboxConsumer,
+    options.batchSize,
+    async (events, tx) => {
+      const created: string[] = [];
+      const clocks = new Map<string, Date>();
+      const nowOf = async (accountId: string) => {
+        const known = clocks.get(accountId);
+        if (known) return known;
+        const now = (await loadAccountClock(tx, options.baseClock, accountId)).now();
+        clocks.set(accountId, now);
+        return now;
+      };
+      for (const event of events) {
+        if (!isWebhookEvent(event)) continue;
+        const data = event.data as unknown as WebhookEventData;
+        const endpoints = (await tx.listWebhookEndpoints(data.accountId)).items;
+        const now = await nowOf(data.accountId);
+        for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
+          const delivery = createDeliveryRecord({
+            endpoint,
+            eventId: data.eventId,
+            event: event.type,
+            requestId: data.requestId,
+            payload: data.payload,
+            test: false,
+            now,
+          });
+          await tx.putWebhookDelivery(delivery);
+          created.push(delivery.id);
+        }
       }
-    }
-    const last = events.at(-1);
-    if (last) await tx.setOutboxCursor(webhookOutboxConsumer, last.sequence);
-    return created;
-  });
+      return created;
+    },
+  );
+  if (handled > 0) await store.trimEvents(options.eventRetention);
+  return { created: result ?? [], full: handled === options.batchSize };
 }

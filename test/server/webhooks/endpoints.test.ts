@@ -70,7 +70,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
     expect(created.body).toEqual({ ...masked, secret });
 
     const listed = await server.call("GET", "/sandbox/webhooks/endpoints");
-    expect(listed.body).toEqual({ endpoints: [masked] });
+    expect(listed.body).toEqual({ endpoints: [masked], nextCursor: null });
     expect(listed.text).not.toContain(secret);
     expect((await server.call("GET", `/sandbox/webhooks/endpoints/${id}`)).body).toEqual(masked);
   });
@@ -186,6 +186,7 @@ describe("createSandboxWebhookEndpoint, listSandboxWebhookEndpoints and getSandb
     }
     expect((await server.call("GET", "/sandbox/webhooks/endpoints", asOther)).body).toEqual({
       endpoints: [],
+      nextCursor: null,
     });
   });
 });

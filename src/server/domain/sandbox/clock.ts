@@ -1,29 +1,23 @@
-import { isSandboxInstant, sandboxClockRange } from "../../clock.ts";
+import { loadAccountClock } from "../../account-clock.ts";
+import { isSandboxInstant, type SandboxClock, sandboxClockRange } from "../../clock.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../context.ts";
 import type { Schemas } from "../wire-types.ts";
 
-function toWireClock(ctx: DomainContext): Schemas["SandboxClock"] {
-  return { now: ctx.clock.now().toISOString(), offsetSeconds: ctx.clock.offsetMs / 1000 };
+function toWireClock(clock: SandboxClock): Schemas["SandboxClock"] {
+  return { now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 };
 }
 
 export function getSandboxClock(ctx: DomainContext): Schemas["SandboxClock"] {
-  return toWireClock(ctx);
+  return toWireClock(ctx.clock);
 }
 
 const whole = (epochMs: number) => new Date(epochMs).toISOString().replace(".000Z", "Z");
 const rangeWords = `from ${whole(sandboxClockRange.earliest)} up to, not including, ${whole(sandboxClockRange.end)}`;
 
-/**
- * Moves the sandbox clock by `advanceSeconds` or to `now`, for every caller at once. A move that
- * would leave the sandbox's range is a 400 and leaves the clock as it was.
- */
-export function setSandboxClock(
-  ctx: DomainContext,
-  { body }: OperationInput<"setSandboxClock">,
-): Schemas["SandboxClock"] {
-  const { clock } = ctx;
+/** Moves `clock` as `body` asks; a move that would leave the sandbox's range is a 400 and leaves it as it was. */
+function moveClock(clock: SandboxClock, body: OperationInput<"setSandboxClock">["body"]): void {
   if (body.advanceSeconds !== undefined) {
     const target = clock.now().getTime() + body.advanceSeconds * 1000;
     if (!isSandboxInstant(target)) {
@@ -44,5 +38,22 @@ export function setSandboxClock(
     }
     clock.set(new Date(target));
   }
-  return toWireClock(ctx);
+}
+
+/**
+ * Moves the caller's account's sandbox clock by `advanceSeconds` or to `now`, and keeps where it
+ * stands in the store; other accounts' clocks stay where they are. The clock is read, checked,
+ * moved and saved in one transaction: two moves at once both count, and a refused one saves nothing.
+ */
+export async function setSandboxClock(
+  ctx: DomainContext,
+  { principal: { accountId }, body }: OperationInput<"setSandboxClock">,
+): Promise<Schemas["SandboxClock"]> {
+  const moved = await ctx.store.withTransaction(async (tx) => {
+    const clock = await loadAccountClock(tx, ctx.baseClock, accountId);
+    moveClock(clock, body);
+    await tx.putSandboxClock({ accountId, offsetMs: clock.offsetMs });
+    return clock;
+  });
+  return toWireClock(moved);
 }

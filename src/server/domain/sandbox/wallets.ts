@@ -26,12 +26,12 @@ function toWire(
   };
 }
 
-/** Reads a wallet of the book; 404 when nothing was ever set for it. */
+/** Reads a wallet of the caller's account's book; 404 when nothing was ever set for it. */
 export async function getSandboxWallet(
   ctx: DomainContext,
-  { path: { address } }: OperationInput<"getSandboxWallet">,
+  { principal, path: { address } }: OperationInput<"getSandboxWallet">,
 ): Promise<Schemas["SandboxWallet"]> {
-  const wallet = await ctx.store.getWallet(address);
+  const wallet = await ctx.store.getWallet(principal.accountId, address);
   if (wallet.balances.length === 0 && wallet.allowances.length === 0) {
     throw notFound(`Nothing was ever set for wallet ${address}; every amount of it is zero.`);
   }
@@ -45,10 +45,13 @@ function toBaseUnits(amount: string, decimals: number, path: string, issues: Val
   return 0n;
 }
 
-/** Sets the listed balances and allowances of a wallet; every entry is checked before any is kept. */
+/**
+ * Sets the listed balances and allowances of a wallet in the caller's account's book; every entry
+ * is checked before any is kept. Other accounts' books are untouched.
+ */
 export async function setSandboxWallet(
   ctx: DomainContext,
-  { body: update }: OperationInput<"setSandboxWallet">,
+  { principal: { accountId }, body: update }: OperationInput<"setSandboxWallet">,
 ): Promise<Schemas["SandboxWallet"]> {
   const address = checksummed(update.address);
   const issues: ValidationIssue[] = [];
@@ -63,7 +66,7 @@ export async function setSandboxWallet(
       return undefined;
     }
     const amount = toBaseUnits(entry.amount, token.decimals, `${at}/amount`, issues);
-    return { address, currency: token.id, amount: amount.toString() };
+    return { accountId, address, currency: token.id, amount: amount.toString() };
   });
   const allowances = (update.allowances ?? []).map((entry, index) => {
     const at = `/body/allowances/${index}`;
@@ -78,13 +81,19 @@ export async function setSandboxWallet(
       return undefined;
     }
     const amount = toBaseUnits(entry.amount, token.decimals, `${at}/amount`, issues);
-    return { address, currency: token.id, spender: checksummed(entry.spender), amount: amount.toString() };
+    return {
+      accountId,
+      address,
+      currency: token.id,
+      spender: checksummed(entry.spender),
+      amount: amount.toString(),
+    };
   });
   if (issues.length > 0) throw validationFailed(issues);
 
   return ctx.store.withTransaction(async (tx) => {
     for (const balance of balances) if (balance) await tx.putBalance(balance);
     for (const allowance of allowances) if (allowance) await tx.putAllowance(allowance);
-    return toWire(address, await tx.getWallet(address));
+    return toWire(address, await tx.getWallet(accountId, address));
   });
 }

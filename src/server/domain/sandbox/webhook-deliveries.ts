@@ -6,6 +6,7 @@ import type { DomainContext } from "../context.ts";
 import { requireOwnRecord } from "../own-records.ts";
 import type { Principal } from "../principal.ts";
 import type { Schemas } from "../wire-types.ts";
+import { nextCursor, readPageQuery } from "./pages.ts";
 
 /** A delivery as the sandbox API shows it: the payload parsed back from the exact text sent. */
 export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxWebhookDelivery"] {
@@ -31,7 +32,7 @@ function loadOwn(store: StoreOperations, principal: Principal, id: string): Prom
   return requireOwnRecord(store.getWebhookDelivery(id), principal, `No webhook delivery has the id ${id}.`);
 }
 
-/** The delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
+/** One page of the delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
 export async function listSandboxWebhookDeliveries(
   ctx: DomainContext,
   { principal, query }: OperationInput<"listSandboxWebhookDeliveries">,
@@ -41,8 +42,8 @@ export async function listSandboxWebhookDeliveries(
   if (query.eventId !== undefined) filter.eventId = query.eventId;
   if (query.requestId !== undefined) filter.requestId = query.requestId;
   if (query.state !== undefined) filter.state = query.state;
-  const deliveries = await ctx.store.listWebhookDeliveries(filter);
-  return { deliveries: deliveries.map(toWireDelivery) };
+  const page = await ctx.store.listWebhookDeliveries(filter, readPageQuery(query));
+  return { deliveries: page.items.map(toWireDelivery), nextCursor: nextCursor(page) };
 }
 
 export async function getSandboxWebhookDelivery(
@@ -78,6 +79,8 @@ export async function redeliverSandboxWebhook(
       round: record.round + 1,
       nextRetryCount: 0,
       nextAttemptAt: now,
+      dueAt: null,
+      lease: null,
       updatedAt: now,
     };
     await tx.putWebhookDelivery(next);

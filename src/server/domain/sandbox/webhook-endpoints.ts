@@ -14,6 +14,7 @@ import { requireOwnRecord } from "../own-records.ts";
 import type { Principal } from "../principal.ts";
 import { buildTestPayload } from "../webhook-payloads.ts";
 import type { Schemas } from "../wire-types.ts";
+import { nextCursor, readPageQuery } from "./pages.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
 
 /** A fresh signing secret: 24 bytes from the CSPRNG. */
@@ -59,7 +60,7 @@ async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> 
 /** One payment fans out to every endpoint of its account: their number is bounded. */
 async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
   const most = ctx.webhooks.maxEndpointsPerAccount;
-  const count = (await tx.listWebhookEndpoints(accountId)).length;
+  const count = (await tx.listWebhookEndpoints(accountId)).items.length;
   if (count >= most) {
     throw invalidState(
       `The account has ${count} webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is ${most}): delete one first.`,
@@ -92,10 +93,10 @@ export async function createSandboxWebhookEndpoint(
 
 export async function listSandboxWebhookEndpoints(
   ctx: DomainContext,
-  { principal }: OperationInput<"listSandboxWebhookEndpoints">,
+  { principal, query }: OperationInput<"listSandboxWebhookEndpoints">,
 ): Promise<Schemas["SandboxWebhookEndpointList"]> {
-  const endpoints = await ctx.store.listWebhookEndpoints(principal.accountId);
-  return { endpoints: endpoints.map(toWireEndpoint) };
+  const page = await ctx.store.listWebhookEndpoints(principal.accountId, readPageQuery(query));
+  return { endpoints: page.items.map(toWireEndpoint), nextCursor: nextCursor(page) };
 }
 
 export async function getSandboxWebhookEndpoint(
@@ -114,7 +115,8 @@ export async function deleteSandboxWebhookEndpoint(
     await loadOwn(tx, principal, id);
     await tx.deleteWebhookEndpoint(id);
     const now = ctx.clock.now().toISOString();
-    for (const delivery of await tx.listWebhookDeliveries({ endpointId: id, state: "pending" })) {
+    const pending = await tx.listWebhookDeliveries({ endpointId: id, state: "pending" });
+    for (const delivery of pending.items) {
       await tx.putWebhookDelivery({
         ...delivery,
         state: "dead",

@@ -1,0 +1,273 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import type { DomainEvent, WebhookDeliveryFilter, WebhookDeliveryRecord } from "../records.ts";
+import type { Store, StoreOperations } from "../store.ts";
+import { migrateDatabase } from "./migrate.ts";
+import { type Queryable, SqlSession } from "./sql-session.ts";
+import { sqlTables as t } from "./sql-tables.ts";
+
+/** Serialization failures and deadlocks: the transaction ran into a concurrent one and may run again. */
+const retryableCodes = new Set(["40001", "40P01"]);
+const maxAttempts = 30;
+/** The advisory lock that orders event numbering: held from numbering until the commit. */
+const eventNumberingLock = 0x70617972;
+
+const isRetryable = (error: unknown) => retryableCodes.has((error as { code?: string }).code ?? "");
+
+function deliveryColumns(filter: WebhookDeliveryFilter) {
+  const where: Record<string, string> = {};
+  if (filter.accountId !== undefined) where.account_id = filter.accountId;
+  if (filter.endpointId !== undefined) where.endpoint_id = filter.endpointId;
+  if (filter.eventId !== undefined) where.event_id = filter.eventId;
+  if (filter.requestId !== undefined) where.request_id = filter.requestId;
+  if (filter.state !== undefined) where.state = filter.state;
+  return where;
+}
+
+function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
+  const sql = new SqlSession(db);
+  return {
+    getRequest: (requestId) => sql.get(t.requests, { request_id: requestId }),
+    findRequestByPaymentReference: (reference) =>
+      sql.first(t.requests, { payment_reference: reference.toLowerCase() }),
+    putRequest: (record) => sql.put(t.requests, record),
+    listRequests: async (accountId, { recurringPaymentId } = {}) => {
+      const where =
+        recurringPaymentId === undefined
+          ? { account_id: accountId }
+          : { account_id: accountId, recurring_payment_id: recurringPaymentId };
+      return (await sql.find(t.requests, where)).items;
+    },
+    getPaymentIntent: (id) => sql.get(t.paymentIntents, { id }),
+    putPaymentIntent: (record) => sql.put(t.paymentIntents, record),
+    getSecurePayment: (token) => sql.get(t.securePayments, { token }),
+    putSecurePayment: (record) => sql.put(t.securePayments, record),
+    getPayeeDestination: (accountId, destinationId) =>
+      sql.get(t.payeeDestinations, { account_id: accountId, destination_id: destinationId }),
+    findActivePayeeDestination: (accountId, walletAddress) =>
+      sql.first(t.payeeDestinations, {
+        account_id: accountId,
+        wallet_address: walletAddress.toLowerCase(),
+        active: true,
+      }),
+    putPayeeDestination: (record) => sql.put(t.payeeDestinations, record),
+    getPayeeDestinationNonce: (nonce) => sql.get(t.payeeDestinationNonces, { nonce }),
+    putPayeeDestinationNonce: (record) => sql.put(t.payeeDestinationNonces, record),
+    getRecurringPayment: (id) => sql.get(t.recurringPayments, { id }),
+    putRecurringPayment: (record) => sql.put(t.recurringPayments, record),
+    getPayer: (accountId, clientUserId) =>
+      sql.get(t.payers, { account_id: accountId, client_user_id: clientUserId }),
+    putPayer: (record) => sql.put(t.payers, record),
+    getPaymentDetail: async (accountId, clientUserId, id) => {
+      const found = await sql.get(t.paymentDetails, { id });
+      return found && found.accountId === accountId && found.clientUserId === clientUserId
+        ? found
+        : undefined;
+    },
+    putPaymentDetail: (record) => sql.put(t.paymentDetails, record),
+    listPaymentDetails: async (accountId, clientUserId) =>
+      (await sql.find(t.paymentDetails, { account_id: accountId, client_user_id: clientUserId })).items,
+    getClientId: (id) => sql.get(t.clientIds, { id }),
+    findClientIdByPublicValue: (clientId) => sql.first(t.clientIds, { client_id: clientId }),
+    listClientIds: async (accountId) =>
+      (await sql.find(t.clientIds, accountId === undefined ? {} : { account_id: accountId })).items,
+    putClientId: (record) => sql.put(t.clientIds, record),
+    getWallet: async (accountId, address) => {
+      const wallet = { account_id: accountId, address: address.toLowerCase() };
+      const [balances, allowances] = [
+        await sql.find(t.balances, wallet),
+        await sql.find(t.allowances, wallet),
+      ];
+      return { balances: balances.items, allowances: allowances.items };
+    },
+    putBalance: (record) => sql.put(t.balances, record),
+    putAllowance: (record) => sql.put(t.allowances, record),
+    getSandboxClock: (accountId) => sql.get(t.sandboxClocks, { account_id: accountId }),
+    putSandboxClock: (record) => sql.put(t.sandboxClocks, record),
+    appendEvent: async (event) => {
+      appended.push(structuredClone(event));
+    },
+    listEvents: async (afterSequence = 0, limit) => {
+      const rows = await sql.query<{ sequence: string; record: Omit<DomainEvent, "sequence"> }>(
+        `SELECT sequence, record FROM events WHERE sequence > $1 ORDER BY sequence${limit === undefined ? "" : " LIMIT $2"}`,
+        limit === undefined ? [afterSequence] : [afterSequence, limit],
+      );
+      return rows.map((row) => ({ ...row.record, sequence: Number(row.sequence) }));
+    },
+    getOutboxCursor: async (consumer) => {
+      const [row] = await sql.query<{ sequence: string }>(
+        "SELECT sequence FROM outbox_cursors WHERE consumer = $1",
+        [consumer],
+      );
+      return row ? Number(row.sequence) : 0;
+    },
+    setOutboxCursor: async (consumer, sequence) => {
+      await sql.query(
+        `INSERT INTO outbox_cursors (consumer, sequence) VALUES ($1, $2)
+         ON CONFLICT (consumer) DO UPDATE SET sequence = EXCLUDED.sequence`,
+        [consumer, sequence],
+      );
+    },
+    trimEvents: async (keepLatest) => {
+      const result = await db.query(
+        `DELETE FROM events WHERE sequence <= LEAST(
+           (SELECT min(sequence) FROM outbox_cursors),
+           (SELECT coalesce(max(sequence), 0) FROM events) - $1)`,
+        [keepLatest],
+      );
+      return result.rowCount ?? 0;
+    },
+    getWebhookEndpoint: (id) => sql.get(t.webhookEndpoints, { id }),
+    listWebhookEndpoints: (accountId, page) => sql.find(t.webhookEndpoints, { account_id: accountId }, page),
+    putWebhookEndpoint: (record) => sql.put(t.webhookEndpoints, record),
+    deleteWebhookEndpoint: (id) => sql.delete(t.webhookEndpoints, { id }),
+    getWebhookDelivery: (id) => sql.get(t.webhookDeliveries, { id }),
+    listWebhookDeliveries: (filter, page) => sql.find(t.webhookDeliveries, deliveryColumns(filter), page),
+    putWebhookDelivery: (record) => sql.put(t.webhookDeliveries, record),
+    trimWebhookDeliveries: async (accountId, keepLatest) => {
+      const result = await db.query(
+        `DELETE FROM webhook_deliveries WHERE account_id = $1 AND state <> 'pending' AND position <= (
+           SELECT position FROM webhook_deliveries WHERE account_id = $1
+           ORDER BY position DESC OFFSET $2 LIMIT 1)`,
+        [accountId, keepLatest],
+      );
+      return result.rowCount ?? 0;
+    },
+  };
+}
+
+export interface PostgresStoreOptions {
+  /** A `postgres://` URL. */
+  connectionString: string;
+  /** Connections this process opens at most (10 by default). */
+  maxConnections?: number;
+}
+
+/**
+ * The PostgreSQL store: one table per record type (see migrations/, applied here with
+ * node-pg-migrate), shared by every server instance on the database. Each transaction is one
+ * SERIALIZABLE transaction, run again when PostgreSQL finds it conflicts with a concurrent one,
+ * so that the invariants hold as with the in-memory store's one-at-a-time transactions.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  await migrateDatabase(options.connectionString);
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection that breaks (the database restarted) is dropped; the next query opens another.
+  pool.on("error", () => {});
+  const listeners = new Set<(events: DomainEvent[]) => void>();
+
+  function notify(committed: DomainEvent[]) {
+    for (const listener of listeners) {
+      try {
+        listener(structuredClone(committed));
+      } catch {
+        // A listener's failure must not undo a committed transaction; listeners handle their own errors.
+      }
+    }
+  }
+
+  /** Numbers and inserts the transaction's events last, under a lock held until the commit. */
+  async function insertEvents(
+    client: pg.PoolClient,
+    appended: Omit<DomainEvent, "sequence">[],
+  ): Promise<DomainEvent[]> {
+    if (appended.length === 0) return [];
+    await client.query("SELECT pg_advisory_xact_lock($1)", [eventNumberingLock]);
+    const committed: DomainEvent[] = [];
+    for (const event of appended) {
+      const { rows } = await client.query<{ sequence: string }>(
+        "INSERT INTO events (sequence, record) VALUES (nextval('events_sequence'), $1::jsonb) RETURNING sequence",
+        [JSON.stringify(event)],
+      );
+      committed.push({ ...event, sequence: Number(rows[0]?.sequence) });
+    }
+    return committed;
+  }
+
+  async function runTransaction<T>(
+    isolation: "SERIALIZABLE" | "READ COMMITTED",
+    work: (tx: StoreOperations, client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      const appended: Omit<DomainEvent, "sequence">[] = [];
+      let committed: DomainEvent[];
+      let result: T;
+      try {
+        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+        result = await work(operations(client, appended), client);
+        committed = await insertEvents(client, appended);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        client.release();
+        if (!isRetryable(error) || attempt >= maxAttempts) throw error;
+        // Back off a random while, longer each time, so that the conflicting transactions drift apart.
+        await sleep(Math.random() * Math.min(200, 2 ** attempt));
+        continue;
+      }
+      client.release();
+      if (committed.length > 0) notify(committed);
+      return result;
+    }
+  }
+
+  const standalone = operations(pool, []);
+  return {
+    ...standalone,
+    appendEvent: (event) => runTransaction("SERIALIZABLE", (tx) => tx.appendEvent(event)),
+    shared: true,
+    withTransaction: (work) => runTransaction("SERIALIZABLE", (tx) => work(tx)),
+    onEventsCommitted(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    claimWebhookDeliveries: (claim) =>
+      runTransaction("READ COMMITTED", async (tx, client) => {
+        const values: unknown[] = [claim.now.toISOString(), claim.limit];
+        if (claim.id !== undefined) values.push(claim.id);
+        const { rows } = await client.query<{ record: WebhookDeliveryRecord }>(
+          `SELECT record FROM webhook_deliveries
+           WHERE state = 'pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           ${claim.id === undefined ? "" : "AND id = $3"}
+           ORDER BY due_at, position LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          values,
+        );
+        const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
+        const claimed = rows.map((row) => ({ ...row.record, lease }));
+        for (const record of claimed) await tx.putWebhookDelivery(record);
+        return claimed;
+      }),
+    // The worker's bookkeeping locks what it changes instead: it runs often, and a SERIALIZABLE
+    // run would keep conflicting with the domain transactions around it.
+    updateWebhookDelivery: (id, change) =>
+      runTransaction("READ COMMITTED", async (tx, client) => {
+        const { rows } = await client.query<{ record: WebhookDeliveryRecord }>(
+          "SELECT record FROM webhook_deliveries WHERE id = $1 FOR UPDATE",
+          [id],
+        );
+        const current = rows[0]?.record;
+        const changed = current && change(current);
+        if (changed) await tx.putWebhookDelivery(changed);
+        return changed;
+      }),
+    consumeEvents: (consumer, limit, handle) =>
+      runTransaction("READ COMMITTED", async (tx, client) => {
+        // The cursor's row lock makes runs for one consumer take turns across processes.
+        await client.query(
+          "INSERT INTO outbox_cursors (consumer, sequence) VALUES ($1, 0) ON CONFLICT (consumer) DO NOTHING",
+          [consumer],
+        );
+        const { rows } = await client.query<{ sequence: string }>(
+          "SELECT sequence FROM outbox_cursors WHERE consumer = $1 FOR UPDATE",
+          [consumer],
+        );
+        const pending = await tx.listEvents(Number(rows[0]?.sequence ?? 0), limit);
+        const last = pending.at(-1);
+        if (!last) return { handled: 0, result: undefined };
+        await tx.setOutboxCursor(consumer, last.sequence);
+        return { handled: pending.length, result: await handle(pending, tx) };
+      }),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,353 @@
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTypedData } from "../../src/client/typed-data.ts";
+import { createDefaultConfig } from "../../src/server/index.ts";
+import { createMemoryStore } from "../../src/server/store/memory-store.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
+import { createFailingStore } from "../support/failing-store.ts";
+import { bankAccount, payerRegistration } from "./fixtures.ts";
+import {
+  type CallOptions,
+  payee,
+  payer,
+  problemErrors,
+  startTestServer,
+  type TestServer,
+} from "./helpers.ts";
+
+// Every request is atomic: one that fails after its first store write leaves the store exactly as
+// it was. For each operation that writes, a failure is forced at each store call after its first
+// write in turn, and at the commit of that write.
+
+const wallet = privateKeyToAccount("0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6");
+
+interface Call extends CallOptions {
+  method: string;
+  path: string;
+}
+
+type Setup = (server: TestServer) => Promise<Call>;
+
+let sequence = 0;
+const freshUserId = () => `atomic-${++sequence}`;
+
+async function created<T = Record<string, string>>(
+  server: TestServer,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const answer = await server.call(method, path, body === undefined ? {} : { body });
+  expect(answer.status, `${method} ${path}: ${answer.text}`).toBeLessThan(300);
+  return answer.body as T;
+}
+
+const registered = async (server: TestServer) => {
+  const clientUserId = freshUserId();
+  await created(server, "POST", "/v2/payer", payerRegistration(clientUserId));
+  return clientUserId;
+};
+
+const newRequest = (server: TestServer, extra: Record<string, unknown> = {}) =>
+  created(server, "POST", "/v2/request", {
+    payee,
+    amount: "40",
+    invoiceCurrency: "USD",
+    paymentCurrency: "USDC-base",
+    ...extra,
+  });
+
+const monthlyPayout = {
+  payee,
+  amount: "50",
+  invoiceCurrency: "USDC-base",
+  paymentCurrency: "USDC-base",
+  recurrence: { startDate: "2026-05-01", frequency: "MONTHLY", totalPayments: 12, payer: wallet.address },
+};
+
+/** The call that activates a new recurring payout: its permit, signed by the payer's wallet. */
+async function permitSignatureCall(server: TestServer): Promise<Call> {
+  const payout = await created<{ id: string; recurringPaymentPermit: string }>(
+    server,
+    "POST",
+    "/v2/payouts",
+    monthlyPayout,
+  );
+  const permitSignature = await wallet.signTypedData(readTypedData(payout.recurringPaymentPermit) as never);
+  return { method: "POST", path: `/v2/payouts/recurring/${payout.id}`, body: { permitSignature } };
+}
+
+async function activeRecurringPayout(server: TestServer) {
+  const activation = await permitSignatureCall(server);
+  const { id } = await created(server, activation.method, activation.path, activation.body);
+  return id;
+}
+
+/** What the payer's wallet sends for a piece of typed data the server issued. */
+async function signIssued(typedDataJson: string) {
+  const typedData = readTypedData(typedDataJson);
+  return {
+    signature: await wallet.signTypedData(typedData as never),
+    nonce: String(typedData.message.nonce),
+    deadline: String(typedData.message.deadline),
+  };
+}
+
+// Endpoints point at a receiver that takes every delivery.
+let receiver: Server;
+let hookTarget: string;
+beforeAll(async () => {
+  receiver = createHttpServer((_request, response) => response.end());
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  hookTarget = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+});
+afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+
+const endpoint = (server: TestServer) =>
+  created<{ id: string }>(server, "POST", "/sandbox/webhooks/endpoints", { url: hookTarget });
+
+/** A successful call of each operation that writes, after the calls that make it possible. */
+const writingCalls: Record<string, Setup> = {
+  registerPayer: async () => ({ method: "POST", path: "/v2/payer", body: payerRegistration(freshUserId()) }),
+  updatePayerComplianceStatus: async (server) => ({
+    method: "PATCH",
+    path: `/v2/payer/${await registered(server)}`,
+    body: { agreementCompleted: true },
+  }),
+  createPaymentDetails: async (server) => ({
+    method: "POST",
+    path: `/v1/payer/${await registered(server)}/payment-details`,
+    body: bankAccount,
+  }),
+  createPaymentDetailsV2: async (server) => ({
+    method: "POST",
+    path: `/v2/payer/${await registered(server)}/payment-details`,
+    body: bankAccount,
+  }),
+  createClientId: async () => ({
+    method: "POST",
+    path: "/v2/client-ids",
+    body: { label: "Checkout", allowedDomains: ["https://shop.example.com"] },
+  }),
+  updateClientId: async (server) => {
+    const { id } = await created(server, "POST", "/v2/client-ids", {
+      label: "Checkout",
+      allowedDomains: ["https://shop.example.com"],
+    });
+    return { method: "PUT", path: `/v2/client-ids/${id}`, body: { label: "Checkout (renamed)" } };
+  },
+  deleteClientId: async (server) => {
+    const { id } = await created(server, "POST", "/v2/client-ids", {
+      label: "Checkout",
+      allowedDomains: ["https://shop.example.com"],
+    });
+    return { method: "DELETE", path: `/v2/client-ids/${id}` };
+  },
+  createRequest: async () => ({
+    method: "POST",
+    path: "/v2/request",
+    body: { payee, amount: "40", invoiceCurrency: "USD", paymentCurrency: "USDC-base" },
+  }),
+  updateRequest: async (server) => {
+    const { requestId } = await newRequest(server, {
+      recurrence: { startDate: "2026-05-01", frequency: "MONTHLY" },
+    });
+    return { method: "PATCH", path: `/v2/request/${requestId}`, body: { isRecurrenceStopped: true } };
+  },
+  getPayCalldata: async (server) => {
+    const { requestId } = await newRequest(server);
+    return {
+      method: "GET",
+      path: `/v2/request/${requestId}/pay?chain=OPTIMISM&token=USDC&wallet=${wallet.address}`,
+    };
+  },
+  sendPaymentIntent: async (server) => {
+    const { requestId } = await newRequest(server);
+    const pay = await created<{
+      paymentIntentId: string;
+      paymentIntent: string;
+      approvalPermitPayload: string | null;
+    }>(server, "GET", `/v2/request/${requestId}/pay?chain=OPTIMISM&token=USDC&wallet=${wallet.address}`);
+    return {
+      method: "POST",
+      path: `/v2/request/payment-intents/${pay.paymentIntentId}`,
+      body: {
+        signedPaymentIntent: await signIssued(pay.paymentIntent),
+        ...(pay.approvalPermitPayload
+          ? { signedApprovalPermit: await signIssued(pay.approvalPermitPayload) }
+          : {}),
+      },
+    };
+  },
+  createPayout: async () => ({
+    method: "POST",
+    path: "/v2/payouts",
+    body: {
+      payee,
+      amount: "0.2",
+      invoiceCurrency: "ETH-sepolia-sepolia",
+      paymentCurrency: "ETH-sepolia-sepolia",
+    },
+  }),
+  createBatchPayout: async () => ({
+    method: "POST",
+    path: "/v2/payouts/batch",
+    body: {
+      requests: [
+        { payee, amount: "125.00", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base" },
+        { payee, amount: "0.1", invoiceCurrency: "ETH-base-base", paymentCurrency: "ETH-base-base" },
+      ],
+      payer,
+    },
+  }),
+  submitRecurringPaymentSignature: permitSignatureCall,
+  updateRecurringPayment: async (server) => ({
+    method: "PATCH",
+    path: `/v2/payouts/recurring/${await activeRecurringPayout(server)}`,
+    body: { action: "cancel" },
+  }),
+  createSecurePayment: async () => ({
+    method: "POST",
+    path: "/v2/secure-payments",
+    body: { requests: [{ payee, amount: "125.00", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }] },
+  }),
+  setSandboxClock: async () => ({ method: "POST", path: "/sandbox/clock", body: { advanceSeconds: 3600 } }),
+  setSandboxWallet: async () => ({
+    method: "POST",
+    path: "/sandbox/wallets",
+    body: { address: payer, balances: [{ currency: "USDC-base", amount: "250.00" }] },
+  }),
+  recordSandboxPayment: async (server) => {
+    const { requestId } = await newRequest(server);
+    return {
+      method: "POST",
+      path: `/sandbox/requests/${requestId}/payments`,
+      body: { outcome: "paid", txHash: `0x${"ab".repeat(32)}` },
+    };
+  },
+  updateSandboxSecurePayment: async (server) => {
+    const { token } = await created(server, "POST", "/v2/secure-payments", {
+      requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+    });
+    return { method: "PATCH", path: `/sandbox/secure-payments/${token}`, body: { status: "invalidated" } };
+  },
+  updateSandboxPayer: async (server) => ({
+    method: "PATCH",
+    path: `/sandbox/payers/${await registered(server)}`,
+    body: { kycStatus: "approved", agreementStatus: "completed" },
+  }),
+  updateSandboxPaymentDetail: async (server) => {
+    const clientUserId = await registered(server);
+    const { payment_detail } = await created<{ payment_detail: { id: string } }>(
+      server,
+      "POST",
+      `/v1/payer/${clientUserId}/payment-details`,
+      bankAccount,
+    );
+    return {
+      method: "PATCH",
+      path: `/sandbox/payers/${clientUserId}/payment-details/${payment_detail.id}`,
+      body: { status: "failed", rejectionMessage: "The IBAN does not exist" },
+    };
+  },
+  createSandboxRecurringPayment: async () => ({
+    method: "POST",
+    path: "/sandbox/recurring-payments",
+    body: {
+      status: "active",
+      payer,
+      payee,
+      currency: "USDC-base",
+      amount: "50",
+      totalPayments: 8,
+      processedPayments: 3,
+      spender: "0xDc8781fFAb20Fef4aB0472c3d6E50073B540Ed9e",
+      nextPaymentDate: "2026-05-01T09:00:00.000Z",
+    },
+  }),
+  executeSandboxRecurringPayment: async (server) => ({
+    method: "POST",
+    path: `/sandbox/recurring-payments/${await activeRecurringPayout(server)}/executions`,
+    body: { outcome: "success", txHash: `0x${"cd".repeat(32)}` },
+  }),
+  createSandboxWebhookEndpoint: async () => ({
+    method: "POST",
+    path: "/sandbox/webhooks/endpoints",
+    body: { url: hookTarget },
+  }),
+  deleteSandboxWebhookEndpoint: async (server) => ({
+    method: "DELETE",
+    path: `/sandbox/webhooks/endpoints/${(await endpoint(server)).id}`,
+  }),
+  rotateSandboxWebhookEndpointSecret: async (server) => ({
+    method: "POST",
+    path: `/sandbox/webhooks/endpoints/${(await endpoint(server)).id}/rotate-secret`,
+  }),
+  sendSandboxWebhookTest: async (server) => ({
+    method: "POST",
+    path: `/sandbox/webhooks/endpoints/${(await endpoint(server)).id}/test`,
+    body: { event: "payment.confirmed" },
+  }),
+  redeliverSandboxWebhook: async (server) => {
+    const { id } = await endpoint(server);
+    // Only a delivered or dead delivery can be sent again: let the worker deliver this one.
+    server.server.webhooks.start();
+    const delivery = await created<{ id: string }>(server, "POST", `/sandbox/webhooks/endpoints/${id}/test`, {
+      event: "payment.confirmed",
+    });
+    await server.server.webhooks.settled();
+    await server.server.webhooks.stop();
+    return { method: "POST", path: `/sandbox/webhooks/deliveries/${delivery.id}/redeliver` };
+  },
+};
+
+const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+describe("every request is atomic", () => {
+  it("has a writing call for every operation that may write", () => {
+    const writing = readPathOperations()
+      .filter((operation) => writeMethods.has(operation.method))
+      .map((operation) => operation.operationId);
+    expect(writing.filter((operationId) => !(operationId in writingCalls))).toEqual([]);
+  });
+
+  describe.each(Object.entries(writingCalls))("%s", (operationId, setup) => {
+    const memory = createMemoryStore();
+    const failing = createFailingStore(memory);
+    let server: TestServer;
+    beforeAll(async () => {
+      const config = createDefaultConfig();
+      config.allowWebhookTargets = ["127.0.0.1"];
+      server = await startTestServer({ config, store: failing.store, warmUp: false });
+      // Deliveries would write to the store beside the request under test.
+      await server.server.webhooks.stop();
+    });
+    afterAll(() => server.close());
+
+    it("leaves the store as it was when any store call after its first write fails", async () => {
+      failing.arm(undefined);
+      const call = await setup(server);
+      failing.arm(undefined);
+      const succeeded = await server.call(call.method, call.path, call);
+      expect(succeeded.status, succeeded.text).toBeLessThan(300);
+      const { wrote, callsAfterFirstWrite } = failing.seen();
+      expect(wrote, `${operationId} wrote nothing`).toBe(true);
+
+      for (let failAt = 0; failAt <= callsAfterFirstWrite; failAt++) {
+        failing.arm(undefined);
+        const next = await setup(server);
+        const before = memory.snapshot();
+        failing.arm(failAt);
+        const failed = await server.call(next.method, next.path, next);
+        expect(failing.seen().failed, `${operationId}: no failure forced at call ${failAt}`).toBe(true);
+        expect(problemErrors(failed, "/problems/internal-error", 500)).toEqual([]);
+        expect(
+          memory.snapshot(),
+          `${operationId}: failure at store call ${failAt} after the first write`,
+        ).toEqual(before);
+      }
+    });
+  });
+});

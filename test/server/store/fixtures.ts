@@ -1,0 +1,112 @@
+import type {
+  ClientIdRecord,
+  PaymentDetailRecord,
+  PaymentIntentRecord,
+  RequestRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from "../../../src/server/index.ts";
+
+export const at = "2026-04-12T10:00:00.000Z";
+
+export const request = (requestId: string, accountId = "acct"): RequestRecord => ({
+  requestId,
+  accountId,
+  network: "base",
+  payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+  invoiceAmount: "1",
+  invoiceCurrency: "USD",
+  paymentCurrency: "USDC-base",
+  expectedAmount: "1000000",
+  salt: "0011223344556677",
+  paymentReference: `0x${requestId.slice(-16)}`,
+  status: "pending",
+  amountPaid: "0",
+  payments: [],
+  securePaymentToken: null,
+  createdAt: at,
+  updatedAt: at,
+});
+
+/** A request id ending in sixteen copies of `digit` (a hex digit). */
+export const requestId = (digit: string) => `01${digit.repeat(64)}`;
+
+export const clientIdRecord = (id: string, clientId: string, accountId = "acct"): ClientIdRecord => ({
+  id,
+  accountId,
+  clientId,
+  label: "Shop",
+  allowedDomains: ["https://shop.example.com"],
+  feePercentage: null,
+  feeAddress: null,
+  operatorWalletAddress: null,
+  defaultPreApprovalExpiry: null,
+  defaultAuthorizationExpiry: null,
+  status: "active",
+  createdAt: at,
+  updatedAt: at,
+  lastUsedAt: null,
+});
+
+export const endpoint = (id: string, accountId = "acct"): WebhookEndpointRecord => ({
+  id,
+  accountId,
+  url: "https://shop.example.com/hooks",
+  secret: "whsec_0123456789abcdef",
+  events: ["payment.confirmed"],
+  source: "api",
+  createdAt: at,
+  updatedAt: at,
+});
+
+export const delivery = (id: string, fields: Partial<WebhookDeliveryRecord> = {}): WebhookDeliveryRecord => ({
+  id,
+  accountId: "acct",
+  endpointId: "we_1",
+  url: "https://shop.example.com/hooks",
+  eventId: `event_${id}`,
+  event: "payment.confirmed",
+  requestId: null,
+  test: false,
+  body: "{}",
+  state: "pending",
+  round: 1,
+  nextRetryCount: 0,
+  nextAttemptAt: at,
+  deadReason: null,
+  attempts: [],
+  dueAt: null,
+  lease: null,
+  createdAt: at,
+  updatedAt: at,
+  ...fields,
+});
+
+export const paymentDetail = (id: string, accountId: string, clientUserId: string): PaymentDetailRecord => ({
+  id,
+  accountId,
+  clientUserId,
+  bankName: "Bank",
+  accountName: "Holder",
+  currency: "EUR",
+  beneficiaryType: "individual",
+  rails: "local",
+  status: "approved",
+  createdAt: at,
+});
+
+export const paymentIntent = (id: string): PaymentIntentRecord => ({
+  id,
+  accountId: "acct",
+  requestId: requestId("e"),
+  payer: "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+  amount: "50000000",
+  sourceNetwork: "optimism",
+  sourceCurrency: "USDC-optimism",
+  sourceAmount: "50000000",
+  paymentIntent: "{}",
+  approvalPermit: null,
+  status: "issued",
+  createdAt: at,
+  updatedAt: at,
+});

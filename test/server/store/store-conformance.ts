@@ -1,0 +1,598 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DomainEvent, PaymentDetailRecord, RequestRecord, Store } from "../../../src/server/index.ts";
+import {
+  clientIdRecord,
+  delivery,
+  endpoint,
+  paymentDetail,
+  paymentIntent,
+  request,
+  requestId,
+} from "./fixtures.ts";
+
+/**
+ * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). A new
+ * store method joins with a test here: both stores are then held to it.
+ */
+export function describeStoreConformance(name: string, openStore: () => Promise<Store>): void {
+  describe(`${name}: the Store contract`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await openStore();
+    });
+    afterEach(() => store.close());
+
+    it("hands out copies: changing a returned record changes nothing stored", async () => {
+      const record = request(requestId("a"));
+      await store.putRequest(record);
+      record.status = "paid";
+      const read = (await store.getRequest(record.requestId)) as RequestRecord;
+      expect(read.status).toBe("pending");
+      read.payments.push({
+        id: "pay_1",
+        outcome: "paid",
+        amount: "1",
+        txHash: "0x00",
+        subStatus: null,
+        recordedAt: "x",
+        payer: null,
+        sourceNetwork: null,
+      });
+      expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
+    });
+
+    it("keeps every record type, by its key, and replaces on a second put", async () => {
+      await store.putSecurePayment({
+        token: "tok",
+        accountId: "acct",
+        requestIds: [requestId("a")],
+        network: "base",
+        status: "pending",
+        reference: null,
+        redirectUrl: null,
+        redirectLabel: null,
+        payerIdentifier: null,
+        kind: "incoming",
+        createdAt: "t",
+        expiresAt: "t",
+        updatedAt: "t",
+      });
+      await store.putPayer({
+        accountId: "acct",
+        clientUserId: "ada",
+        userId: "u1",
+        beneficiaryType: "individual",
+        kycStatus: "not_started",
+        agreementStatus: "not_started",
+        createdAt: "t",
+      });
+      await store.putPaymentDetail({
+        id: "pd1",
+        accountId: "acct",
+        clientUserId: "ada",
+        bankName: "Bank",
+        accountName: "Ada",
+        currency: "usd",
+        beneficiaryType: "individual",
+        rails: "local",
+        status: "approved",
+        createdAt: "t",
+      });
+      await store.putSandboxClock({ accountId: "acct", offsetMs: 5000 });
+      await store.putSandboxClock({ accountId: "acct", offsetMs: -1000 });
+      expect((await store.getSecurePayment("tok"))?.requestIds).toEqual([requestId("a")]);
+      expect((await store.getPayer("acct", "ada"))?.userId).toBe("u1");
+      expect(await store.getPayer("other", "ada")).toBeUndefined();
+      expect((await store.getPaymentDetail("acct", "ada", "pd1"))?.bankName).toBe("Bank");
+      expect(await store.getPaymentDetail("acct", "bob", "pd1")).toBeUndefined();
+      expect(await store.getSandboxClock("acct")).toEqual({ accountId: "acct", offsetMs: -1000 });
+      expect(await store.getSandboxClock("other")).toBeUndefined();
+    });
+
+    it("finds requests by payment reference in any letter case", async () => {
+      const id = `01${"b".repeat(48)}abcdef0123456789`;
+      await store.putRequest(request(id));
+      expect((await store.findRequestByPaymentReference("0xABCDEF0123456789"))?.requestId).toBe(id);
+      expect(await store.findRequestByPaymentReference("0x0000000000000000")).toBeUndefined();
+    });
+
+    it("finds a client ID by its current public value only, after the value changes", async () => {
+      await store.putClientId(clientIdRecord("cid_1", "pk_old_value"));
+      await store.putClientId(clientIdRecord("cid_2", "pk_other"));
+      await store.putClientId(clientIdRecord("cid_1", "pk_new_value"));
+      expect(await store.findClientIdByPublicValue("pk_old_value")).toBeUndefined();
+      expect((await store.findClientIdByPublicValue("pk_new_value"))?.id).toBe("cid_1");
+      expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2"]);
+    });
+
+    it("keeps client IDs by id, and lists one account's or every account's, a revoked one in its place", async () => {
+      await store.putClientId(clientIdRecord("cid_1", "pk_one"));
+      await store.putClientId(clientIdRecord("cid_2", "pk_two", "other"));
+      await store.putClientId(clientIdRecord("cid_3", "pk_three"));
+      await store.putClientId({
+        ...clientIdRecord("cid_1", "pk_one"),
+        status: "revoked",
+        updatedAt: "later",
+      });
+      expect(await store.getClientId("cid_1")).toEqual({
+        ...clientIdRecord("cid_1", "pk_one"),
+        status: "revoked",
+        updatedAt: "later",
+      });
+      expect(await store.getClientId("cid_9")).toBeUndefined();
+      expect((await store.findClientIdByPublicValue("pk_one"))?.status).toBe("revoked");
+      const listed = await store.listClientIds("acct");
+      expect(listed.map((record) => [record.id, record.status])).toEqual([
+        ["cid_1", "revoked"],
+        ["cid_3", "active"],
+      ]);
+      expect((await store.listClientIds("other")).map((record) => record.id)).toEqual(["cid_2"]);
+      expect(await store.listClientIds("nobody")).toEqual([]);
+      expect((await store.listClientIds()).map((record) => record.id)).toEqual(["cid_1", "cid_2", "cid_3"]);
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putClientId(clientIdRecord("cid_4", "pk_four"));
+          await tx.putClientId({ ...clientIdRecord("cid_3", "pk_three"), status: "inactive" });
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.findClientIdByPublicValue("pk_four")).toBeUndefined();
+      expect((await store.getClientId("cid_3"))?.status).toBe("active");
+    });
+
+    it("lists one account's requests in creation order, a replaced one in its place", async () => {
+      const [first, second, third] = ["1", "2", "3"].map((digit) => request(requestId(digit)));
+      await store.putRequest(first as RequestRecord);
+      await store.putRequest({ ...(second as RequestRecord), accountId: "other" });
+      await store.putRequest(third as RequestRecord);
+      await store.putRequest({ ...(first as RequestRecord), status: "paid" });
+      const listed = await store.listRequests("acct");
+      expect(listed.map((record) => [record.requestId, record.status])).toEqual([
+        [requestId("1"), "paid"],
+        [requestId("3"), "pending"],
+      ]);
+      expect((await store.listRequests("other")).map((record) => record.requestId)).toEqual([requestId("2")]);
+      expect(await store.listRequests("nobody")).toEqual([]);
+    });
+
+    it("lists the periods of one recurring payment among an account's requests, oldest first", async () => {
+      const period = (digit: string, recurringPaymentId: string, accountId = "acct") => ({
+        ...request(requestId(digit), accountId),
+        recurringPaymentId,
+      });
+      await store.putRequest(period("1", "rp_1"));
+      await store.putRequest(request(requestId("2")));
+      await store.putRequest(period("3", "rp_2"));
+      await store.putRequest(period("4", "rp_1", "other"));
+      await store.putRequest(period("5", "rp_1"));
+      await store.putRequest({ ...period("1", "rp_1"), status: "paid" });
+      const ids = async (accountId: string, recurringPaymentId: string) =>
+        (await store.listRequests(accountId, { recurringPaymentId })).map((record) => record.requestId);
+      expect(await ids("acct", "rp_1")).toEqual([requestId("1"), requestId("5")]);
+      expect(await ids("acct", "rp_2")).toEqual([requestId("3")]);
+      expect(await ids("other", "rp_1")).toEqual([requestId("4")]);
+      expect(await ids("acct", "rp_9")).toEqual([]);
+      expect((await store.listRequests("acct")).map((record) => record.requestId)).toEqual(
+        ["1", "2", "3", "5"].map(requestId),
+      );
+    });
+
+    it("keeps payment intents by id, as copies, and forgets them with the transaction that failed", async () => {
+      const intent = paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC");
+      await store.putPaymentIntent(intent);
+      intent.status = "submitted";
+      expect(await store.getPaymentIntent(intent.id)).toEqual(paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC"));
+      await store.putPaymentIntent({ ...intent, status: "submitted", updatedAt: "later" });
+      expect((await store.getPaymentIntent(intent.id))?.status).toBe("submitted");
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putPaymentIntent(paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJD"));
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.getPaymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJD")).toBeUndefined();
+    });
+
+    it("lists the payment details of one payer of one account, oldest first", async () => {
+      await store.putPaymentDetail(paymentDetail("pd_2", "acct", "cust-1"));
+      await store.putPaymentDetail(paymentDetail("pd_other_payer", "acct", "cust-2"));
+      await store.putPaymentDetail(paymentDetail("pd_other_account", "acct_other", "cust-1"));
+      await store.putPaymentDetail(paymentDetail("pd_1", "acct", "cust-1"));
+      await store.putPaymentDetail({ ...paymentDetail("pd_2", "acct", "cust-1"), status: "failed" });
+      const listed = await store.listPaymentDetails("acct", "cust-1");
+      expect(listed.map((record) => [record.id, record.status])).toEqual([
+        ["pd_2", "failed"],
+        ["pd_1", "approved"],
+      ]);
+      (listed[0] as PaymentDetailRecord).status = "pending";
+      expect((await store.listPaymentDetails("acct", "cust-1"))[0]?.status).toBe("failed");
+      expect(await store.listPaymentDetails("acct", "cust-3")).toEqual([]);
+    });
+
+    it("keeps fields it does not know, as JSON, so that a new record field needs no schema change", async () => {
+      const extended = {
+        ...request(requestId("f")),
+        clientId: "cid_1",
+        somethingLater: { nested: [1, "two"] },
+      };
+      await store.putRequest(extended);
+      expect(await store.getRequest(requestId("f"))).toEqual(extended);
+      expect((await store.listRequests("acct"))[0]).toEqual(extended);
+    });
+
+    it("keeps what the webhooks report: a request's client ID, who paid, steps and refunds, the recurrence it continues", async () => {
+      const wallet = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+      const original = { ...request(requestId("1")), clientId: "pk_shop", recurringPaymentId: null };
+      const period: RequestRecord = {
+        ...request(requestId("2")),
+        clientId: null,
+        recurringPaymentId: "rp_1",
+        originalRequestId: original.requestId,
+        originalRequestPaymentReference: original.paymentReference,
+        status: "partially_paid",
+        amountPaid: "400000",
+        payments: [
+          {
+            id: "pay_1",
+            outcome: "processing",
+            amount: "0",
+            txHash: `0x${"1".repeat(64)}`,
+            subStatus: "ongoing_checks",
+            recordedAt: "t1",
+            payer: null,
+            sourceNetwork: null,
+          },
+          {
+            id: "pay_2",
+            outcome: "paid",
+            amount: "1000000",
+            txHash: `0x${"2".repeat(64)}`,
+            subStatus: null,
+            recordedAt: "t2",
+            payer: wallet,
+            payerEoaAddress: wallet,
+            sourceNetwork: null,
+          },
+          {
+            id: "pay_3",
+            outcome: "refunded",
+            amount: "600000",
+            txHash: `0x${"3".repeat(64)}`,
+            subStatus: null,
+            recordedAt: "t3",
+            payer: null,
+            sourceNetwork: null,
+            refundedTo: wallet,
+          },
+        ],
+      };
+      await store.putRequest(original);
+      await store.putRequest(period);
+      expect(await store.getRequest(original.requestId)).toEqual(original);
+      expect(await store.getRequest(period.requestId)).toEqual(period);
+      const periods = await store.listRequests("acct", { recurringPaymentId: "rp_1" });
+      expect(periods).toEqual([period]);
+
+      await store.putRecurringPayment({
+        id: "rp_1",
+        accountId: "acct",
+        status: "active",
+        payer: wallet,
+        payee: wallet,
+        currency: "USDC-base",
+        amountPerPayment: "1000000",
+        totalPayments: 3,
+        processedPayments: 1,
+        spender: wallet,
+        nextPaymentDate: null,
+        currentRequestId: null,
+        originalRequestId: original.requestId,
+        createdAt: "t",
+        updatedAt: "t",
+      });
+      expect((await store.getRecurringPayment("rp_1"))?.originalRequestId).toBe(original.requestId);
+    });
+
+    it("keeps a link's redirect label and payer identifier, and payers' and bank accounts' decided statuses", async () => {
+      const link = {
+        token: "tok",
+        accountId: "acct",
+        requestIds: [requestId("a")],
+        network: "base",
+        status: "pending" as const,
+        reference: "INV-7",
+        redirectUrl: "https://shop.example.com/thanks",
+        redirectLabel: "Back to the shop",
+        payerIdentifier: "customer-42",
+        kind: "incoming" as const,
+        createdAt: "t",
+        expiresAt: "t",
+        updatedAt: "t",
+      };
+      await store.putSecurePayment(link);
+      expect(await store.getSecurePayment("tok")).toEqual(link);
+      const payer = {
+        accountId: "acct",
+        clientUserId: "ada",
+        userId: "u1",
+        beneficiaryType: "individual" as const,
+        kycStatus: "retry_required" as const,
+        agreementStatus: "signed" as const,
+        createdAt: "t",
+        updatedAt: "t2",
+      };
+      await store.putPayer(payer);
+      expect(await store.getPayer("acct", "ada")).toEqual(payer);
+      await store.putPaymentDetail(paymentDetail("pd_1", "acct", "ada"));
+      await store.withTransaction(async (tx) => {
+        const detail = (await tx.getPaymentDetail("acct", "ada", "pd_1")) as PaymentDetailRecord;
+        await tx.putPaymentDetail({ ...detail, status: "failed", updatedAt: "t3" });
+      });
+      expect(await store.listPaymentDetails("acct", "ada")).toEqual([
+        { ...paymentDetail("pd_1", "acct", "ada"), status: "failed", updatedAt: "t3" },
+      ]);
+    });
+
+    it("carries webhook events about a payer, which name no request, through the outbox to deliveries", async () => {
+      const data = {
+        eventId: "ev_payer",
+        accountId: "acct",
+        requestId: null,
+        payload: { clientUserId: "ada" },
+      };
+      await store.withTransaction(async (tx) => {
+        await tx.appendEvent({ type: "compliance.updated", occurredAt: "t", data });
+      });
+      const { result } = await store.consumeEvents("webhooks", 10, async (events, tx) => {
+        for (const event of events) {
+          await tx.putWebhookDelivery(
+            delivery("d_payer", { eventId: event.data.eventId as string, event: "compliance.updated" }),
+          );
+        }
+        return events.map((event) => [event.type, event.data]);
+      });
+      expect(result).toEqual([["compliance.updated", data]]);
+      await store.putWebhookDelivery(delivery("d_request", { requestId: requestId("a") }));
+      const ids = async (filter: Parameters<Store["listWebhookDeliveries"]>[0]) =>
+        (await store.listWebhookDeliveries(filter)).items.map((record) => record.id);
+      expect(await ids({ accountId: "acct" })).toEqual(["d_payer", "d_request"]);
+      expect(await ids({ requestId: requestId("a") })).toEqual(["d_request"]);
+      expect((await store.getWebhookDelivery("d_payer"))?.requestId).toBeNull();
+    });
+
+    it("keeps one wallet book per account, addresses in any letter case", async () => {
+      const address = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
+      const spender = "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814";
+      await store.putBalance({ accountId: "a", address, currency: "USDC-base", amount: "5" });
+      await store.putBalance({ accountId: "b", address, currency: "USDC-base", amount: "7" });
+      await store.putBalance({ accountId: "a", address, currency: "usdc-base", amount: "6" });
+      await store.putAllowance({ accountId: "a", address, currency: "USDC-base", spender, amount: "9" });
+      const wallet = await store.getWallet("a", address.toLowerCase());
+      expect(wallet.balances.map((balance) => balance.amount)).toEqual(["6"]);
+      expect(wallet.allowances.map((allowance) => [allowance.spender, allowance.amount])).toEqual([
+        [spender, "9"],
+      ]);
+      expect((await store.getWallet("b", address)).balances.map((balance) => balance.amount)).toEqual(["7"]);
+      expect(await store.getWallet("c", address)).toEqual({ balances: [], allowances: [] });
+    });
+
+    it("undoes every change of a transaction that throws, and announces no event", async () => {
+      const heard: DomainEvent[] = [];
+      store.onEventsCommitted((events) => heard.push(...events));
+      const id = requestId("c");
+      await store.putRequest(request(id));
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putRequest({ ...request(id), status: "paid" });
+          await tx.putRequest(request(requestId("d")));
+          await tx.putWebhookEndpoint(endpoint("we_gone"));
+          await tx.setOutboxCursor("webhooks", 7);
+          await tx.appendEvent({ type: "request.payment_recorded", occurredAt: "now", data: {} });
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect((await store.getRequest(id))?.status).toBe("pending");
+      expect(await store.getRequest(requestId("d"))).toBeUndefined();
+      expect(await store.findRequestByPaymentReference(`0x${"d".repeat(16)}`)).toBeUndefined();
+      expect(await store.getWebhookEndpoint("we_gone")).toBeUndefined();
+      expect(await store.getOutboxCursor("webhooks")).toBe(0);
+      expect(await store.listEvents()).toEqual([]);
+      expect(heard).toEqual([]);
+    });
+
+    it("numbers events at commit, announces each transaction's once, and lists them in pages", async () => {
+      const heard: DomainEvent[][] = [];
+      store.onEventsCommitted((events) => heard.push(events));
+      await store.withTransaction(async (tx) => {
+        await tx.appendEvent({ type: "request.created", occurredAt: "t1", data: { n: 1 } });
+        await tx.appendEvent({ type: "request.created", occurredAt: "t2", data: { n: 2 } });
+      });
+      await store.appendEvent({ type: "payer.registered", occurredAt: "t3", data: { n: 3 } });
+      expect(heard.map((events) => events.map((event) => [event.sequence, event.data.n]))).toEqual([
+        [
+          [1, 1],
+          [2, 2],
+        ],
+        [[3, 3]],
+      ]);
+      expect((await store.listEvents(1)).map((event) => event.sequence)).toEqual([2, 3]);
+      expect((await store.listEvents(0, 2)).map((event) => event.data.n)).toEqual([1, 2]);
+      expect(await store.listEvents(3)).toEqual([]);
+    });
+
+    it("trims the oldest events past the retention, never one a consumer has yet to read", async () => {
+      for (let n = 1; n <= 6; n++)
+        await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n } });
+      await store.setOutboxCursor("webhooks", 2);
+      expect(await store.trimEvents(3)).toBe(2);
+      expect((await store.listEvents()).map((event) => event.sequence)).toEqual([3, 4, 5, 6]);
+      await store.setOutboxCursor("webhooks", 6);
+      expect(await store.trimEvents(3)).toBe(1);
+      expect((await store.listEvents()).map((event) => event.sequence)).toEqual([4, 5, 6]);
+      await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n: 7 } });
+      expect((await store.listEvents(6)).map((event) => event.sequence)).toEqual([7]);
+    });
+
+    it("lists an account's webhook endpoints oldest first, a page at a time, and deletes them", async () => {
+      for (const id of ["we_1", "we_2", "we_3"]) await store.putWebhookEndpoint(endpoint(id));
+      await store.putWebhookEndpoint(endpoint("we_other", "other"));
+      await store.putWebhookEndpoint({ ...endpoint("we_1"), url: "https://shop.example.com/new" });
+      const first = await store.listWebhookEndpoints("acct", { limit: 2 });
+      expect(first.items.map((record) => record.id)).toEqual(["we_1", "we_2"]);
+      expect(first.next).not.toBeNull();
+      const second = await store.listWebhookEndpoints("acct", { limit: 2, after: first.next as number });
+      expect(second).toEqual({ items: [endpoint("we_3")], next: null });
+      expect((await store.listWebhookEndpoints("acct")).items.map((record) => record.url)).toEqual([
+        "https://shop.example.com/new",
+        "https://shop.example.com/hooks",
+        "https://shop.example.com/hooks",
+      ]);
+      expect(await store.deleteWebhookEndpoint("we_2")).toBe(true);
+      expect(await store.deleteWebhookEndpoint("we_2")).toBe(false);
+      expect((await store.listWebhookEndpoints("acct")).items.map((record) => record.id)).toEqual([
+        "we_1",
+        "we_3",
+      ]);
+    });
+
+    it("lists deliveries by every filter, oldest first, in pages, and refuses a second one of an event to an endpoint", async () => {
+      await store.putWebhookDelivery(delivery("d1", { requestId: requestId("a") }));
+      await store.putWebhookDelivery(delivery("d2", { endpointId: "we_2", state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d3", { requestId: requestId("a"), state: "dead" }));
+      await store.putWebhookDelivery(delivery("d4", { accountId: "other" }));
+      await store.putWebhookDelivery(delivery("d1", { requestId: requestId("a"), state: "delivered" }));
+      const ids = async (filter: Parameters<Store["listWebhookDeliveries"]>[0]) =>
+        (await store.listWebhookDeliveries(filter)).items.map((record) => record.id);
+      expect(await ids({ accountId: "acct" })).toEqual(["d1", "d2", "d3"]);
+      expect(await ids({ accountId: "acct", state: "delivered" })).toEqual(["d1", "d2"]);
+      expect(await ids({ requestId: requestId("a"), state: "dead" })).toEqual(["d3"]);
+      expect(await ids({ endpointId: "we_2" })).toEqual(["d2"]);
+      expect(await ids({ eventId: "event_d4" })).toEqual(["d4"]);
+      expect(await ids({ state: "pending" })).toEqual(["d4"]);
+      const page = await store.listWebhookDeliveries({ accountId: "acct" }, { limit: 2 });
+      expect(page.items.map((record) => record.id)).toEqual(["d1", "d2"]);
+      const rest = await store.listWebhookDeliveries(
+        { accountId: "acct" },
+        { limit: 2, after: page.next as number },
+      );
+      expect(rest.items.map((record) => record.id)).toEqual(["d3"]);
+      expect(rest.next).toBeNull();
+
+      await expect(store.putWebhookDelivery(delivery("d5", { eventId: "event_d1" }))).rejects.toThrow();
+      expect(await store.getWebhookDelivery("d5")).toBeUndefined();
+    });
+
+    it("trims an account's oldest finished deliveries beyond its newest ones, keeping pending ones", async () => {
+      await store.putWebhookDelivery(delivery("d1"));
+      await store.putWebhookDelivery(delivery("d2", { state: "dead" }));
+      await store.putWebhookDelivery(delivery("d3", { state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d4", { state: "delivered" }));
+      await store.putWebhookDelivery(delivery("d5", { accountId: "other", state: "delivered" }));
+      expect(await store.trimWebhookDeliveries("acct", 1)).toBe(2);
+      const left = await store.listWebhookDeliveries({});
+      expect(left.items.map((record) => record.id)).toEqual(["d1", "d4", "d5"]);
+      expect(await store.trimWebhookDeliveries("acct", 5)).toBe(0);
+    });
+
+    it("leases due deliveries to one worker at a time, oldest due first, until the lease ends", async () => {
+      const now = new Date("2026-04-12T10:00:10.000Z");
+      const leaseUntil = new Date("2026-04-12T10:00:20.000Z");
+      await store.putWebhookDelivery(delivery("later", { dueAt: "2026-04-12T10:00:30.000Z" }));
+      await store.putWebhookDelivery(delivery("due", { dueAt: "2026-04-12T10:00:05.000Z" }));
+      await store.putWebhookDelivery(delivery("now", { dueAt: null }));
+      await store.putWebhookDelivery(delivery("done", { state: "delivered" }));
+      const claimed = await store.claimWebhookDeliveries({ owner: "w1", now, leaseUntil, limit: 5 });
+      expect(claimed.map((record) => [record.id, record.lease])).toEqual([
+        ["now", { owner: "w1", until: leaseUntil.toISOString() }],
+        ["due", { owner: "w1", until: leaseUntil.toISOString() }],
+      ]);
+      expect((await store.getWebhookDelivery("due"))?.lease?.owner).toBe("w1");
+      expect(await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5 })).toEqual([]);
+      expect(
+        await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5, id: "later" }),
+      ).toEqual([]);
+
+      const afterLease = new Date("2026-04-12T10:00:25.000Z");
+      const taken = await store.claimWebhookDeliveries({
+        owner: "w2",
+        now: afterLease,
+        leaseUntil: new Date("2026-04-12T10:00:35.000Z"),
+        limit: 1,
+      });
+      expect(taken.map((record) => [record.id, record.lease?.owner])).toEqual([["now", "w2"]]);
+      const one = await store.claimWebhookDeliveries({
+        owner: "w3",
+        now: new Date("2026-04-12T10:00:40.000Z"),
+        leaseUntil: new Date("2026-04-12T10:00:50.000Z"),
+        limit: 5,
+        id: "later",
+      });
+      expect(one.map((record) => record.id)).toEqual(["later"]);
+    });
+
+    it("changes one delivery atomically, however many change it at once", async () => {
+      await store.putWebhookDelivery(delivery("d1"));
+      const addAttempt = () =>
+        store.updateWebhookDelivery("d1", (current) => ({
+          ...current,
+          nextRetryCount: current.nextRetryCount + 1,
+        }));
+      await Promise.all(Array.from({ length: 6 }, addAttempt));
+      expect((await store.getWebhookDelivery("d1"))?.nextRetryCount).toBe(6);
+      expect(await store.updateWebhookDelivery("d1", () => undefined)).toBeUndefined();
+      expect(await store.updateWebhookDelivery("missing", (current) => current)).toBeUndefined();
+    });
+
+    it("hands each event to one consumer run, moving the cursor in the same transaction", async () => {
+      for (let n = 1; n <= 5; n++)
+        await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n } });
+      const seen: number[] = [];
+      const run = () =>
+        store.consumeEvents("webhooks", 2, async (events, tx) => {
+          seen.push(...events.map((event) => event.sequence));
+          await tx.putWebhookEndpoint(endpoint(`we_${events[0]?.sequence}`));
+          return events.length;
+        });
+      const results = await Promise.all([run(), run(), run(), run()]);
+      expect(results.map((result) => result.handled).sort()).toEqual([0, 1, 2, 2]);
+      expect(seen.sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(await store.getOutboxCursor("webhooks")).toBe(5);
+      await expect(
+        store.consumeEvents("webhooks", 2, async () => {
+          throw new Error("never called: nothing is left");
+        }),
+      ).resolves.toEqual({ handled: 0, result: undefined });
+      await store.appendEvent({ type: "request.created", occurredAt: "t", data: { n: 6 } });
+      await expect(
+        store.consumeEvents("webhooks", 2, async () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.getOutboxCursor("webhooks")).toBe(5);
+    });
+
+    it("keeps concurrent transactions from losing each other's changes, and announces each one's events once", async () => {
+      const heard: DomainEvent[] = [];
+      store.onEventsCommitted((events) => heard.push(...events));
+      const id = requestId("e");
+      await store.putRequest(request(id));
+      // A store may run a conflicting transaction again: only the run that commits may count.
+      const addOne = () =>
+        store.withTransaction(async (tx) => {
+          const current = (await tx.getRequest(id)) as RequestRecord;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          const amountPaid = String(BigInt(current.amountPaid) + 1n);
+          await tx.putRequest({ ...current, amountPaid });
+          await tx.appendEvent({ type: "request.payment_recorded", occurredAt: "t", data: { amountPaid } });
+        });
+      await Promise.all(Array.from({ length: 8 }, addOne));
+      expect((await store.getRequest(id))?.amountPaid).toBe("8");
+      const expected = ["1", "2", "3", "4", "5", "6", "7", "8"];
+      const heardInSequence = [...heard].sort((a, b) => a.sequence - b.sequence);
+      expect(heardInSequence.map((event) => event.data.amountPaid)).toEqual(expected);
+      expect((await store.listEvents()).map((event) => [event.sequence, event.data.amountPaid])).toEqual(
+        expected.map((amountPaid, index) => [index + 1, amountPaid]),
+      );
+    });
+  });
+}
