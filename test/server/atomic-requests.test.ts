@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTypedData } from "../../src/client/typed-data.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
@@ -16,6 +16,13 @@ import {
   startTestServer,
   type TestServer,
 } from "./helpers.ts";
+import {
+  asBrowser,
+  destinationPath,
+  fauSepolia,
+  registerPayeeDestination,
+  signPayeeDestination,
+} from "./payee-destination-support.ts";
 
 // Every request is atomic: one that fails after its first store write leaves the store exactly as
 // it was. For each operation that writes, a failure is forced at each store call after its first
@@ -213,6 +220,48 @@ const writingCalls: Record<string, Setup> = {
     path: "/v2/secure-payments",
     body: { requests: [{ payee, amount: "125.00", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }] },
   }),
+  "createSecurePayment (to a payee destination)": async (server) => {
+    const { destinationId } = await registerPayeeDestination(
+      server,
+      privateKeyToAccount(generatePrivateKey()),
+    );
+    return {
+      method: "POST",
+      path: "/v2/secure-payments",
+      body: { requests: [{ destinationId, amount: "10" }] },
+    };
+  },
+  createPayoutSecurePayment: async () => ({
+    method: "POST",
+    path: "/v2/secure-payments/payouts",
+    body: { recipient: payee, network: "base", currency: "USDC-base", amount: "250.00" },
+  }),
+  createBatchPayoutSecurePayment: async (server) => {
+    const link = () =>
+      created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
+        recipient: payee,
+        network: "base",
+        currency: "USDC-base",
+        amount: "10",
+      });
+    const tokens = [(await link()).token, (await link()).token];
+    return { method: "POST", path: "/v2/secure-payments/batch-payouts", body: { tokens } };
+  },
+  createPayeeDestination: async (server) => {
+    const { nonce, signature } = await signPayeeDestination(
+      server,
+      privateKeyToAccount(generatePrivateKey()),
+      "add",
+      fauSepolia,
+    );
+    return { ...asBrowser, method: "POST", path: "/v2/payee-destination", body: { nonce, signature } };
+  },
+  deactivatePayeeDestination: async (server) => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const { id } = await registerPayeeDestination(server, signer);
+    const { nonce, signature } = await signPayeeDestination(server, signer, "deactivate", fauSepolia);
+    return { ...asBrowser, method: "DELETE", path: destinationPath(id), body: { nonce, signature } };
+  },
   setSandboxClock: async () => ({ method: "POST", path: "/sandbox/clock", body: { advanceSeconds: 3600 } }),
   setSandboxWallet: async () => ({
     method: "POST",
@@ -303,6 +352,15 @@ const writingCalls: Record<string, Setup> = {
   },
 };
 
+/** Operations sent with a writing method that only compute an answer: they must store nothing. */
+const readingCalls: Record<string, Setup> = {
+  previewSecurePaymentFees: async () => ({
+    method: "POST",
+    path: "/v2/secure-payments/fees/preview",
+    body: { amount: "100", currency: "USDC", flow: "get_paid" },
+  }),
+};
+
 const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 describe("every request is atomic", () => {
@@ -310,7 +368,28 @@ describe("every request is atomic", () => {
     const writing = readPathOperations()
       .filter((operation) => writeMethods.has(operation.method))
       .map((operation) => operation.operationId);
-    expect(writing.filter((operationId) => !(operationId in writingCalls))).toEqual([]);
+    expect(
+      writing.filter((operationId) => !(operationId in writingCalls || operationId in readingCalls)),
+    ).toEqual([]);
+  });
+
+  describe.each(Object.entries(readingCalls))("%s", (operationId, setup) => {
+    it("stores nothing, so that no failure can leave anything half-written", async () => {
+      const memory = createMemoryStore();
+      const failing = createFailingStore(memory);
+      const server = await startTestServer({ store: failing.store, warmUp: false });
+      try {
+        const call = await setup(server);
+        const before = memory.snapshot();
+        failing.arm(undefined);
+        const answer = await server.call(call.method, call.path, call);
+        expect(answer.status, answer.text).toBe(200);
+        expect(failing.seen().wrote, `${operationId} wrote`).toBe(false);
+        expect(memory.snapshot()).toEqual(before);
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   describe.each(Object.entries(writingCalls))("%s", (operationId, setup) => {
