@@ -860,10 +860,10 @@ export interface paths {
          *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
          *     | no secure payment has this token | `404` |
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *     | status `pending`, a submitted payment reported and not yet recorded | `423` `/problems/secure-payment-in-progress` |
          *
-         *     An expired link cannot be renewed: create a new secure payment. Newer versions of the real
-         *     service may also answer `423` while a submitted payment is still executing; the reference
-         *     server never does.
+         *     An expired link cannot be renewed: create a new secure payment. A payment is reported
+         *     through `POST /v2/secure-payments/{token}/intent`.
          */
         get: operations["checkSecurePaymentToken"];
         put?: never;
@@ -893,6 +893,7 @@ export interface paths {
          *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
          *     | no secure payment has this token | `404` |
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *     | a submitted payment reported and not yet recorded | `423` `/problems/secure-payment-in-progress` |
          *
          *     The answer takes one of two shapes (see `SecurePaymentCalldata`):
          *
@@ -916,6 +917,39 @@ export interface paths {
         get: operations["getSecurePaymentCalldata"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a submitted payment of a secure payment
+         * @description Tells the service that the payer's wallet submitted the payment of a single secure payment:
+         *     a broadcast transaction (`txHash`), or a Safe transaction still waiting for its signers
+         *     (`safeTxHash`, with the `safePaymentDeadline` after which it can no longer execute). The
+         *     first report creates the link's tracking intent; later ones reuse it and add or replace the
+         *     hashes.
+         *
+         *     From then on, until the payment is recorded, the token check and the pay calldata of the
+         *     link answer `423` (`/problems/secure-payment-in-progress`), so that a second payment is not
+         *     offered. A Safe transaction whose deadline passed no longer holds the link. The report
+         *     records no payment: the payment is recorded when it is seen on chain (in the sandbox, through
+         *     `POST /sandbox/requests/{requestId}/payments`).
+         *
+         *     The link must be payable (else `403`, `404` or `409` as for the token check) and hold one
+         *     request: a batch link answers `400`.
+         */
+        post: operations["recordSecurePaymentIntent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1916,9 +1950,9 @@ export interface components {
          *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
          *     and `compliance_failed` -> `403`; `completed` -> `409`.
          *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         *     While a submitted payment is reported (`POST /v2/secure-payments/{token}/intent`) and not
+         *     yet recorded, the status stays `pending` and the token check answers `423` ("payment in
+         *     progress") instead of `200`.
          * @example pending
          * @enum {string}
          */
@@ -4588,6 +4622,85 @@ export interface components {
          */
         SecurePaymentCalldata: components["schemas"]["SecurePaymentSingleCalldata"] | components["schemas"]["SecurePaymentBatchCalldata"];
         /**
+         * SecurePaymentIntentRequest
+         * @description The body of `POST /v2/secure-payments/{token}/intent`: what the payer's wallet submitted to
+         *     pay a single secure payment. Send `txHash` once the transaction is broadcast, or `safeTxHash`
+         *     (with `safePaymentDeadline`) while a Safe transaction waits for its signers; at least one of
+         *     the two. The service also takes a second form for multicall payout links (`smartAccountAddress`,
+         *     `userOpHash`, `transactionIndices`); payreq serves no multicall payout links and does not take it.
+         */
+        SecurePaymentIntentRequest: {
+            /** @description The hash of the broadcast transaction on the source chain. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction hash, while the Safe transaction is not executed yet. */
+            safeTxHash?: components["schemas"]["TxHash"];
+            /**
+             * @description The source chain the payer paid from.
+             * @enum {string}
+             */
+            chain: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+            /**
+             * @description The source token the payer paid with, on `chain`.
+             * @enum {string}
+             */
+            token: "USDC" | "USDT" | "EURC" | "USDT0";
+            /**
+             * @description Whether the payment runs on the link's own network or crosses chains.
+             * @enum {string}
+             */
+            executionKind?: "evm_same_chain" | "evm_cross_chain";
+            /**
+             * @description Unix seconds after which the Safe transaction can no longer execute; only together with
+             *     `safeTxHash`. Once it passes, the link is no longer held as in progress.
+             */
+            safePaymentDeadline?: number;
+            /** @description The wallet that paid (a smart account or a Safe, when one is used). */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            /** @description The externally owned account behind `payerAddress`, when they differ. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /**
+             * @description The source network by its currency-table name.
+             * @enum {string}
+             */
+            sourceNetwork?: "mainnet" | "optimism" | "bsc" | "xdai" | "fuse" | "matic" | "fantom" | "zksynceratestnet" | "zksyncera" | "core" | "moonbeam" | "mantle" | "mantle-testnet" | "tombchain" | "base" | "arbitrum-one" | "avalanche" | "base-sepolia" | "sepolia" | "tron" | "nile";
+            /** @description The source currency, as the payer's wallet names it. */
+            sourceToken?: string;
+            /** @description The amount sent on the source chain, as the payer's wallet shows it. */
+            sourceAmount?: string;
+            /**
+             * @description The kind of route the payment took.
+             * @enum {string}
+             */
+            routeKind?: "same_chain" | "same_chain_conversion" | "crosschain";
+            /**
+             * @description The bridge of a cross-chain route, if any.
+             * @enum {string|null}
+             */
+            bridgeTool?: "across" | "stargate" | null;
+        };
+        /**
+         * SecurePaymentIntent
+         * @description The tracking intent of a submitted payment: one per link, created by its first report and
+         *     reused by later ones, which add or replace the hashes. While it is listening and the link is
+         *     not settled, the token check answers `423`.
+         */
+        SecurePaymentIntent: {
+            /** @description The tracking intent's identifier; the same for every report of one link. */
+            intentId: components["schemas"]["Ulid"];
+            /** @description The payment reference of the link's request, which the payment carries on chain. */
+            paymentReference: string;
+            /** @description The transaction hash recorded, when one was reported. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction hash recorded, when one was reported. */
+            safeTxHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction's deadline recorded, in Unix seconds, when one was reported. */
+            safePaymentDeadline?: number;
+            /** @description Whether the payment is being watched for; it stops once the deadline passes. */
+            isListening: boolean;
+            /** @description The paying wallet, when one was reported. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+        };
+        /**
          * PayeeDestinationAction
          * @description What a payee destination signature authorises: `add` registers the destination (or makes it
          *     active again), `deactivate` ends it.
@@ -6027,6 +6140,23 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /**
+         * @description Locked: a payment of the link was submitted and is still executing. `POST
+         *     /v2/secure-payments/{token}/intent` recorded it, and the link is not settled yet. The answer
+         *     lasts until the payment is recorded (the link is then `completed`: `409`) or, for a Safe
+         *     transaction, until its `safePaymentDeadline` passes. A payer page should show the payment as
+         *     being processed and not offer to pay again.
+         */
+        SecurePaymentInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -6269,6 +6399,8 @@ export type SecurePaymentCalldataMetadata = components['schemas']['SecurePayment
 export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
 export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
+export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
+export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
 export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
 export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
 export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
@@ -6332,6 +6464,7 @@ export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge']
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
+export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -7963,20 +8096,7 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
-            /**
-             * @description The real service only: a payment submitted through the hosted page is still executing.
-             *     Newer versions of the service answer this; the payreq reference server never does,
-             *     because its payments are recorded at once.
-             */
-            423: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
+            423: components["responses"]["SecurePaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -8018,6 +8138,47 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            423: components["responses"]["SecurePaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    recordSecurePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent was recorded, or the link's existing intent updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentIntent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

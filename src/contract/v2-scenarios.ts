@@ -254,6 +254,23 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "recordSecurePaymentIntent",
+    check: "payment of a link just created reported twice -> one intent; the link's token check then 423",
+    uses: ["createSecurePayment", "recordSecurePaymentIntent", "checkSecurePaymentToken"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      const first = await run.send("recordSecurePaymentIntent", { path: { token } }, [200]);
+      run.expect(first?.isListening === true, `isListening ${text(first?.isListening)}, expected true`);
+      const second = await run.send("recordSecurePaymentIntent", { path: { token } }, [200]);
+      run.expect(
+        second?.intentId === first?.intentId,
+        `the second report's intentId ${text(second?.intentId)}, the first's ${text(first?.intentId)}`,
+      );
+      await run.send("checkSecurePaymentToken", { path: { token }, query: {} }, [423]);
+    },
+  },
+  {
     operationId: "createPayeeDestination",
     check:
       "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",

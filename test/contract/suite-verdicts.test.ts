@@ -69,6 +69,8 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       // Prism answers its examples: the link it finds and the batch it joins are not the ones created.
       "createPayoutSecurePayment",
       "createBatchPayoutSecurePayment",
+      // Prism keeps no intent: the token check of the reported link still answers 200.
+      "recordSecurePaymentIntent",
       // Prism checks no signature: it registers a destination whatever signed it.
       "createPayeeDestination",
       "deactivatePayeeDestination",
@@ -84,6 +86,13 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
         "payout link just created -> its request finds the same token",
       ).reason,
     ).toMatch(/^token "01KM9S346Q3D25VT4F5V37E3S3", created "01KMB2Q7XW4F9C3N8R6T1V5H0J"/);
+    expect(
+      find(
+        results,
+        "recordSecurePaymentIntent",
+        "payment of a link just created reported twice -> one intent; the link's token check then 423",
+      ).reason,
+    ).toMatch(/^checkSecurePaymentToken: answered 200, expected 423; /);
     expect(
       find(
         results,

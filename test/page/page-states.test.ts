@@ -96,6 +96,20 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
     await saveScreenshot(page, "paid");
   });
 
+  it("shows a link whose reported payment is still executing as being processed, offering no payment", async () => {
+    const { securePaymentUrl, token } = await createSecurePayment(live.server);
+    const reported = await live.server.call("POST", `/v2/secure-payments/${token}/intent`, {
+      body: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+    });
+    expect(reported.status).toBe(200);
+    const { page } = await open(securePaymentUrl, "This payment is being processed");
+    expect(await textOf(page, "#content")).toBe(
+      "A payment with this link was already sent and is still being confirmed.\n\nDo not pay again. Check back in a few minutes.",
+    );
+    expect(await page.locator("button").count()).toBe(0);
+    await saveScreenshot(page, "in-progress");
+  });
+
   it("shows an unknown token, and a link without token, as not found", async () => {
     const { page } = await open(
       `${live.server.url}/pay?token=01KM9S346Q3D25VT4F5V37E3S3`,

@@ -231,6 +231,16 @@ const writingCalls: Record<string, Setup> = {
       body: { requests: [{ destinationId, amount: "10" }] },
     };
   },
+  recordSecurePaymentIntent: async (server) => {
+    const { token } = await created(server, "POST", "/v2/secure-payments", {
+      requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+    });
+    return {
+      method: "POST",
+      path: `/v2/secure-payments/${token}/intent`,
+      body: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+    };
+  },
   createPayoutSecurePayment: async () => ({
     method: "POST",
     path: "/v2/secure-payments/payouts",

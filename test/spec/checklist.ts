@@ -405,6 +405,7 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/payouts" },
   { method: "post", path: "/v2/secure-payments/batch-payouts" },
   { method: "post", path: "/v2/secure-payments/fees/preview" },
+  { method: "post", path: "/v2/secure-payments/{token}/intent" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

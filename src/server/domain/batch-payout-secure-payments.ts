@@ -5,6 +5,7 @@ import type { StoreOperations } from "../store/store.ts";
 import type { DomainContext } from "./context.ts";
 import { newUlid } from "./ids.ts";
 import type { Principal } from "./principal.ts";
+import { intentInProgress } from "./secure-payment-intents.ts";
 import { effectiveStatus, loadRequests, putNewSecurePayment, toCreatedLink } from "./secure-payments.ts";
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -16,6 +17,7 @@ function joinIssue(record: SecurePaymentRecord | undefined, principal: Principal
   if (record.requestIds.length !== 1) return "is already a batch link; join the single payout links instead";
   const status = effectiveStatus(record, now);
   if (status !== "pending") return `is ${status}; only pending payout links can be joined`;
+  if (intentInProgress(record, now)) return "has a payment in progress; wait until it is recorded";
   return undefined;
 }
 

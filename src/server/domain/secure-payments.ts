@@ -17,6 +17,7 @@ import {
   planRequests,
   storeNewRequest,
 } from "./requests.ts";
+import { intentInProgress, paymentInProgress } from "./secure-payment-intents.ts";
 import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -213,11 +214,13 @@ function toDetails(
 /**
  * The secure payment of `token` while it can be paid (pending, not expired); otherwise the token
  * check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed; 404
- * for an unknown token.
+ * for an unknown token; 423 while a reported payment is executing, unless `inProgress` is
+ * `allowed` (a further report of that payment).
  */
 export async function requirePayableSecurePayment(
-  ctx: DomainContext,
+  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "getSecurePayment"> },
   token: string,
+  options: { inProgress?: "refused" | "allowed" } = {},
 ): Promise<SecurePaymentRecord> {
   const record = await ctx.store.getSecurePayment(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
@@ -243,8 +246,11 @@ export async function requirePayableSecurePayment(
         "securePaymentNotPayable",
         `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
       );
-    case "pending":
+    case "pending": {
+      const intent = options.inProgress === "allowed" ? undefined : intentInProgress(record, ctx.clock.now());
+      if (intent) throw paymentInProgress(record, intent);
       return record;
+    }
   }
 }
 

@@ -59,6 +59,7 @@ import {
 } from "../domain/sandbox/webhook-endpoints.ts";
 import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
 import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
+import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
 import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
 import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import type { OperationHandlers } from "./operation-types.ts";
@@ -90,6 +91,7 @@ export const operationHandlers: OperationHandlers = {
   createPayout,
   findSecurePayment,
   getSecurePaymentCalldata,
+  recordSecurePaymentIntent,
   createBatchPayout,
   getRecurringPaymentStatus,
   submitRecurringPaymentSignature,

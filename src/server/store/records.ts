@@ -99,8 +99,24 @@ export interface SecurePaymentRecord {
   kind: SecurePaymentKind;
   /** A payout's recipient identifier and creating wallet, kept for the integrator. */
   payout?: { recipientIdentifier: string | null; creatorWalletAddress: string | null };
+  /** The submitted payment the payer's page reported (POST .../intent); absent until one is. */
+  intent?: SecurePaymentIntentRecord;
   createdAt: string;
   expiresAt: string;
+  updatedAt: string;
+}
+
+/** A reported payment of a single secure payment: the link is in progress until it is recorded. */
+export interface SecurePaymentIntentRecord {
+  id: string;
+  chain: string;
+  token: string;
+  txHash: string | null;
+  safeTxHash: string | null;
+  /** Unix seconds after which a Safe transaction can no longer execute; null for none. */
+  safePaymentDeadline: number | null;
+  payerAddress: string | null;
+  recordedAt: string;
   updatedAt: string;
 }
 
