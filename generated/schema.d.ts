@@ -832,6 +832,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/multicall-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a multicall payout link
+         * @description One link over several pending single payout links of your account (`POST
+         *     /v2/secure-payments/payouts`), to be paid together, in the order of `childTokens`. Unlike
+         *     `POST /v2/secure-payments/batch-payouts`, the payout links are left as they are: the new
+         *     link only refers to them, and their payouts may be on different networks. Its state, payout
+         *     by payout, is read with `GET /v2/secure-payments/multicall-payouts/{token}`; it expires like
+         *     any secure payment.
+         *
+         *     Each token must name a pending, unexpired single payout link of your account with no
+         *     reported payment in progress, and appear once; otherwise `400` names each offending
+         *     `/body/childTokens/{index}` and nothing is created.
+         *
+         *     The real service pays such links on its hosted page through a smart-account multicall;
+         *     payreq's page pays single and batch links only, so the token check of a multicall link
+         *     answers `400` and no `securePaymentUrl` is returned.
+         */
+        post: operations["createMulticallPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/multicall-payouts/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the state of a multicall payout link
+         * @description The multicall payout link of `token`, as a page shows it: each payout it refers to with
+         *     whether it can be paid now (`executable`), and if not why (`blockReason`) and what to do
+         *     (`recoveryAction`), the link's status and totals. It holds no quotes or calldata.
+         *
+         *     A token of another account, a token of another kind of link and an unknown token all answer
+         *     `404`. The real service authenticates this read with its dashboard's sign-in session;
+         *     payreq, which has no sessions, requires the API key.
+         */
+        get: operations["getMulticallPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/secure-payments/{token}": {
         parameters: {
             query?: never;
@@ -4219,6 +4278,229 @@ export interface components {
             fees: components["schemas"]["SecurePaymentFeePlanFee"][];
         };
         /**
+         * MulticallPayoutRequest
+         * @description The body of `POST /v2/secure-payments/multicall-payouts`: the payout links to pay together, in
+         *     the order they are to be paid.
+         */
+        MulticallPayoutRequest: {
+            /**
+             * @description Tokens of pending single payout links of your account (`POST /v2/secure-payments/payouts`),
+             *     each once. The links stay as they are: the multicall link only refers to them.
+             */
+            childTokens: string[];
+            /**
+             * @description How the payer is to execute the payouts, when chosen at creation; left out, it is chosen
+             *     when paying. payreq has no Tron support and refuses `tron_batch`.
+             * @enum {string}
+             */
+            requestedExecutionKind?: "evm_same_chain" | "evm_cross_chain" | "tron_batch";
+        };
+        /**
+         * MulticallPayoutCreated
+         * @description A new multicall payout link: its token and the payout links it refers to, in order, each
+         *     eligible. Read its state with `GET /v2/secure-payments/multicall-payouts/{token}`.
+         */
+        MulticallPayoutCreated: {
+            /**
+             * @description Always `multicall`.
+             * @enum {string}
+             */
+            type: "multicall";
+            /** @description The multicall payout link's token. */
+            token: components["schemas"]["Ulid"];
+            /**
+             * Format: uri
+             * @description The hosted page of the multicall link. The real service sends it; payreq's page pays single
+             *     and batch links only, so payreq leaves it out.
+             */
+            securePaymentUrl?: string;
+            /**
+             * @description `pending` when created.
+             * @enum {string}
+             */
+            status: "pending" | "expired";
+            /**
+             * Format: date-time
+             * @description When the link expires, as for any secure payment.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was created.
+             */
+            createdAt: string;
+            /** @description The payout links referred to, in the order of `childTokens`. */
+            items: {
+                /** @description The payout link's token. */
+                securePaymentToken: string;
+                /** @description The request the payout link pays. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The payout's place in the link, from 0. */
+                position: number;
+                /**
+                 * @description Whether the payout can be paid as part of the link; at creation every one is `eligible`.
+                 * @enum {string}
+                 */
+                eligibility?: "eligible" | "stale";
+                /**
+                 * @description Why a `stale` payout cannot be paid.
+                 * @enum {string}
+                 */
+                staleReason?: "secure_payment_expired" | "secure_payment_not_pending" | "already_paid" | "request_processing" | "not_payable_child";
+            }[];
+        };
+        /**
+         * MulticallPayoutChild
+         * @description One payout of a multicall payout link, whether it can be paid now, and why not.
+         */
+        MulticallPayoutChild: {
+            /** @description The payout link's token. */
+            securePaymentToken: string;
+            /** @description The request the payout link pays. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payout's place in the link, from 0. */
+            position: number;
+            /** @description Whether the payout can be paid now. */
+            executable: boolean;
+            /**
+             * @description Why it cannot, or null. payreq answers `already_paid` (its request is paid),
+             *     `request_processing` (a submitted payment is reported), `secure_payment_expired`,
+             *     `compliance_failed` and `secure_payment_not_pending` (its link was invalidated, for example
+             *     joined into a batch).
+             * @enum {string|null}
+             */
+            blockReason: "not_found" | "not_owned" | "not_outgoing" | "not_single_payment" | "invalid_child_linkage" | "already_paid" | "request_processing" | "secure_payment_expired" | "secure_payment_not_pending" | "compliance_failed" | "not_payable_child" | null;
+            /** @description A stable key for a localised message about the block reason, or null. */
+            messageKey: string | null;
+            /** @description What a page needs to explain the payout's state. */
+            context: {
+                /** @description The payout's request. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The payout link's token. */
+                securePaymentToken: string;
+                /** @description The payout's place in the link. */
+                position: number;
+                /** @description Whether its request is paid. */
+                hasBeenPaid: boolean;
+                /** @description The payout link's status now. */
+                securePaymentStatus?: components["schemas"]["SecurePaymentStatus"];
+                /** @description The request's status. */
+                requestStatus?: string;
+                /**
+                 * Format: date-time
+                 * @description When the payout link expires.
+                 */
+                expiresAt?: string;
+                /** @description The network the payout is paid on. */
+                network?: string;
+                /** @description The currency it is paid in. */
+                currency?: string;
+            };
+            /**
+             * @description What to do about a blocked payout, or null.
+             * @enum {string|null}
+             */
+            recoveryAction: "remove_child" | "recreate_reduced" | "wait_for_quote_refresh" | "switch_route" | "recreate_after_cooldown" | "support_required" | null;
+            /** @description The payout's fee plan; payreq charges no fees on payouts. */
+            feePlan: null;
+            /** @description The payout's amount in its currency, as a human-readable decimal. */
+            amount: string | null;
+            /** @description The recipient's address. */
+            payee: string | null;
+            /** @description The merchant reference of the payout link, or null. */
+            reference: string | null;
+        };
+        /**
+         * MulticallPayout
+         * @description The state of a multicall payout link, for showing it: each payout it refers to, whether it can
+         *     still be paid and why not, and the totals. It holds no quotes or calldata. `status` is
+         *     `completed` once every payout is paid, `partially_settled` once some are, else `expired` past
+         *     `expiresAt`, else `pending`.
+         */
+        MulticallPayout: {
+            /**
+             * @description Always `multicall`.
+             * @enum {string}
+             */
+            paymentType: "multicall";
+            /**
+             * @description Where the link is, from the payouts it refers to (see above).
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "completed" | "partially_settled";
+            /** @description Where the page sends the payer after paying; payreq sets none. */
+            redirectUrl: string | null;
+            /** @description The label of `redirectUrl`; payreq sets none. */
+            redirectLabel: string | null;
+            /** @description The orchestrator of the link, if any; payreq has none. */
+            orchestratorId: string | null;
+            /** @description The page branding; payreq has none. */
+            branding: null;
+            /** @description Figures about the link, amounts in USD decimals. */
+            analytics: {
+                /**
+                 * Format: date-time
+                 * @description When the link was created.
+                 */
+                creationTimestamp?: string;
+                /** @description The USD value of every payout, from the sandbox price table. */
+                totalPaymentAmountUsd?: string;
+                /** @description The protocol fee in USD; payreq charges none. */
+                protocolFeeAmountUsd?: string;
+                /** @description How many payouts the link refers to. */
+                numberOfPaymentsExcludingFees?: number;
+            };
+            /** @description The requests of the payouts, in order. */
+            requestIds: components["schemas"]["RequestId"][];
+            /** @description The multicall payout link's token. */
+            token: components["schemas"]["Ulid"];
+            /** @description Whether the link can be paid now as it is, being pending with every payout payable. */
+            canExecute: boolean;
+            /**
+             * Format: date-time
+             * @description When the link expires.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was created.
+             */
+            createdAt: string;
+            /** @description The payouts, in order. */
+            children: components["schemas"]["MulticallPayoutChild"][];
+            /** @description Counts and sums over the payouts. */
+            totals: {
+                /** @description How many payouts the link refers to. */
+                childCount: number;
+                /** @description How many of them cannot be paid now. */
+                blockedChildCount: number;
+                /** @description The sum of the payouts per network and currency, in order of first appearance. */
+                byDestinationCurrency: {
+                    /** @description The network the payouts are paid on. */
+                    network: string;
+                    /** @description The currency they are paid in. */
+                    currency: string;
+                    /** @description Their sum, as a human-readable decimal. */
+                    totalAmount: string;
+                }[];
+                /** @description The payouts' value in USD, from the sandbox price table; payreq charges no fees. */
+                amountSummary: {
+                    /** @description What the payouts are worth. */
+                    grossAmount: string;
+                    /** @description What the recipients get. */
+                    netRecipientAmount: string;
+                    /** @description Every fee. */
+                    totalFees: string;
+                    /** @description The fees the recipients bear. */
+                    payeeBorneFees: string;
+                    /** @description The fees the payer bears. */
+                    payerBorneFees: string;
+                    /** @description What the payer pays. */
+                    payerTotal: string;
+                };
+            };
+        };
+        /**
          * SecurePaymentDestination
          * @description Where a secure payment is paid: the payee's wallet on its network and the token, as a payee
          *     destination. The payreq reference server builds it from the request's payee, network and
@@ -6389,6 +6671,10 @@ export type CreateBatchPayoutSecurePaymentRequest = components['schemas']['Creat
 export type SecurePaymentFeePreviewRequest = components['schemas']['SecurePaymentFeePreviewRequest'];
 export type SecurePaymentFeePlanFee = components['schemas']['SecurePaymentFeePlanFee'];
 export type SecurePaymentFeePreview = components['schemas']['SecurePaymentFeePreview'];
+export type MulticallPayoutRequest = components['schemas']['MulticallPayoutRequest'];
+export type MulticallPayoutCreated = components['schemas']['MulticallPayoutCreated'];
+export type MulticallPayoutChild = components['schemas']['MulticallPayoutChild'];
+export type MulticallPayout = components['schemas']['MulticallPayout'];
 export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
 export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
@@ -8034,6 +8320,70 @@ export interface operations {
             403: components["responses"]["OriginNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createMulticallPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MulticallPayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The multicall payout link was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayoutCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMulticallPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The multicall payout link's token, as `POST /v2/secure-payments/multicall-payouts` returned it.
+                 * @example 01KX45K1M2N3P4Q5R6S7T8V9WX
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link's state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

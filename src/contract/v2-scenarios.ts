@@ -244,6 +244,29 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "createMulticallPayout",
+    check: "two payout links just created -> one multicall link over both, read back payable in order",
+    uses: ["createPayoutSecurePayment", "createMulticallPayout", "getMulticallPayout"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const links = [
+        await run.send("createPayoutSecurePayment", {}, [201]),
+        await run.send("createPayoutSecurePayment", {}, [201]),
+      ];
+      const childTokens = links.map((link) => link?.token);
+      const created = await run.send("createMulticallPayout", { body: { childTokens } }, [201]);
+      const read = await run.send("getMulticallPayout", { path: { token: String(created?.token) } }, [200]);
+      const children = Array.isArray(read?.children) ? (read.children as JsonObject[]) : [];
+      run.expect(
+        isDeepStrictEqual(
+          children.map((child) => [child.securePaymentToken, child.executable]),
+          childTokens.map((token) => [token, true]),
+        ),
+        `children ${text(children.map((child) => [child.securePaymentToken, child.executable]))}, created from ${text(childTokens)}`,
+      );
+    },
+  },
+  {
     operationId: "getSecurePaymentCalldata",
     check: "token of a secure payment just created -> 200 with its calldata",
     uses: ["createSecurePayment", "getSecurePaymentCalldata"],

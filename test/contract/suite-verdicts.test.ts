@@ -69,6 +69,7 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       // Prism answers its examples: the link it finds and the batch it joins are not the ones created.
       "createPayoutSecurePayment",
       "createBatchPayoutSecurePayment",
+      "createMulticallPayout",
       // Prism keeps no intent: the token check of the reported link still answers 200.
       "recordSecurePaymentIntent",
       // Prism checks no signature: it registers a destination whatever signed it.

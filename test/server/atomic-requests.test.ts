@@ -257,6 +257,17 @@ const writingCalls: Record<string, Setup> = {
     const tokens = [(await link()).token, (await link()).token];
     return { method: "POST", path: "/v2/secure-payments/batch-payouts", body: { tokens } };
   },
+  createMulticallPayout: async (server) => {
+    const link = () =>
+      created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
+        recipient: payee,
+        network: "base",
+        currency: "USDC-base",
+        amount: "10",
+      });
+    const childTokens = [(await link()).token, (await link()).token];
+    return { method: "POST", path: "/v2/secure-payments/multicall-payouts", body: { childTokens } };
+  },
   createPayeeDestination: async (server) => {
     const { nonce, signature } = await signPayeeDestination(
       server,

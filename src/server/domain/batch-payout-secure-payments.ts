@@ -10,9 +10,10 @@ import { effectiveStatus, loadRequests, putNewSecurePayment, toCreatedLink } fro
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
 
-/** Why the link of `token` cannot be joined into a batch, or undefined when it can. */
-function joinIssue(record: SecurePaymentRecord | undefined, principal: Principal, now: Date) {
+/** Why the link of `token` cannot be joined into a batch or a multicall link, or undefined when it can. */
+export function joinIssue(record: SecurePaymentRecord | undefined, principal: Principal, now: Date) {
   if (!record || record.accountId !== principal.accountId) return "is not a payout link of your account";
+  if (record.kind === "multicall") return "is a multicall payout link; name the single payout links instead";
   if (record.kind !== "payout") return "is a link for incoming payments; only payout links can be joined";
   if (record.requestIds.length !== 1) return "is already a batch link; join the single payout links instead";
   const status = effectiveStatus(record, now);

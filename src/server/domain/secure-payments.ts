@@ -39,7 +39,7 @@ export function securePaymentUrl(pageUrl: string, token: string): string {
 /** What a link keeps besides its requests. */
 export type SecurePaymentLinkDetails = Pick<
   SecurePaymentRecord,
-  "reference" | "redirectUrl" | "redirectLabel" | "payerIdentifier" | "kind" | "payout"
+  "reference" | "redirectUrl" | "redirectLabel" | "payerIdentifier" | "kind" | "payout" | "multicall"
 >;
 
 /**
@@ -139,7 +139,8 @@ export async function loadRequests(tx: StoreOperations, ids: string[]): Promise<
 
 const decimalsOf = (request: RequestRecord) => paymentTokenOf(request).decimals;
 
-function paymentAmount(request: RequestRecord): string {
+/** What a request is to be paid, in its payment currency, as a human-readable decimal. */
+export function paymentAmount(request: RequestRecord): string {
   return formatBaseUnits(request.expectedAmount, decimalsOf(request));
 }
 
@@ -224,6 +225,12 @@ export async function requirePayableSecurePayment(
 ): Promise<SecurePaymentRecord> {
   const record = await ctx.store.getSecurePayment(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
+  if (record.kind === "multicall") {
+    throw invalidField(
+      "/path/token",
+      "is a multicall payout link, which payreq does not pay through this path: read it with GET /v2/secure-payments/multicall-payouts/{token}",
+    );
+  }
   const status = effectiveStatus(record, ctx.clock.now());
   switch (status) {
     case "completed":

@@ -11,6 +11,7 @@ import { listConversionRoutes } from "../domain/conversion.ts";
 import { createRequest } from "../domain/create-request.ts";
 import { listCurrencies } from "../domain/currencies.ts";
 import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
+import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";
 import {
@@ -92,6 +93,8 @@ export const operationHandlers: OperationHandlers = {
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
+  createMulticallPayout,
+  getMulticallPayout,
   createBatchPayout,
   getRecurringPaymentStatus,
   submitRecurringPaymentSignature,

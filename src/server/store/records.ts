@@ -81,7 +81,7 @@ export interface RequestRecord {
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
-export type SecurePaymentKind = "incoming" | "payout";
+export type SecurePaymentKind = "incoming" | "payout" | "multicall";
 
 export interface SecurePaymentRecord {
   token: string;
@@ -95,8 +95,13 @@ export interface SecurePaymentRecord {
   redirectLabel: string | null;
   /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
   payerIdentifier: string | null;
-  /** `incoming`: the account gets paid; `payout`: the account pays a recipient. */
+  /**
+   * `incoming`: the account gets paid; `payout`: the account pays a recipient; `multicall`: a
+   * link referring to payout links (`multicall`), whose requests are theirs.
+   */
   kind: SecurePaymentKind;
+  /** A multicall link's payout links, in order, and the execution kind chosen at creation. */
+  multicall?: { childTokens: string[]; requestedExecutionKind: string | null };
   /** A payout's recipient identifier and creating wallet, kept for the integrator. */
   payout?: { recipientIdentifier: string | null; creatorWalletAddress: string | null };
   /** The submitted payment the payer's page reported (POST .../intent); absent until one is. */
