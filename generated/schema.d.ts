@@ -1015,6 +1015,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/{token}/refresh-step-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a bridge step's transaction again
+         * @description For a cross-chain payment of a secure payment that goes through a bridge route: builds the
+         *     transaction of one route step again, with a deadline counted from now, so that a wallet
+         *     bundling several steps does not send an expired one. Call it for every step just before
+         *     sending.
+         *
+         *     The link is checked as by the token check (`403`, `404`, `409`, `423`), and the step must
+         *     arrive on the link's network (`action.toChainId`). The real service asks its bridge
+         *     aggregator for the step and answers `400` when the route is no longer available.
+         *
+         *     The payreq sandbox runs no bridge: its calldata for a secure payment pays on the link's own
+         *     network and quotes no route steps, so every step that passes the checks answers `400`
+         *     naming `/body/step/id` (the route is not available), which is the answer a client must
+         *     handle anyway.
+         */
+        post: operations["refreshSecurePaymentStepTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payee-destination/signing-data": {
         parameters: {
             query?: never;
@@ -4983,6 +5015,30 @@ export interface components {
             payerAddress?: components["schemas"]["EvmAddress"];
         };
         /**
+         * SecurePaymentStepRefreshRequest
+         * @description The body of `POST /v2/secure-payments/{token}/refresh-step-transaction`: one step of a bridge
+         *     route, as the route quote gave it, whose transaction is to be built again with a fresh
+         *     deadline. Members of the step other than those listed are taken and ignored.
+         */
+        SecurePaymentStepRefreshRequest: {
+            /** @description The route step. */
+            step: {
+                /** @description The step's identifier in the route quote. */
+                id: string;
+                /** @description The kind of step, such as `lifi` or `cross`. */
+                type: string;
+                /** @description The bridge or exchange the step uses, such as `across`. */
+                tool: string;
+                /** @description Where the step sends the funds. */
+                action: {
+                    /** @description The chain ID the funds arrive on; the secure payment's network. */
+                    toChainId: number;
+                    /** @description The address the funds arrive at. */
+                    toAddress: components["schemas"]["EvmAddress"];
+                };
+            };
+        };
+        /**
          * PayeeDestinationAction
          * @description What a payee destination signature authorises: `add` registers the destination (or makes it
          *     active again), `deactivate` ends it.
@@ -6687,6 +6743,7 @@ export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBat
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
 export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
 export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
+export type SecurePaymentStepRefreshRequest = components['schemas']['SecurePaymentStepRefreshRequest'];
 export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
 export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
 export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
@@ -8529,6 +8586,48 @@ export interface operations {
             409: components["responses"]["SecurePaymentCompleted"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    refreshSecurePaymentStepTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentStepRefreshRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The step's transaction, built again. The service documents no body for this answer; the
+             *     payreq sandbox never sends it (see above).
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            423: components["responses"]["SecurePaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -294,6 +294,16 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "refreshSecurePaymentStepTransaction",
+    check: "a route step no quote gave, for a link just created -> 400",
+    uses: ["createSecurePayment", "refreshSecurePaymentStepTransaction"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      await run.send("refreshSecurePaymentStepTransaction", { path: { token } }, [400]);
+    },
+  },
+  {
     operationId: "createPayeeDestination",
     check:
       "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",

@@ -72,6 +72,8 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "createMulticallPayout",
       // Prism keeps no intent: the token check of the reported link still answers 200.
       "recordSecurePaymentIntent",
+      // Prism builds no route: it answers 200 to any step.
+      "refreshSecurePaymentStepTransaction",
       // Prism checks no signature: it registers a destination whatever signed it.
       "createPayeeDestination",
       "deactivatePayeeDestination",

@@ -373,13 +373,34 @@ const writingCalls: Record<string, Setup> = {
   },
 };
 
-/** Operations sent with a writing method that only compute an answer: they must store nothing. */
-const readingCalls: Record<string, Setup> = {
-  previewSecurePaymentFees: async () => ({
-    method: "POST",
-    path: "/v2/secure-payments/fees/preview",
-    body: { amount: "100", currency: "USDC", flow: "get_paid" },
-  }),
+/**
+ * Operations sent with a writing method that only compute an answer: they must store nothing.
+ * Each with the status its call answers (the sandbox refuses every bridge step it is asked to refresh).
+ */
+const readingCalls: Record<string, { setup: Setup; status: number }> = {
+  previewSecurePaymentFees: {
+    status: 200,
+    setup: async () => ({
+      method: "POST",
+      path: "/v2/secure-payments/fees/preview",
+      body: { amount: "100", currency: "USDC", flow: "get_paid" },
+    }),
+  },
+  refreshSecurePaymentStepTransaction: {
+    status: 400,
+    setup: async (server) => {
+      const { token } = await created(server, "POST", "/v2/secure-payments", {
+        requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+      });
+      return {
+        method: "POST",
+        path: `/v2/secure-payments/${token}/refresh-step-transaction`,
+        body: {
+          step: { id: "step-1", type: "lifi", tool: "across", action: { toChainId: 8453, toAddress: payee } },
+        },
+      };
+    },
+  },
 };
 
 const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -394,7 +415,7 @@ describe("every request is atomic", () => {
     ).toEqual([]);
   });
 
-  describe.each(Object.entries(readingCalls))("%s", (operationId, setup) => {
+  describe.each(Object.entries(readingCalls))("%s", (operationId, { setup, status }) => {
     it("stores nothing, so that no failure can leave anything half-written", async () => {
       const memory = createMemoryStore();
       const failing = createFailingStore(memory);
@@ -404,7 +425,7 @@ describe("every request is atomic", () => {
         const before = memory.snapshot();
         failing.arm(undefined);
         const answer = await server.call(call.method, call.path, call);
-        expect(answer.status, answer.text).toBe(200);
+        expect(answer.status, answer.text).toBe(status);
         expect(failing.seen().wrote, `${operationId} wrote`).toBe(false);
         expect(memory.snapshot()).toEqual(before);
       } finally {

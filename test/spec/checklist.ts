@@ -406,6 +406,7 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/batch-payouts" },
   { method: "post", path: "/v2/secure-payments/fees/preview" },
   { method: "post", path: "/v2/secure-payments/{token}/intent" },
+  { method: "post", path: "/v2/secure-payments/{token}/refresh-step-transaction" },
   { method: "post", path: "/v2/secure-payments/multicall-payouts" },
   { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
 ];

@@ -62,6 +62,7 @@ import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
 import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
 import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
 import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
+import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
 import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
@@ -93,6 +94,7 @@ export const operationHandlers: OperationHandlers = {
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
+  refreshSecurePaymentStepTransaction,
   createMulticallPayout,
   getMulticallPayout,
   createBatchPayout,
