@@ -102,6 +102,18 @@ async function signIssued(typedDataJson: string) {
   };
 }
 
+/** The tokens of two new payout links on Base. */
+async function twoPayoutLinks(server: TestServer): Promise<string[]> {
+  const link = () =>
+    created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
+      recipient: payee,
+      network: "base",
+      currency: "USDC-base",
+      amount: "10",
+    });
+  return [(await link()).token, (await link()).token];
+}
+
 // Endpoints point at a receiver that takes every delivery.
 let receiver: Server;
 let hookTarget: string;
@@ -246,28 +258,16 @@ const writingCalls: Record<string, Setup> = {
     path: "/v2/secure-payments/payouts",
     body: { recipient: payee, network: "base", currency: "USDC-base", amount: "250.00" },
   }),
-  createBatchPayoutSecurePayment: async (server) => {
-    const link = () =>
-      created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
-        recipient: payee,
-        network: "base",
-        currency: "USDC-base",
-        amount: "10",
-      });
-    const tokens = [(await link()).token, (await link()).token];
-    return { method: "POST", path: "/v2/secure-payments/batch-payouts", body: { tokens } };
-  },
-  createMulticallPayout: async (server) => {
-    const link = () =>
-      created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
-        recipient: payee,
-        network: "base",
-        currency: "USDC-base",
-        amount: "10",
-      });
-    const childTokens = [(await link()).token, (await link()).token];
-    return { method: "POST", path: "/v2/secure-payments/multicall-payouts", body: { childTokens } };
-  },
+  createBatchPayoutSecurePayment: async (server) => ({
+    method: "POST",
+    path: "/v2/secure-payments/batch-payouts",
+    body: { tokens: await twoPayoutLinks(server) },
+  }),
+  createMulticallPayout: async (server) => ({
+    method: "POST",
+    path: "/v2/secure-payments/multicall-payouts",
+    body: { childTokens: await twoPayoutLinks(server) },
+  }),
   createPayeeDestination: async (server) => {
     const { nonce, signature } = await signPayeeDestination(
       server,

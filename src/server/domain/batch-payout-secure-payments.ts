@@ -22,20 +22,24 @@ export function joinIssue(record: SecurePaymentRecord | undefined, principal: Pr
   return undefined;
 }
 
-/** The links of `tokens`, each one a pending single payout link of the caller, all on one network. */
-async function requireJoinableLinks(
+/**
+ * The links of `tokens` (the list at `listPath`), each one a pending single payout link of the
+ * caller, once; with `oneNetwork`, all on one network. 400 naming each token that is not.
+ */
+export async function requirePayoutLinks(
   tx: StoreOperations,
   principal: Principal,
   tokens: string[],
+  options: { listPath: string; oneNetwork: boolean },
   now: Date,
 ): Promise<SecurePaymentRecord[]> {
   const issues: ValidationIssue[] = [];
   const links: SecurePaymentRecord[] = [];
   for (const [index, token] of tokens.entries()) {
-    const path = `/body/tokens/${index}`;
+    const path = `${options.listPath}/${index}`;
     const first = tokens.indexOf(token);
     if (first !== index) {
-      issues.push({ path, message: `names the same link as /body/tokens/${first}` });
+      issues.push({ path, message: `names the same link as ${options.listPath}/${first}` });
       continue;
     }
     const record = await tx.getSecurePayment(token);
@@ -45,11 +49,11 @@ async function requireJoinableLinks(
       continue;
     }
     const [firstLink] = links;
-    if (firstLink && record.network !== firstLink.network) {
+    if (options.oneNetwork && firstLink && record.network !== firstLink.network) {
       const at = tokens.indexOf(firstLink.token);
       issues.push({
         path,
-        message: `pays on ${record.network}, but /body/tokens/${at} pays on ${firstLink.network}: a batch pays on one network`,
+        message: `pays on ${record.network}, but ${options.listPath}/${at} pays on ${firstLink.network}: a batch pays on one network`,
       });
       continue;
     }
@@ -71,7 +75,13 @@ export async function createBatchPayoutSecurePayment(
   const now = ctx.clock.now();
   const token = newUlid(now);
   const created = await ctx.store.withTransaction(async (tx) => {
-    const links = await requireJoinableLinks(tx, principal, body.tokens, now);
+    const links = await requirePayoutLinks(
+      tx,
+      principal,
+      body.tokens,
+      { listPath: "/body/tokens", oneNetwork: true },
+      now,
+    );
     const requests = await loadRequests(
       tx,
       links.flatMap((link) => link.requestIds),

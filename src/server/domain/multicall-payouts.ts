@@ -1,14 +1,12 @@
 import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, notFound, type ValidationIssue, validationFailed } from "../problems.ts";
+import { invalidField, notFound } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
-import { joinIssue } from "./batch-payout-secure-payments.ts";
+import { requirePayoutLinks } from "./batch-payout-secure-payments.ts";
 import type { DomainContext } from "./context.ts";
 import { usdDecimals, usdValueOf } from "./conversion.ts";
 import { newUlid } from "./ids.ts";
 import { requireOwnRecord } from "./own-records.ts";
-import type { Principal } from "./principal.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { intentInProgress } from "./secure-payment-intents.ts";
 import { effectiveStatus, paymentAmount, putNewSecurePayment } from "./secure-payments.ts";
@@ -25,32 +23,6 @@ const recoveryActions: Partial<Record<BlockReason, Child["recoveryAction"]>> = {
   compliance_failed: "support_required",
   request_processing: null,
 };
-
-/** The payout links of `tokens`, each a pending single payout link of the caller, once. */
-async function requireChildLinks(
-  tx: StoreOperations,
-  principal: Principal,
-  tokens: string[],
-  now: Date,
-): Promise<SecurePaymentRecord[]> {
-  const issues: ValidationIssue[] = [];
-  const links: SecurePaymentRecord[] = [];
-  for (const [index, token] of tokens.entries()) {
-    const path = `/body/childTokens/${index}`;
-    const first = tokens.indexOf(token);
-    if (first !== index) {
-      issues.push({ path, message: `names the same link as /body/childTokens/${first}` });
-      continue;
-    }
-    const record = await tx.getSecurePayment(token);
-    const issue = joinIssue(record, principal, now);
-    if (issue !== undefined || !record)
-      issues.push({ path, message: issue ?? "is not a payout link of your account" });
-    else links.push(record);
-  }
-  if (issues.length > 0) throw validationFailed(issues);
-  return links;
-}
 
 /**
  * A link over pending single payout links of the caller, in the order of `childTokens`. The
@@ -69,7 +41,13 @@ export async function createMulticallPayout(
   const now = ctx.clock.now();
   const token = newUlid(now);
   const created = await ctx.store.withTransaction(async (tx) => {
-    const children = await requireChildLinks(tx, principal, body.childTokens, now);
+    const children = await requirePayoutLinks(
+      tx,
+      principal,
+      body.childTokens,
+      { listPath: "/body/childTokens", oneNetwork: false },
+      now,
+    );
     const record = await putNewSecurePayment(
       ctx,
       tx,
