@@ -4941,7 +4941,8 @@ export interface components {
          *     pay a single secure payment. Send `txHash` once the transaction is broadcast, or `safeTxHash`
          *     (with `safePaymentDeadline`) while a Safe transaction waits for its signers; at least one of
          *     the two. The service also takes a second form for multicall payout links (`smartAccountAddress`,
-         *     `userOpHash`, `transactionIndices`); payreq serves no multicall payout links and does not take it.
+         *     `userOpHash`, `transactionIndices`). payreq does not take it: its multicall payout links are
+         *     read, not paid, and a multicall token answers `400`.
          */
         SecurePaymentIntentRequest: {
             /** @description The hash of the broadcast transaction on the source chain. */
