@@ -71,19 +71,28 @@ describe("createMulticallPayout (POST /v2/secure-payments/multicall-payouts)", (
       expect((await server.call("GET", `/v2/secure-payments/${child.token}`)).status).toBe(200);
     }
     // The multicall link is not paid through the single and batch paths.
-    expect(
-      problemErrors(
-        await server.call("GET", `/v2/secure-payments/${answer.body.token}`),
-        "/problems/validation-failed",
-        400,
-      ),
-    ).toEqual([
+    const refusal = [
       {
         path: "/path/token",
         message:
           "is a multicall payout link, which payreq does not pay through this path: read it with GET /v2/secure-payments/multicall-payouts/{token}",
       },
-    ]);
+    ];
+    const viaToken = (suffix: string, method = "GET", body?: unknown) =>
+      server.call(
+        method,
+        `/v2/secure-payments/${answer.body.token}${suffix}`,
+        body === undefined ? {} : { body },
+      );
+    expect(problemErrors(await viaToken(""), "/problems/validation-failed", 400)).toEqual(refusal);
+    expect(problemErrors(await viaToken("/pay"), "/problems/validation-failed", 400)).toEqual(refusal);
+    expect(
+      problemErrors(
+        await viaToken("/intent", "POST", { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" }),
+        "/problems/validation-failed",
+        400,
+      ),
+    ).toEqual(refusal);
   });
 
   it("names each token that cannot be referred to, and creates nothing", async () => {
