@@ -742,13 +742,149 @@ export interface paths {
          *     too low.
          *
          *     Each item names its payee and currencies (`payee`, `invoiceCurrency`, `paymentCurrency`) or,
-         *     in the service's current form, a payee destination (`destinationId`, see
-         *     `SecurePaymentRequestItem`). One item makes a single payment; 2 to 100 items make a batch,
+         *     in the service's current form, a payee destination the payee registered
+         *     (`destinationId`, see `SecurePaymentRequestItem` and `POST /v2/payee-destination`). One item makes a single payment; 2 to 100 items make a batch,
          *     and every item must pay on the same network. The link can be paid for 7 days. Keep the returned `requestIds`:
          *     webhook events refer to the requests by them, and those events, not the payer's return
          *     to your site, tell you that a request is paid.
          */
         post: operations["createSecurePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a secure payment link for a payout
+         * @description Creates one request that pays `amount` of `currency` to `recipient`, and a hosted payment
+         *     link for it: an outgoing payment of yours, paid through the same page as the links of
+         *     `POST /v2/secure-payments`, which answers in the same shape. Open the link yourself, or hand
+         *     it to whoever holds the funds; the page checks every transaction against the service's
+         *     official contracts before it asks for a signature.
+         *
+         *     A pending payout link of your account can later be joined with others on the same network
+         *     into one link (`POST /v2/secure-payments/batch-payouts`).
+         */
+        post: operations["createPayoutSecurePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/batch-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join payout links into one batch link
+         * @description Joins 2 to 100 pending payout links of your account (`POST /v2/secure-payments/payouts`),
+         *     all on one network, into one new link whose page pays every payout in one batch. The joined
+         *     links end `invalidated`: their token check answers `403` from then on, and their requests
+         *     belong to the new link, which `GET /v2/secure-payments` finds by any of them. The answer has
+         *     the shape of `POST /v2/secure-payments`, its `requestIds` in the order of `tokens`.
+         */
+        post: operations["createBatchPayoutSecurePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/fees/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the fees of a payment
+         * @description Prices a payment without creating anything: the fee plan that a secure payment of `amount`
+         *     in `currency` would get, in USD, with who bears each fee. `get_paid` plans a link that pays
+         *     you, where the payee bears the fees by default; `pay` a payment you make, where the payer
+         *     does; `defaultFeeBearer` overrides that default.
+         *
+         *     The fees are the caller's: a client ID's `feePercentage` paid to its `feeAddress`; an API
+         *     key and a client ID without a fee get a plan without fees.
+         */
+        post: operations["previewSecurePaymentFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/multicall-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a multicall payout link
+         * @description One link over several pending single payout links of your account (`POST
+         *     /v2/secure-payments/payouts`), to be paid together, in the order of `childTokens`. Unlike
+         *     `POST /v2/secure-payments/batch-payouts`, the payout links are left as they are: the new
+         *     link only refers to them, and their payouts may be on different networks. Its state, payout
+         *     by payout, is read with `GET /v2/secure-payments/multicall-payouts/{token}`; it expires like
+         *     any secure payment.
+         *
+         *     Each token must name a pending, unexpired single payout link of your account with no
+         *     reported payment in progress, and appear once; otherwise `400` names each offending
+         *     `/body/childTokens/{index}` and nothing is created.
+         *
+         *     The real service pays such links on its hosted page through a smart-account multicall;
+         *     payreq's page pays single and batch links only, so the token check of a multicall link
+         *     answers `400` and no `securePaymentUrl` is returned.
+         */
+        post: operations["createMulticallPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/multicall-payouts/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the state of a multicall payout link
+         * @description The multicall payout link of `token`, as a page shows it: each payout it refers to with
+         *     whether it can be paid now (`executable`), and if not why (`blockReason`) and what to do
+         *     (`recoveryAction`), the link's status and totals. It holds no quotes or calldata.
+         *
+         *     A token of another account, a token of another kind of link and an unknown token all answer
+         *     `404`. The real service authenticates this read with its dashboard's sign-in session;
+         *     payreq, which has no sessions, requires the API key.
+         */
+        get: operations["getMulticallPayout"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -783,10 +919,10 @@ export interface paths {
          *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
          *     | no secure payment has this token | `404` |
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *     | status `pending`, a submitted payment reported and not yet recorded | `423` `/problems/secure-payment-in-progress` |
          *
-         *     An expired link cannot be renewed: create a new secure payment. Newer versions of the real
-         *     service may also answer `423` while a submitted payment is still executing; the reference
-         *     server never does.
+         *     An expired link cannot be renewed: create a new secure payment. A payment is reported
+         *     through `POST /v2/secure-payments/{token}/intent`.
          */
         get: operations["checkSecurePaymentToken"];
         put?: never;
@@ -816,6 +952,7 @@ export interface paths {
          *     | expired, or status `invalidated` or `compliance_failed` | `403` `/problems/secure-payment-not-payable` |
          *     | no secure payment has this token | `404` |
          *     | status `completed` | `409` `/problems/secure-payment-completed` |
+         *     | a submitted payment reported and not yet recorded | `423` `/problems/secure-payment-in-progress` |
          *
          *     The answer takes one of two shapes (see `SecurePaymentCalldata`):
          *
@@ -840,6 +977,175 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a submitted payment of a secure payment
+         * @description Tells the service that the payer's wallet submitted the payment of a single secure payment:
+         *     a broadcast transaction (`txHash`), or a Safe transaction still waiting for its signers
+         *     (`safeTxHash`, with the `safePaymentDeadline` after which it can no longer execute). The
+         *     first report creates the link's tracking intent; later ones reuse it and add or replace the
+         *     hashes.
+         *
+         *     From then on, until the payment is recorded, the token check and the pay calldata of the
+         *     link answer `423` (`/problems/secure-payment-in-progress`), so that a second payment is not
+         *     offered. A Safe transaction whose deadline passed no longer holds the link. The report
+         *     records no payment: the payment is recorded when it is seen on chain (in the sandbox, through
+         *     `POST /sandbox/requests/{requestId}/payments`).
+         *
+         *     The link must be payable (else `403`, `404` or `409` as for the token check) and hold one
+         *     request: a batch link answers `400`.
+         */
+        post: operations["recordSecurePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/refresh-step-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a bridge step's transaction again
+         * @description For a cross-chain payment of a secure payment that goes through a bridge route: builds the
+         *     transaction of one route step again, with a deadline counted from now, so that a wallet
+         *     bundling several steps does not send an expired one. Call it for every step just before
+         *     sending.
+         *
+         *     The link is checked as by the token check (`403`, `404`, `409`, `423`), and the step must
+         *     arrive on the link's network (`action.toChainId`). The real service asks its bridge
+         *     aggregator for the step and answers `400` when the route is no longer available.
+         *
+         *     The payreq sandbox runs no bridge: its calldata for a secure payment pays on the link's own
+         *     network and quotes no route steps, so every step that passes the checks answers `400`
+         *     naming `/body/step/id` (the route is not available), which is the answer a client must
+         *     handle anyway.
+         */
+        post: operations["refreshSecurePaymentStepTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination/signing-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the typed data a payee wallet signs
+         * @description Starts a signing session for one payee destination (a wallet, a chain and a token) and one
+         *     action: `add` to register it, `deactivate` to end it. The answer holds the EIP-712 typed
+         *     data the payee wallet signs and the `nonce` to send back with the signature, to
+         *     `POST /v2/payee-destination` or `DELETE /v2/payee-destination/{destinationId}`. The nonce
+         *     is good for one submission within 10 minutes.
+         *
+         *     Like every payee destination operation, it is called from the payee's browser with a client
+         *     ID and its `Origin`; API keys are not accepted. `chainId` must be a network the service
+         *     supports and `tokenAddress` a token it knows there (see `GET /v2/currencies`); otherwise the
+         *     answer is `400` naming the parameter.
+         */
+        get: operations["getPayeeDestinationSigningData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a wallet's active payee destination
+         * @description Answers the active payee destination of a wallet in the caller's account, or `null` when it
+         *     has none (never registered, or deactivated).
+         */
+        get: operations["getActivePayeeDestination"];
+        put?: never;
+        /**
+         * Register a payee destination
+         * @description Registers the payee destination of a signing session (`action` `add`) once its wallet has
+         *     signed the session's typed data. The answer carries the `destinationId` to put in the
+         *     `requests` of `POST /v2/secure-payments`, which then pay that wallet, on that chain, in that
+         *     token.
+         *
+         *     A wallet has one active destination per account: registering another one deactivates the
+         *     earlier, and registering a deactivated one again makes it active. A signature by any other
+         *     wallet, or over other values, answers `400` naming `/body/signature`; an unknown, used,
+         *     expired or `deactivate` nonce answers `400` naming `/body/nonce`. A refused signature leaves
+         *     the nonce usable.
+         */
+        post: operations["createPayeeDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payee-destination/{destinationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payee destination
+         * @description Answers a payee destination of the caller's account, active or not. One of another account,
+         *     like one never registered, answers `404`.
+         */
+        get: operations["getPayeeDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a payee destination
+         * @description Deactivates a payee destination with its wallet's signature over a signing session of action
+         *     `deactivate` for this destination. The record stays, with `active` false: secure payments can
+         *     no longer be created to it (`400` naming `destinationId`), and a new `add` signature makes it
+         *     active again. Links created before keep their payee.
+         *
+         *     A signature by any other wallet answers `400` naming `/body/signature`; an unknown, used or
+         *     expired nonce, one for `add`, or one issued for another destination answers `400` naming
+         *     `/body/nonce`; a destination already inactive answers `400` (`/problems/invalid-state`). The
+         *     service's contract answers `400` for an unknown destination too; payreq answers `404`.
+         */
+        delete: operations["deactivatePayeeDestination"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1735,9 +2041,9 @@ export interface components {
          *     and not past its expiry -> `200`; `expired` (or `pending` past its expiry), `invalidated`
          *     and `compliance_failed` -> `403`; `completed` -> `409`.
          *
-         *     Note: newer versions of the real service may also answer `423` ("payment in progress")
-         *     while a submitted payment is still being executed and the status is still `pending`. This
-         *     API does not answer `423`: such a payment answers `200` until it reaches `completed`.
+         *     While a submitted payment is reported (`POST /v2/secure-payments/{token}/intent`) and not
+         *     yet recorded, the status stays `pending` and the token check answers `423` ("payment in
+         *     progress") instead of `200`.
          * @example pending
          * @enum {string}
          */
@@ -3743,9 +4049,11 @@ export interface components {
          *     - **payee form**, as the given contract describes it: `payee`, `amount`, `invoiceCurrency` and
          *       `paymentCurrency`, all four;
          *     - **destination form**, as the service's current contract describes it: `destinationId` and
-         *       `amount`, the amount being in the destination's token. The real service also accepts `amount`
-         *       alone and takes the destination bound to the calling client ID; the payreq reference server
-         *       binds no destination to client IDs and answers `400` for that form.
+         *       `amount`, the amount being in the destination's token. The destination must be an active
+         *       payee destination of the caller's account (`POST /v2/payee-destination`); an unknown or
+         *       deactivated one answers `400` naming the item's `destinationId`. The real service also
+         *       accepts `amount` alone and takes the destination bound to the calling client ID; the payreq
+         *       reference server binds no destination to client IDs and answers `400` for that form.
          * @example {
          *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
          *       "amount": "125.00",
@@ -3753,7 +4061,7 @@ export interface components {
          *       "paymentCurrency": "USDC-base"
          *     }
          * @example {
-         *       "destinationId": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7@eip155:11155111#E636C26B:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "destinationId": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF@eip155:11155111#5F14E909:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
          *       "amount": "10"
          *     }
          */
@@ -3837,6 +4145,392 @@ export interface components {
              *     `securePaymentUrl`. Use it with `GET /v2/secure-payments/{token}` to check the link.
              */
             token: components["schemas"]["Ulid"];
+        };
+        /**
+         * CreatePayoutSecurePaymentRequest
+         * @description The body of `POST /v2/secure-payments/payouts`: one outgoing payment of yours to a recipient,
+         *     put behind a hosted payment link that you (or whoever holds your funds) open and pay. The
+         *     amount is stated and paid in `currency`, which must belong to `network`.
+         */
+        CreatePayoutSecurePaymentRequest: {
+            /**
+             * @description The wallet the payout goes to. The service also pays Tron addresses; the payreq reference
+             *     server answers `400` for them.
+             */
+            recipient: components["schemas"]["PayeeAddress"];
+            /**
+             * @description The wallet that made the link, which need not be the one that pays it. The published
+             *     contract lists it as required while its own examples leave it out; payreq takes both
+             *     and keeps it with the link.
+             */
+            creatorWalletAddress?: components["schemas"]["EvmAddress"];
+            /** @description The network the payout is paid on; it must be the network of `currency`. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The token the payout is stated and paid in, as `<SYMBOL>-<network>`. */
+            currency: components["schemas"]["CurrencyId"];
+            /** @description The amount the recipient gets, in `currency`, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description Your own reference for the payout, returned by the token check as `reference`. */
+            reference?: components["schemas"]["MerchantReference"];
+            /** @description Your identifier of the recipient, for your own tracking. Stored, never shown on the page. */
+            recipientIdentifier?: string;
+            /**
+             * Format: uri
+             * @description Where the hosted page sends whoever paid once the payout is made.
+             */
+            redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl`, returned by the token check. */
+            redirectLabel?: string;
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, as by the real service, which takes fees from the fee plan.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"];
+            /**
+             * @deprecated
+             * @description Deprecated and ignored, like `feePercentage`.
+             */
+            feeAddress?: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CreateBatchPayoutSecurePaymentRequest
+         * @description The body of `POST /v2/secure-payments/batch-payouts`: the payout links to join into one link
+         *     that pays them all in one go.
+         */
+        CreateBatchPayoutSecurePaymentRequest: {
+            /**
+             * @description The tokens of 2 to 100 payout links of your account (`POST /v2/secure-payments/payouts`),
+             *     each still pending, each named once, all paying on one network. Once joined they can no
+             *     longer be paid on their own.
+             */
+            tokens: components["schemas"]["Ulid"][];
+            /**
+             * Format: uri
+             * @description Where the hosted page sends whoever paid once the batch is paid.
+             */
+            redirectUrl?: string;
+            /** @description A short label for the page behind `redirectUrl`, returned by the token check. */
+            redirectLabel?: string;
+        };
+        /**
+         * SecurePaymentFeePreviewRequest
+         * @description The body of `POST /v2/secure-payments/fees/preview`: a payment to price, not to create.
+         */
+        SecurePaymentFeePreviewRequest: {
+            /** @description The payment's amount before fees, in `currency`, as a human-readable decimal. */
+            amount: components["schemas"]["DecimalAmount"];
+            /**
+             * @description A dollar stablecoin, by its symbol (`USDC`) or its currency identifier (`USDC-base`). Fees
+             *     are planned in USD, so other currencies answer `400`.
+             */
+            currency: string;
+            /**
+             * @description `get_paid` for a link that pays you (the payee bears the fees unless told otherwise), `pay`
+             *     for a payment you make (the payer bears them).
+             * @enum {string}
+             */
+            flow: "get_paid" | "pay";
+            /**
+             * @description Who bears the fees instead of the flow's default.
+             * @enum {string}
+             */
+            defaultFeeBearer?: "payer" | "payee";
+        };
+        /**
+         * SecurePaymentFeePlanFee
+         * @description One fee of a fee plan, in USD, with who bears it and where it is paid.
+         */
+        SecurePaymentFeePlanFee: {
+            /** @description The kind of fee, such as `platform` for the fee of the calling client ID. */
+            type: string;
+            /** @description A name for the fee to show the payer. */
+            label: string;
+            /**
+             * @description Who bears this fee.
+             * @enum {string}
+             */
+            feeBearer: "payer" | "payee";
+            /**
+             * @description Why this party bears it; payreq answers `flow_default` or `payment_default_override`.
+             * @enum {string}
+             */
+            feeBearerSource: "fee_config" | "payment_default_override" | "flow_default" | "forced_fee_policy";
+            /** @description The fee's rate in basis points of the amount (250 is 2.5 %). */
+            percentageBps: number;
+            /** @description The most the fee can be, in USD, or `null` without a cap. */
+            capUsd: string | null;
+            /** @description A fixed part of the fee in USD, when it has one. */
+            fixedAmountUsd?: string | null;
+            /** @description The fee for this payment, in USD. */
+            calculatedAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description How the fee's recipient is found, such as `client_id_fee_address`. */
+            destinationResolver: string;
+            /** @description The fee's recipient. */
+            destinationRef: {
+                evmAddress?: components["schemas"]["EvmAddress"];
+                tronAddress?: string;
+            };
+            /** @description Where the fee is configured, such as `client_id`. */
+            configSource: string;
+        };
+        /**
+         * SecurePaymentFeePreview
+         * @description The fee plan a payment would get, in USD: the amount before fees, each fee, and what the payer
+         *     pays and the payee receives. `fees` is empty when no fee applies to the caller.
+         */
+        SecurePaymentFeePreview: {
+            /**
+             * @description The version of the fee plan's shape.
+             * @enum {number}
+             */
+            version: 1;
+            /**
+             * @description The flow the plan was made for, as asked.
+             * @enum {string}
+             */
+            flow: "get_paid" | "pay";
+            /**
+             * @description Who bears the fees unless a fee says otherwise.
+             * @enum {string}
+             */
+            defaultFeeBearer: "payer" | "payee";
+            /** @description The amount before fees, in USD. */
+            grossAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description What the payee receives after the fees they bear, in USD. */
+            netRecipientAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description What the payer pays in total, the fees they bear included, in USD. */
+            payerTotalAmountUsd: components["schemas"]["DecimalAmount"];
+            /** @description The sum of the fees, in USD. */
+            totalFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description The fees deducted from what the payee receives, in USD. */
+            payeeBorneFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description The fees added to what the payer pays, in USD. */
+            payerBorneFeesUsd: components["schemas"]["DecimalAmount"];
+            /** @description Each fee, in the order the payment's transactions pay them. */
+            fees: components["schemas"]["SecurePaymentFeePlanFee"][];
+        };
+        /**
+         * MulticallPayoutRequest
+         * @description The body of `POST /v2/secure-payments/multicall-payouts`: the payout links to pay together, in
+         *     the order they are to be paid.
+         */
+        MulticallPayoutRequest: {
+            /**
+             * @description Tokens of pending single payout links of your account (`POST /v2/secure-payments/payouts`),
+             *     each once. The links stay as they are: the multicall link only refers to them.
+             */
+            childTokens: string[];
+            /**
+             * @description How the payer is to execute the payouts, when chosen at creation; left out, it is chosen
+             *     when paying. payreq has no Tron support and refuses `tron_batch`.
+             * @enum {string}
+             */
+            requestedExecutionKind?: "evm_same_chain" | "evm_cross_chain" | "tron_batch";
+        };
+        /**
+         * MulticallPayoutCreated
+         * @description A new multicall payout link: its token and the payout links it refers to, in order, each
+         *     eligible. Read its state with `GET /v2/secure-payments/multicall-payouts/{token}`.
+         */
+        MulticallPayoutCreated: {
+            /**
+             * @description Always `multicall`.
+             * @enum {string}
+             */
+            type: "multicall";
+            /** @description The multicall payout link's token. */
+            token: components["schemas"]["Ulid"];
+            /**
+             * Format: uri
+             * @description The hosted page of the multicall link. The real service sends it; payreq's page pays single
+             *     and batch links only, so payreq leaves it out.
+             */
+            securePaymentUrl?: string;
+            /**
+             * @description `pending` when created.
+             * @enum {string}
+             */
+            status: "pending" | "expired";
+            /**
+             * Format: date-time
+             * @description When the link expires, as for any secure payment.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was created.
+             */
+            createdAt: string;
+            /** @description The payout links referred to, in the order of `childTokens`. */
+            items: {
+                /** @description The payout link's token. */
+                securePaymentToken: string;
+                /** @description The request the payout link pays. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The payout's place in the link, from 0. */
+                position: number;
+                /**
+                 * @description Whether the payout can be paid as part of the link; at creation every one is `eligible`.
+                 * @enum {string}
+                 */
+                eligibility?: "eligible" | "stale";
+                /**
+                 * @description Why a `stale` payout cannot be paid.
+                 * @enum {string}
+                 */
+                staleReason?: "secure_payment_expired" | "secure_payment_not_pending" | "already_paid" | "request_processing" | "not_payable_child";
+            }[];
+        };
+        /**
+         * MulticallPayoutChild
+         * @description One payout of a multicall payout link, whether it can be paid now, and why not.
+         */
+        MulticallPayoutChild: {
+            /** @description The payout link's token. */
+            securePaymentToken: string;
+            /** @description The request the payout link pays. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payout's place in the link, from 0. */
+            position: number;
+            /** @description Whether the payout can be paid now. */
+            executable: boolean;
+            /**
+             * @description Why it cannot, or null. payreq answers `already_paid` (its request is paid),
+             *     `request_processing` (a submitted payment is reported), `secure_payment_expired`,
+             *     `compliance_failed` and `secure_payment_not_pending` (its link was invalidated, for example
+             *     joined into a batch).
+             * @enum {string|null}
+             */
+            blockReason: "not_found" | "not_owned" | "not_outgoing" | "not_single_payment" | "invalid_child_linkage" | "already_paid" | "request_processing" | "secure_payment_expired" | "secure_payment_not_pending" | "compliance_failed" | "not_payable_child" | null;
+            /** @description A stable key for a localised message about the block reason, or null. */
+            messageKey: string | null;
+            /** @description What a page needs to explain the payout's state. */
+            context: {
+                /** @description The payout's request. */
+                requestId: components["schemas"]["RequestId"];
+                /** @description The payout link's token. */
+                securePaymentToken: string;
+                /** @description The payout's place in the link. */
+                position: number;
+                /** @description Whether its request is paid. */
+                hasBeenPaid: boolean;
+                /** @description The payout link's status now. */
+                securePaymentStatus?: components["schemas"]["SecurePaymentStatus"];
+                /** @description The request's status. */
+                requestStatus?: string;
+                /**
+                 * Format: date-time
+                 * @description When the payout link expires.
+                 */
+                expiresAt?: string;
+                /** @description The network the payout is paid on. */
+                network?: string;
+                /** @description The currency it is paid in. */
+                currency?: string;
+            };
+            /**
+             * @description What to do about a blocked payout, or null.
+             * @enum {string|null}
+             */
+            recoveryAction: "remove_child" | "recreate_reduced" | "wait_for_quote_refresh" | "switch_route" | "recreate_after_cooldown" | "support_required" | null;
+            /** @description The payout's fee plan; payreq charges no fees on payouts. */
+            feePlan: null;
+            /** @description The payout's amount in its currency, as a human-readable decimal. */
+            amount: string | null;
+            /** @description The recipient's address. */
+            payee: string | null;
+            /** @description The merchant reference of the payout link, or null. */
+            reference: string | null;
+        };
+        /**
+         * MulticallPayout
+         * @description The state of a multicall payout link, for showing it: each payout it refers to, whether it can
+         *     still be paid and why not, and the totals. It holds no quotes or calldata. `status` is
+         *     `completed` once every payout is paid, `partially_settled` once some are, else `expired` past
+         *     `expiresAt`, else `pending`.
+         */
+        MulticallPayout: {
+            /**
+             * @description Always `multicall`.
+             * @enum {string}
+             */
+            paymentType: "multicall";
+            /**
+             * @description Where the link is, from the payouts it refers to (see above).
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "completed" | "partially_settled";
+            /** @description Where the page sends the payer after paying; payreq sets none. */
+            redirectUrl: string | null;
+            /** @description The label of `redirectUrl`; payreq sets none. */
+            redirectLabel: string | null;
+            /** @description The orchestrator of the link, if any; payreq has none. */
+            orchestratorId: string | null;
+            /** @description The page branding; payreq has none. */
+            branding: null;
+            /** @description Figures about the link, amounts in USD decimals. */
+            analytics: {
+                /**
+                 * Format: date-time
+                 * @description When the link was created.
+                 */
+                creationTimestamp?: string;
+                /** @description The USD value of every payout, from the sandbox price table. */
+                totalPaymentAmountUsd?: string;
+                /** @description The protocol fee in USD; payreq charges none. */
+                protocolFeeAmountUsd?: string;
+                /** @description How many payouts the link refers to. */
+                numberOfPaymentsExcludingFees?: number;
+            };
+            /** @description The requests of the payouts, in order. */
+            requestIds: components["schemas"]["RequestId"][];
+            /** @description The multicall payout link's token. */
+            token: components["schemas"]["Ulid"];
+            /** @description Whether the link can be paid now as it is, being pending with every payout payable. */
+            canExecute: boolean;
+            /**
+             * Format: date-time
+             * @description When the link expires.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was created.
+             */
+            createdAt: string;
+            /** @description The payouts, in order. */
+            children: components["schemas"]["MulticallPayoutChild"][];
+            /** @description Counts and sums over the payouts. */
+            totals: {
+                /** @description How many payouts the link refers to. */
+                childCount: number;
+                /** @description How many of them cannot be paid now. */
+                blockedChildCount: number;
+                /** @description The sum of the payouts per network and currency, in order of first appearance. */
+                byDestinationCurrency: {
+                    /** @description The network the payouts are paid on. */
+                    network: string;
+                    /** @description The currency they are paid in. */
+                    currency: string;
+                    /** @description Their sum, as a human-readable decimal. */
+                    totalAmount: string;
+                }[];
+                /** @description The payouts' value in USD, from the sandbox price table; payreq charges no fees. */
+                amountSummary: {
+                    /** @description What the payouts are worth. */
+                    grossAmount: string;
+                    /** @description What the recipients get. */
+                    netRecipientAmount: string;
+                    /** @description Every fee. */
+                    totalFees: string;
+                    /** @description The fees the recipients bear. */
+                    payeeBorneFees: string;
+                    /** @description The fees the payer bears. */
+                    payerBorneFees: string;
+                    /** @description What the payer pays. */
+                    payerTotal: string;
+                };
+            };
         };
         /**
          * SecurePaymentDestination
@@ -4241,6 +4935,296 @@ export interface components {
          *     `batchPaymentTransaction`) for a link of several.
          */
         SecurePaymentCalldata: components["schemas"]["SecurePaymentSingleCalldata"] | components["schemas"]["SecurePaymentBatchCalldata"];
+        /**
+         * SecurePaymentIntentRequest
+         * @description The body of `POST /v2/secure-payments/{token}/intent`: what the payer's wallet submitted to
+         *     pay a single secure payment. Send `txHash` once the transaction is broadcast, or `safeTxHash`
+         *     (with `safePaymentDeadline`) while a Safe transaction waits for its signers; at least one of
+         *     the two. The service also takes a second form for multicall payout links (`smartAccountAddress`,
+         *     `userOpHash`, `transactionIndices`). payreq does not take it: its multicall payout links are
+         *     read, not paid, and a multicall token answers `400`.
+         */
+        SecurePaymentIntentRequest: {
+            /** @description The hash of the broadcast transaction on the source chain. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction hash, while the Safe transaction is not executed yet. */
+            safeTxHash?: components["schemas"]["TxHash"];
+            /**
+             * @description The source chain the payer paid from.
+             * @enum {string}
+             */
+            chain: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+            /**
+             * @description The source token the payer paid with, on `chain`.
+             * @enum {string}
+             */
+            token: "USDC" | "USDT" | "EURC" | "USDT0";
+            /**
+             * @description Whether the payment runs on the link's own network or crosses chains.
+             * @enum {string}
+             */
+            executionKind?: "evm_same_chain" | "evm_cross_chain";
+            /**
+             * @description Unix seconds after which the Safe transaction can no longer execute; only together with
+             *     `safeTxHash`. Once it passes, the link is no longer held as in progress.
+             */
+            safePaymentDeadline?: number;
+            /** @description The wallet that paid (a smart account or a Safe, when one is used). */
+            payerAddress?: components["schemas"]["EvmAddress"];
+            /** @description The externally owned account behind `payerAddress`, when they differ. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /**
+             * @description The source network by its currency-table name.
+             * @enum {string}
+             */
+            sourceNetwork?: "mainnet" | "optimism" | "bsc" | "xdai" | "fuse" | "matic" | "fantom" | "zksynceratestnet" | "zksyncera" | "core" | "moonbeam" | "mantle" | "mantle-testnet" | "tombchain" | "base" | "arbitrum-one" | "avalanche" | "base-sepolia" | "sepolia" | "tron" | "nile";
+            /** @description The source currency, as the payer's wallet names it. */
+            sourceToken?: string;
+            /** @description The amount sent on the source chain, as the payer's wallet shows it. */
+            sourceAmount?: string;
+            /**
+             * @description The kind of route the payment took.
+             * @enum {string}
+             */
+            routeKind?: "same_chain" | "same_chain_conversion" | "crosschain";
+            /**
+             * @description The bridge of a cross-chain route, if any.
+             * @enum {string|null}
+             */
+            bridgeTool?: "across" | "stargate" | null;
+        };
+        /**
+         * SecurePaymentIntent
+         * @description The tracking intent of a submitted payment: one per link, created by its first report and
+         *     reused by later ones, which add or replace the hashes. While it is listening and the link is
+         *     not settled, the token check answers `423`.
+         */
+        SecurePaymentIntent: {
+            /** @description The tracking intent's identifier; the same for every report of one link. */
+            intentId: components["schemas"]["Ulid"];
+            /** @description The payment reference of the link's request, which the payment carries on chain. */
+            paymentReference: string;
+            /** @description The transaction hash recorded, when one was reported. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction hash recorded, when one was reported. */
+            safeTxHash?: components["schemas"]["TxHash"];
+            /** @description The Safe transaction's deadline recorded, in Unix seconds, when one was reported. */
+            safePaymentDeadline?: number;
+            /** @description Whether the payment is being watched for; it stops once the deadline passes. */
+            isListening: boolean;
+            /** @description The paying wallet, when one was reported. */
+            payerAddress?: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * SecurePaymentStepRefreshRequest
+         * @description The body of `POST /v2/secure-payments/{token}/refresh-step-transaction`: one step of a bridge
+         *     route, as the route quote gave it, whose transaction is to be built again with a fresh
+         *     deadline. Members of the step other than those listed are taken and ignored.
+         */
+        SecurePaymentStepRefreshRequest: {
+            /** @description The route step. */
+            step: {
+                /** @description The step's identifier in the route quote. */
+                id: string;
+                /** @description The kind of step, such as `lifi` or `cross`. */
+                type: string;
+                /** @description The bridge or exchange the step uses, such as `across`. */
+                tool: string;
+                /** @description Where the step sends the funds. */
+                action: {
+                    /** @description The chain ID the funds arrive on; the secure payment's network. */
+                    toChainId: number;
+                    /** @description The address the funds arrive at. */
+                    toAddress: components["schemas"]["EvmAddress"];
+                };
+            };
+        };
+        /**
+         * PayeeDestinationAction
+         * @description What a payee destination signature authorises: `add` registers the destination (or makes it
+         *     active again), `deactivate` ends it.
+         * @example add
+         * @enum {string}
+         */
+        PayeeDestinationAction: "add" | "deactivate";
+        /**
+         * PayeeDestinationTypedData
+         * @description The EIP-712 typed data the payee wallet signs (`eth_signTypedData_v4`, or viem's
+         *     `signTypedData`) to register or deactivate a payee destination. The domain's `chainId` is the
+         *     destination's chain, so a wallet signs it while connected to that chain.
+         * @example {
+         *       "domain": {
+         *         "name": "Payee Destination",
+         *         "version": "1",
+         *         "chainId": 11155111
+         *       },
+         *       "types": {
+         *         "PayeeDestination": [
+         *           {
+         *             "name": "action",
+         *             "type": "string"
+         *           },
+         *           {
+         *             "name": "walletAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "chainId",
+         *             "type": "uint256"
+         *           },
+         *           {
+         *             "name": "tokenAddress",
+         *             "type": "address"
+         *           },
+         *           {
+         *             "name": "nonce",
+         *             "type": "string"
+         *           },
+         *           {
+         *             "name": "expiresAt",
+         *             "type": "string"
+         *           }
+         *         ]
+         *       },
+         *       "primaryType": "PayeeDestination",
+         *       "message": {
+         *         "action": "add",
+         *         "walletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *         "chainId": 11155111,
+         *         "tokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *         "nonce": "01KP0J4H808H0D4W2YJ5TAVCRM",
+         *         "expiresAt": "2026-04-12T10:10:00.000Z"
+         *       }
+         *     }
+         */
+        PayeeDestinationTypedData: {
+            /** @description The EIP-712 domain. */
+            domain: {
+                /**
+                 * @description The domain name.
+                 * @constant
+                 */
+                name: "Payee Destination";
+                /**
+                 * @description The domain version.
+                 * @constant
+                 */
+                version: "1";
+                /** @description The destination's chain id. */
+                chainId: number;
+            };
+            /** @description The struct types; `PayeeDestination` alone. */
+            types: {
+                /** @description The members of the signed message, in order. */
+                PayeeDestination: components["schemas"]["TypedDataField"][];
+            };
+            /**
+             * @description The type to sign.
+             * @constant
+             */
+            primaryType: "PayeeDestination";
+            /** @description The values signed. */
+            message: {
+                action: components["schemas"]["PayeeDestinationAction"];
+                /** @description The payee wallet, which must sign. */
+                walletAddress: components["schemas"]["EvmAddress"];
+                /** @description The destination's chain id. */
+                chainId: number;
+                /** @description The token the payee is paid in. */
+                tokenAddress: components["schemas"]["EvmAddress"];
+                /** @description The signing session's nonce. */
+                nonce: string;
+                /**
+                 * Format: date-time
+                 * @description Until when the signature can be submitted.
+                 */
+                expiresAt: string;
+            };
+        };
+        /**
+         * PayeeDestinationSigningData
+         * @description A signing session for one payee destination and one action: the typed data the payee wallet
+         *     signs, and the nonce to send back with the signature (`POST /v2/payee-destination` to add,
+         *     `DELETE /v2/payee-destination/{destinationId}` to deactivate).
+         */
+        PayeeDestinationSigningData: {
+            /** @description The session's nonce, good for one submission. */
+            nonce: string;
+            action: components["schemas"]["PayeeDestinationAction"];
+            /** @description The payee wallet, checksummed. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination's chain id. */
+            chainId: number;
+            /** @description The token contract, checksummed. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination id the wallet, chain and token make. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /**
+             * Format: date-time
+             * @description Until when the signature can be submitted (10 minutes after issue).
+             */
+            expiresAt: string;
+            typedData: components["schemas"]["PayeeDestinationTypedData"];
+        };
+        /**
+         * PayeeDestination
+         * @description A payee destination: a wallet on one chain, paid in one token, registered by that wallet's
+         *     signature. Secure payments name it by `destinationId` instead of a payee and currencies.
+         *     Deactivating one keeps the record, with `active` false.
+         */
+        PayeeDestination: {
+            /** @description The destination as `<network>:<walletAddress>:<tokenAddress>`. */
+            id: string;
+            /** @description The destination id to send as `requests[].destinationId` of a secure payment. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description The payee's wallet, which signed the registration. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-155 chain id of the network the payee is paid on. */
+            chainId: number;
+            /** @description That network, as the service names it. */
+            network: components["schemas"]["NetworkName"];
+            /** @description The contract of the token the payee is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description That token as a currency id. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description The wallet on its chain as an ERC-7828 address, `<wallet>@eip155:<chainId>#<checksum>`. */
+            humanReadableInteropAddress: string;
+            /** @description The same as an ERC-7930 binary interoperable address, in hex. */
+            binaryInteropAddress: components["schemas"]["HexData"];
+            /** @description Whether secure payments can be made to it; false once deactivated. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description When the wallet first registered it.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was last deactivated; null while active.
+             */
+            deactivatedAt: string | null;
+        };
+        /**
+         * PayeeDestinationSignature
+         * @description The payee wallet's EIP-712 signature over the `typedData` of
+         *     `GET /v2/payee-destination/signing-data`, with that answer's `nonce`. A nonce is good for one
+         *     registration or deactivation, for the action and destination it was issued for, until it expires.
+         */
+        PayeeDestinationSignature: {
+            /** @description The signature, `0x` and 130 hex digits (`r`, `s`, `v`), as `eth_signTypedData_v4` returns it. */
+            signature: string;
+            /** @description The `nonce` of the signing data that was signed. */
+            nonce: string;
+        };
+        /**
+         * PayeeDestinationKey
+         * @description A payee destination named in a path, in either of two spellings: the whole destination id
+         *     (`<wallet>@eip155:<chainId>#<checksum>:<tokenAddress>`, the `destinationId` secure payments
+         *     take), or `<network>:<walletAddress>:<tokenAddress>` (the `id` of a destination). Clients must
+         *     percent-encode it in the path: `#` as `%23`, and `@` and `:` may be encoded too.
+         * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+         */
+        PayeeDestinationKey: components["schemas"]["PayeeDestinationId"] | string;
         /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
@@ -5495,6 +6479,23 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /**
+         * @description Locked: a payment of the link was submitted and is still executing. `POST
+         *     /v2/secure-payments/{token}/intent` recorded it, and the link is not settled yet. The answer
+         *     lasts until the payment is recorded (the link is then `completed`: `409`) or, for a Safe
+         *     transaction, until its `safePaymentDeadline` passes. A payer page should show the payment as
+         *     being processed and not offer to pay again.
+         */
+        SecurePaymentInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -5722,6 +6723,15 @@ export type PayeeDestinationId = components['schemas']['PayeeDestinationId'];
 export type SecurePaymentRequestItem = components['schemas']['SecurePaymentRequestItem'];
 export type CreateSecurePaymentRequest = components['schemas']['CreateSecurePaymentRequest'];
 export type SecurePayment = components['schemas']['SecurePayment'];
+export type CreatePayoutSecurePaymentRequest = components['schemas']['CreatePayoutSecurePaymentRequest'];
+export type CreateBatchPayoutSecurePaymentRequest = components['schemas']['CreateBatchPayoutSecurePaymentRequest'];
+export type SecurePaymentFeePreviewRequest = components['schemas']['SecurePaymentFeePreviewRequest'];
+export type SecurePaymentFeePlanFee = components['schemas']['SecurePaymentFeePlanFee'];
+export type SecurePaymentFeePreview = components['schemas']['SecurePaymentFeePreview'];
+export type MulticallPayoutRequest = components['schemas']['MulticallPayoutRequest'];
+export type MulticallPayoutCreated = components['schemas']['MulticallPayoutCreated'];
+export type MulticallPayoutChild = components['schemas']['MulticallPayoutChild'];
+export type MulticallPayout = components['schemas']['MulticallPayout'];
 export type SecurePaymentDestination = components['schemas']['SecurePaymentDestination'];
 export type SecurePaymentBranding = components['schemas']['SecurePaymentBranding'];
 export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan'];
@@ -5732,6 +6742,15 @@ export type SecurePaymentCalldataMetadata = components['schemas']['SecurePayment
 export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
 export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
+export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
+export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
+export type SecurePaymentStepRefreshRequest = components['schemas']['SecurePaymentStepRefreshRequest'];
+export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
+export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
+export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
+export type PayeeDestination = components['schemas']['PayeeDestination'];
+export type PayeeDestinationSignature = components['schemas']['PayeeDestinationSignature'];
+export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
@@ -5789,6 +6808,7 @@ export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge']
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
+export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -7202,8 +8222,9 @@ export interface operations {
             };
             /**
              * @description The body is invalid: a field is missing, malformed or out of range, `requests` has
-             *     fewer than 1 or more than 100 items, its items pay on different networks, or the body
-             *     is not valid JSON. `errors` lists every problem with its path.
+             *     fewer than 1 or more than 100 items, its items pay on different networks, an item's
+             *     `destinationId` is not an active payee destination of your account, or the body is not
+             *     valid JSON. `errors` lists every problem with its path.
              */
             400: {
                 headers: {
@@ -7219,6 +8240,208 @@ export interface operations {
             403: components["responses"]["OriginNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayoutSecurePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutSecurePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout request and its payment link were created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePayment"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing or malformed, `currency` is not a token the
+             *     service lists, `network` is not the network of `currency`, or the body is not valid
+             *     JSON. `errors` lists every problem with its path.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createBatchPayoutSecurePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatchPayoutSecurePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch link was created and the joined links were invalidated. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePayment"];
+                };
+            };
+            /**
+             * @description The body is invalid: fewer than 2 or more than 100 tokens, a token named twice, a token
+             *     that is not a payout link of your account, one that is no longer pending (paid, expired,
+             *     invalidated, already joined), links on different networks, or a body that is not valid
+             *     JSON. `errors` names each token by its position.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    previewSecurePaymentFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentFeePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The fee plan the payment would get. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentFeePreview"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is missing or malformed, `currency` is not a dollar
+             *     stablecoin the service lists, or the body is not valid JSON. `errors` names each field.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createMulticallPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MulticallPayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The multicall payout link was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayoutCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMulticallPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The multicall payout link's token, as `POST /v2/secure-payments/multicall-payouts` returned it.
+                 * @example 01KX45K1M2N3P4Q5R6S7T8V9WX
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link's state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -7281,20 +8504,7 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
-            /**
-             * @description The real service only: a payment submitted through the hosted page is still executing.
-             *     Newer versions of the service answer this; the payreq reference server never does,
-             *     because its payments are recorded at once.
-             */
-            423: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
+            423: components["responses"]["SecurePaymentInProgress"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -7336,6 +8546,302 @@ export interface operations {
             403: components["responses"]["SecurePaymentNotPayable"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["SecurePaymentCompleted"];
+            423: components["responses"]["SecurePaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    recordSecurePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent was recorded, or the link's existing intent updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentIntent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    refreshSecurePaymentStepTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentStepRefreshRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The step's transaction, built again. The service documents no body for this answer; the
+             *     payreq sandbox never sends it (see above).
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SecurePaymentNotPayable"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["SecurePaymentCompleted"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            423: components["responses"]["SecurePaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayeeDestinationSigningData: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payee wallet that will sign.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+                /**
+                 * @description What the signature will authorise.
+                 * @example add
+                 */
+                action: components["schemas"]["PayeeDestinationAction"];
+                /**
+                 * @description The contract of the token the payee is paid in.
+                 * @example 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                tokenAddress: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The EIP-155 chain id of the token's network, in decimal digits.
+                 * @example 11155111
+                 */
+                chainId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The typed data to sign and its nonce. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationSigningData"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getActivePayeeDestination: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payee wallet.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet's active destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationSignature"];
+            };
+        };
+        responses: {
+            /** @description The destination is registered and active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            /**
+             * @description The signature is not the wallet's over the session's typed data, or the nonce cannot be
+             *     used (unknown, used, expired, or issued for another action). `errors` names the field.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deactivatePayeeDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The destination, as its `destinationId` or its `id`, percent-encoded (`#` as `%23`). The
+                 *     service's contract templates this parameter without declaring it; it names the destination
+                 *     as `<network>:<walletAddress>:<tokenAddress>`.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationSignature"];
+            };
+        };
+        responses: {
+            /** @description The destination, now inactive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestination"];
+                };
+            };
+            /**
+             * @description The signature or nonce cannot be used (`/problems/validation-failed`, naming the field), or
+             *     the destination is already inactive (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -28,9 +28,10 @@ export {
 } from "./contracts.ts";
 export { ChainInputError, type ChainInputErrorCode } from "./errors.ts";
 export { normalizeAddress, normalizePaymentReference, requireSameNetwork } from "./inputs.ts";
-export { chainIds, isNetworkName, type NetworkName, networkNames } from "./networks.ts";
+export { chainIds, isNetworkName, type NetworkName, networkNames, networkOfChainId } from "./networks.ts";
 export {
   computeDestinationChecksum,
+  formatBinaryInteropAddress,
   formatPayeeAddress,
   formatPayeeDestinationId,
   type PayeeDestination,

@@ -18,3 +18,8 @@ export const networkNames: readonly NetworkName[] = Object.freeze(Object.keys(ch
 export function isNetworkName(value: string): value is NetworkName {
   return (networkNames as readonly string[]).includes(value);
 }
+
+/** The supported network of an EIP-155 chain id; undefined for any other chain. */
+export function networkOfChainId(chainId: number): NetworkName | undefined {
+  return networkNames.find((network) => chainIds[network] === chainId);
+}

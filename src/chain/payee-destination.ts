@@ -3,6 +3,7 @@ import {
   bytesToHex,
   concat,
   getAddress,
+  type Hex,
   hexToBytes,
   keccak256,
   numberToHex,
@@ -27,15 +28,24 @@ const destinationPattern = /^(0x[0-9a-fA-F]{40})@eip155:([0-9]{1,20})#([0-9A-Fa-
  * bytes), in upper-case hex.
  */
 export function computeDestinationChecksum(walletAddress: Address, chainId: number): string {
+  return keccak256(interopBinaryWithoutVersion(walletAddress, chainId)).slice(2, 10).toUpperCase();
+}
+
+/** ERC-7930 fields after the version: chain type, chain reference and address, each with its length. */
+function interopBinaryWithoutVersion(walletAddress: Address, chainId: number): Hex {
   const chainReference = hexToBytes(numberToHex(chainId));
-  const binary = concat([
+  return concat([
     "0x0000",
     toHex(chainReference.length, { size: 1 }),
     bytesToHex(chainReference),
     toHex(20, { size: 1 }),
     walletAddress.toLowerCase() as Address,
   ]);
-  return keccak256(binary).slice(2, 10).toUpperCase();
+}
+
+/** The wallet on its chain as an ERC-7930 binary interoperable address (version 1), in hex. */
+export function formatBinaryInteropAddress(walletAddress: Address, chainId: number): Hex {
+  return concat(["0x0001", interopBinaryWithoutVersion(walletAddress, chainId)]);
 }
 
 /** The payee's ERC-7828 address: `<wallet>@eip155:<chainId>#<checksum>`. */

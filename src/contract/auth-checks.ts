@@ -74,6 +74,16 @@ export function planAuthChecks(
       stateless ? prismAcceptsAnyKey : undefined,
     ),
   ];
+  if (!operation.acceptsApiKey) {
+    const givenApiKey = listCredentials(context.target).find(isApiKey);
+    checks.push(
+      check(
+        "API key instead of a client ID -> 401",
+        credentialHeaders(givenApiKey ?? { apiKey: wrongApiKey }),
+        401,
+      ),
+    );
+  }
   if (!operation.acceptsClientId) {
     checks.push(check("client ID instead of an API key -> 401", credentialHeaders(anyClientId), 401));
     return checks;

@@ -3,11 +3,14 @@ import type { SchemaValidator } from "../spec/schema-validator.ts";
 
 const alphabets = ["0123456789", "abcdef", "ABCDEF"];
 
-/** Replaces each digit or hex letter after the first two characters with a random one of its kind. */
+/**
+ * Replaces each digit or hex letter after the first two characters with a random one of its kind,
+ * keeping every `0x` prefix (an id may hold several addresses).
+ */
 function scramble(example: string): string {
   return [...example]
     .map((character, index) => {
-      if (index < 2) return character;
+      if (index < 2 || (character === "0" && example[index + 1] === "x")) return character;
       const alphabet = alphabets.find((letters) => letters.includes(character));
       return alphabet ? alphabet[randomInt(alphabet.length)] : character;
     })

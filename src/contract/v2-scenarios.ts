@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { SpecOperation } from "../spec/operations.ts";
 import type { JsonObject } from "../spec/spec-document.ts";
 import { defineCheck, type SuiteContext } from "./check-kit.ts";
+import { payThenDeactivate, registerThenRead } from "./payee-destination-steps.ts";
 import { ScenarioRun, scenarioNotRunReason } from "./scenario-run.ts";
 import type { PlannedCheck } from "./target.ts";
 
@@ -197,6 +198,75 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "createPayoutSecurePayment",
+    check: "payout link just created -> its request finds the same token",
+    uses: ["createPayoutSecurePayment", "findSecurePayment"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createPayoutSecurePayment", {}, [201]);
+      const requestIds = created?.requestIds;
+      if (!Array.isArray(requestIds) || requestIds.length !== 1) {
+        throw run.fail(
+          `createPayoutSecurePayment: requestIds ${text(requestIds)}, a payout link holds one request`,
+        );
+      }
+      const found = await run.send(
+        "findSecurePayment",
+        { query: { requestId: String(requestIds[0]) } },
+        [200],
+      );
+      run.expect(
+        found?.token === created?.token,
+        `token ${text(found?.token)}, created ${text(created?.token)}`,
+      );
+    },
+  },
+  {
+    operationId: "createBatchPayoutSecurePayment",
+    check: "two payout links just created -> joined into one link over both requests, in order",
+    uses: ["createPayoutSecurePayment", "createBatchPayoutSecurePayment"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const links = [
+        await run.send("createPayoutSecurePayment", {}, [201]),
+        await run.send("createPayoutSecurePayment", {}, [201]),
+      ];
+      const joined = await run.send(
+        "createBatchPayoutSecurePayment",
+        { body: { tokens: links.map((link) => link?.token) } },
+        [201],
+      );
+      const expected = links.flatMap((link) => (Array.isArray(link?.requestIds) ? link.requestIds : []));
+      run.expect(
+        isDeepStrictEqual(joined?.requestIds, expected),
+        `requestIds ${text(joined?.requestIds)}, the links held ${text(expected)}`,
+      );
+    },
+  },
+  {
+    operationId: "createMulticallPayout",
+    check: "two payout links just created -> one multicall link over both, read back payable in order",
+    uses: ["createPayoutSecurePayment", "createMulticallPayout", "getMulticallPayout"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const links = [
+        await run.send("createPayoutSecurePayment", {}, [201]),
+        await run.send("createPayoutSecurePayment", {}, [201]),
+      ];
+      const childTokens = links.map((link) => link?.token);
+      const created = await run.send("createMulticallPayout", { body: { childTokens } }, [201]);
+      const read = await run.send("getMulticallPayout", { path: { token: String(created?.token) } }, [200]);
+      const children = Array.isArray(read?.children) ? (read.children as JsonObject[]) : [];
+      run.expect(
+        isDeepStrictEqual(
+          children.map((child) => [child.securePaymentToken, child.executable]),
+          childTokens.map((token) => [token, true]),
+        ),
+        `children ${text(children.map((child) => [child.securePaymentToken, child.executable]))}, created from ${text(childTokens)}`,
+      );
+    },
+  },
+  {
     operationId: "getSecurePaymentCalldata",
     check: "token of a secure payment just created -> 200 with its calldata",
     uses: ["createSecurePayment", "getSecurePaymentCalldata"],
@@ -205,6 +275,59 @@ const scenarios: Scenario[] = [
       const { token } = await createSecurePayment(run);
       await run.send("getSecurePaymentCalldata", { path: { token }, query: {} }, [200]);
     },
+  },
+  {
+    operationId: "recordSecurePaymentIntent",
+    check: "payment of a link just created reported twice -> one intent; the link's token check then 423",
+    uses: ["createSecurePayment", "recordSecurePaymentIntent", "checkSecurePaymentToken"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      const first = await run.send("recordSecurePaymentIntent", { path: { token } }, [200]);
+      run.expect(first?.isListening === true, `isListening ${text(first?.isListening)}, expected true`);
+      const second = await run.send("recordSecurePaymentIntent", { path: { token } }, [200]);
+      run.expect(
+        second?.intentId === first?.intentId,
+        `the second report's intentId ${text(second?.intentId)}, the first's ${text(first?.intentId)}`,
+      );
+      await run.send("checkSecurePaymentToken", { path: { token }, query: {} }, [423]);
+    },
+  },
+  {
+    operationId: "refreshSecurePaymentStepTransaction",
+    check: "a route step no quote gave, for a link just created -> 400",
+    uses: ["createSecurePayment", "refreshSecurePaymentStepTransaction"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      await run.send("refreshSecurePaymentStepTransaction", { path: { token } }, [400]);
+    },
+  },
+  {
+    operationId: "createPayeeDestination",
+    check:
+      "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",
+    uses: [
+      "getPayeeDestinationSigningData",
+      "createPayeeDestination",
+      "getPayeeDestination",
+      "getActivePayeeDestination",
+    ],
+    statelessReason: prismKeepsNothing,
+    steps: registerThenRead,
+  },
+  {
+    operationId: "deactivatePayeeDestination",
+    check: "secure payment to a destination just registered -> 201; deactivated -> the same payment 400",
+    uses: [
+      "getPayeeDestinationSigningData",
+      "createPayeeDestination",
+      "createSecurePayment",
+      "deactivatePayeeDestination",
+      "getActivePayeeDestination",
+    ],
+    statelessReason: prismKeepsNothing,
+    steps: payThenDeactivate,
   },
   {
     operationId: "listCurrenciesV2",
@@ -228,7 +351,7 @@ export const v2ScenarioChecks: ReadonlyArray<{ operationId: string; check: strin
 );
 
 /**
- * Scenarios of the v2 payer, client-ID, currency and secure-payment operations: what one call
+ * Scenarios of the v2 payer, client-ID, currency, payee-destination and secure-payment operations: what one call
  * writes, the next reads, on the paths old and new alike. Only a server keeping state can pass them.
  */
 export function planV2Scenarios(context: SuiteContext, operations: SpecOperation[]): PlannedCheck[] {

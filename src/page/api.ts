@@ -10,6 +10,7 @@ export type TokenCheck =
   | { state: "payable"; details: SecurePaymentDetails }
   | { state: "not-payable"; detail: string }
   | { state: "paid"; detail: string }
+  | { state: "in-progress"; detail: string }
   | { state: "not-found"; detail: string }
   | { state: "error"; detail: string; requestId: string | undefined };
 
@@ -29,7 +30,7 @@ function describeFailure(error: unknown): { detail: string; requestId: string | 
   return { detail: "The server could not be reached. Check your connection.", requestId: undefined };
 }
 
-/** The token check, `GET /v2/secure-payments/{token}`: 200, 403, 409, 404 (and 400) or anything else. */
+/** The token check, `GET /v2/secure-payments/{token}`: 200, 403, 409, 423, 404 (and 400) or anything else. */
 export async function checkToken(client: PayreqClient, token: string): Promise<TokenCheck> {
   try {
     const result = await client.GET("/v2/secure-payments/{token}", { params: { path: { token } } });
@@ -38,6 +39,7 @@ export async function checkToken(client: PayreqClient, token: string): Promise<T
     const detail = error.detail ?? "";
     if (error.status === 403) return { state: "not-payable", detail };
     if (error.status === 409) return { state: "paid", detail };
+    if (error.status === 423) return { state: "in-progress", detail };
     if (error.status === 404 || error.status === 400) return { state: "not-found", detail };
     return { state: "error", ...describeFailure(error) };
   } catch (error) {

@@ -7,8 +7,8 @@ const card = (...children: Child[]) =>
   h("section", { class: "card", "aria-labelledby": "page-title" }, ...children);
 
 /**
- * The page for a link that cannot be paid: expired or withdrawn, already paid, unknown, or an
- * error. Focus moves to the title, so that screen readers read the outcome first.
+ * The page for a link that cannot be paid: expired or withdrawn, already paid, being paid,
+ * unknown, or an error. Focus moves to the title, so that screen readers read the outcome first.
  */
 export function showEnded(check: EndedCheck, retry: () => void): void {
   switch (check.state) {
@@ -27,6 +27,15 @@ export function showEnded(check: EndedCheck, retry: () => void): void {
         card(
           h("p", {}, "There is nothing left to pay with this link."),
           h("p", {}, "If you did not expect this, contact the merchant before paying again."),
+        ),
+      );
+      break;
+    case "in-progress":
+      showView(
+        "This payment is being processed",
+        card(
+          h("p", {}, "A payment with this link was already sent and is still being confirmed."),
+          h("p", { class: "lead" }, h("strong", {}, "Do not pay again. Check back in a few minutes.")),
         ),
       );
       break;

@@ -73,6 +73,12 @@ export const problemCatalogue = {
     status: 415,
     by: ["server", "receiver", "listener"],
   },
+  securePaymentInProgress: {
+    type: "/problems/secure-payment-in-progress",
+    title: "Secure payment in progress",
+    status: 423,
+    by: ["server"],
+  },
   rateLimited: { type: "/problems/rate-limited", title: "Too many requests", status: 429, by: ["server"] },
   internalError: {
     type: "/problems/internal-error",
@@ -111,6 +117,7 @@ export const reasonPhrases: Readonly<Record<number, string>> = {
   409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  423: "Locked",
   429: "Too Many Requests",
   500: "Internal Server Error",
   502: "Bad Gateway",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   computeDestinationChecksum,
+  formatBinaryInteropAddress,
   formatPayeeAddress,
   formatPayeeDestinationId,
   parsePayeeDestinationId,
@@ -40,5 +41,15 @@ describe("payee destinations", () => {
     ]) {
       expect(parsePayeeDestinationId(bad), bad).toBeUndefined();
     }
+  });
+
+  it("write the wallet on its chain as an ERC-7930 binary address: version, chain type, chain and address", () => {
+    // The example of ERC-7930 itself: an address on Ethereum mainnet.
+    expect(formatBinaryInteropAddress("0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", 1)).toBe(
+      "0x00010000010114d8da6bf26964af9d7eed9e03e53415d37aa96045",
+    );
+    expect(formatBinaryInteropAddress(wallet, 11155111)).toBe(
+      `0x0001000003aa36a714${wallet.slice(2).toLowerCase()}`,
+    );
   });
 });

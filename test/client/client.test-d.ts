@@ -7,6 +7,9 @@ import {
   type ConversionRoutes,
   type Currency,
   createPayreqClient,
+  type MulticallPayout,
+  type MulticallPayoutChild,
+  type MulticallPayoutCreated,
   type NormalisedBatchPayout,
   normaliseBatchPayout,
   normaliseWebhookEvent,
@@ -18,6 +21,7 @@ import {
   type Problem,
   type SecurePayment,
   type SecurePaymentCalldata,
+  type SecurePaymentIntent,
   type SecurePaymentLookup,
   type SecurePaymentSingleCalldata,
   type ServiceError,
@@ -205,6 +209,65 @@ describe("the v2 payer, client-ID, currency and secure-payment operations", () =
     if ("paymentType" in calldata)
       expectTypeOf(calldata).branded.toEqualTypeOf<SecurePaymentSingleCalldata>();
     else expectTypeOf(calldata.batchPaymentTransaction).toEqualTypeOf<Transaction>();
+  });
+
+  it("type the payout links and their batches like the other secure payments", async () => {
+    const payout = unwrap(
+      await client.POST("/v2/secure-payments/payouts", {
+        body: { recipient: item.payee, network: "base", currency: "USDC-base", amount: "10" },
+      }),
+    );
+    expectTypeOf(payout).toEqualTypeOf<SecurePayment>();
+    const withoutRecipient = { network: "base", currency: "USDC-base", amount: "10" };
+    // @ts-expect-error recipient is required
+    client.POST("/v2/secure-payments/payouts", { body: withoutRecipient });
+    const batch = unwrap(
+      await client.POST("/v2/secure-payments/batch-payouts", {
+        body: { tokens: [payout.token, payout.token] },
+      }),
+    );
+    expectTypeOf(batch).toEqualTypeOf<SecurePayment>();
+    // @ts-expect-error tokens is an array
+    client.POST("/v2/secure-payments/batch-payouts", { body: { tokens: payout.token } });
+  });
+
+  it("type a reported payment, a step refresh and the multicall payout links", async () => {
+    const path = { token: "01KM9S346Q3D25VT4F5V37E3S3" };
+    const intent = unwrap(
+      await client.POST("/v2/secure-payments/{token}/intent", {
+        params: { path },
+        body: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+      }),
+    );
+    expectTypeOf(intent).toEqualTypeOf<SecurePaymentIntent>();
+    expectTypeOf(intent.isListening).toEqualTypeOf<boolean>();
+    const unknownChain = { chain: "SOLANA", token: "USDC" };
+    // @ts-expect-error chain is one of the source chains
+    client.POST("/v2/secure-payments/{token}/intent", { params: { path }, body: unknownChain });
+    const refreshed = await client.POST("/v2/secure-payments/{token}/refresh-step-transaction", {
+      params: { path },
+      body: {
+        step: { id: "s", type: "lifi", tool: "across", action: { toChainId: 8453, toAddress: item.payee } },
+      },
+    });
+    expectTypeOf(refreshed.response).toEqualTypeOf<Response>();
+    const created = unwrap(
+      await client.POST("/v2/secure-payments/multicall-payouts", {
+        body: { childTokens: [path.token, path.token] },
+      }),
+    );
+    expectTypeOf(created).toEqualTypeOf<MulticallPayoutCreated>();
+    const state = unwrap(
+      await client.GET("/v2/secure-payments/multicall-payouts/{token}", {
+        params: { path: { token: created.token } },
+      }),
+    );
+    expectTypeOf(state.canExecute).toEqualTypeOf<MulticallPayout["canExecute"]>();
+    expectTypeOf(state.children[0]?.executable).toEqualTypeOf<boolean | undefined>();
+    expectTypeOf(state.children[0]?.blockReason).toEqualTypeOf<
+      MulticallPayoutChild["blockReason"] | undefined
+    >();
+    expectTypeOf(state.status).toEqualTypeOf<"pending" | "expired" | "completed" | "partially_settled">();
   });
 });
 

@@ -72,6 +72,9 @@ describe("npm run contract: arguments", () => {
   });
 });
 
+// Prism takes any client ID from any origin.
+const anyClientIdForTheMock = ["--extra-client-id", "any", "--extra-origin", "https://app.example"];
+
 describe("npm run contract: reports", () => {
   let prism: RunningPrism | undefined;
   let broken: BrokenServer | undefined;
@@ -101,9 +104,11 @@ describe("npm run contract: reports", () => {
   });
 
   it("takes the key from PAYREQ_API_KEY and prints JSON with --json", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies"], {
-      PAYREQ_API_KEY: secretKey,
-    });
+    // With a client ID besides the key, every operation can be called, the client-ID-only ones too.
+    const run = await runCli(
+      ["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies", ...anyClientIdForTheMock],
+      { PAYREQ_API_KEY: secretKey },
+    );
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ baseUrl: prism?.baseUrl, stateful: false, summary: { failed: 0 } });
@@ -128,7 +133,14 @@ describe("npm run contract: reports", () => {
   });
 
   it("prints one line per operation with --by-operation", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--by-operation"]);
+    const run = await runCli([
+      "--base-url",
+      prism?.baseUrl ?? "",
+      "--api-key",
+      secretKey,
+      "--by-operation",
+      ...anyClientIdForTheMock,
+    ]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(
@@ -137,6 +149,23 @@ describe("npm run contract: reports", () => {
         .every((line) => /^ANSWERS {2}\w+: \d+ passed, 0 failed, \d+ need a stateful server$/.test(line)),
     ).toBe(true);
     expect(lines.find((line) => line.includes(" createPayout:"))).toMatch(/^ANSWERS {2}createPayout: /);
+  });
+
+  it("says NO for the operations that take only a client ID when given only a key", async () => {
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--by-operation"]);
+    expect(run.status).toBe(0);
+    const unanswered = run.stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("NO "))
+      .map((line) => line.split(":")[0]?.split(/ +/)[1]);
+    expect(unanswered.toSorted()).toEqual([
+      "createPayeeDestination",
+      "deactivatePayeeDestination",
+      "getActivePayeeDestination",
+      "getPayeeDestination",
+      "getPayeeDestinationSigningData",
+    ]);
   });
 
   it("stops early when the server does not answer", async () => {

@@ -111,8 +111,15 @@ function rejectFirst(
   return undefined;
 }
 
+/** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
+function upstreamCredentials(route: Route | undefined): Record<string, string> {
+  if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
+  return { "x-client-id": "any", origin: allowedOrigin };
+}
+
 async function forward(
   upstream: string,
+  route: Route | undefined,
   request: IncomingMessage,
   url: URL,
   body: Buffer,
@@ -120,7 +127,10 @@ async function forward(
   permits: ReturnType<typeof createPermitRule>,
 ): Promise<unknown> {
   const parsed = readJson(body);
-  const headers: Record<string, string> = { "x-api-key": "any", ...permits.headersFor(url.pathname, parsed) };
+  const headers: Record<string, string> = {
+    ...upstreamCredentials(route),
+    ...permits.headersFor(url.pathname, parsed),
+  };
   const contentType = request.headers["content-type"];
   if (contentType !== undefined) headers["content-type"] = contentType;
   const answer = await fetch(upstream + url.pathname + url.search, {
@@ -180,7 +190,9 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     try {
       if (rejection) sendProblem(response, ...rejection);
       else
-        for (const id of createdRequestIds(await forward(upstream, request, url, body, response, permits)))
+        for (const id of createdRequestIds(
+          await forward(upstream, route, request, url, body, response, permits),
+        ))
           created.add(id);
     } catch (error) {
       sendProblem(response, 502, "Bad Gateway", (error as Error).message);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planContractChecks, runContractSuite, summariseResults } from "../../src/contract/run-suite.ts";
 import type { CheckResult } from "../../src/contract/target.ts";
 import { v2ScenarioChecks } from "../../src/contract/v2-scenarios.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
@@ -65,11 +66,36 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "listClientIds",
       "updateClientId",
       "deleteClientId",
+      // Prism answers its examples: the link it finds and the batch it joins are not the ones created.
+      "createPayoutSecurePayment",
+      "createBatchPayoutSecurePayment",
+      "createMulticallPayout",
+      // Prism keeps no intent: the token check of the reported link still answers 200.
+      "recordSecurePaymentIntent",
+      // Prism builds no route: it answers 200 to any step.
+      "refreshSecurePaymentStepTransaction",
+      // Prism checks no signature: it registers a destination whatever signed it.
+      "createPayeeDestination",
+      "deactivatePayeeDestination",
     ]);
     expect(
       find(results, "getPayerComplianceStatus", "status of a payer just registered -> 200 with its userId")
         .reason,
     ).toMatch(/^getPayerComplianceStatus: answered 404, expected 200; body: /);
+    expect(
+      find(
+        results,
+        "createPayoutSecurePayment",
+        "payout link just created -> its request finds the same token",
+      ).reason,
+    ).toMatch(/^token "01KM9S346Q3D25VT4F5V37E3S3", created "01KMB2Q7XW4F9C3N8R6T1V5H0J"/);
+    expect(
+      find(
+        results,
+        "recordSecurePaymentIntent",
+        "payment of a link just created reported twice -> one intent; the link's token check then 423",
+      ).reason,
+    ).toMatch(/^checkSecurePaymentToken: answered 200, expected 423; /);
     expect(
       find(
         results,
@@ -124,10 +150,39 @@ describe("against a server that breaks the contract", () => {
     const results = await runContractSuite(target(), { stateful: true });
     const summary = summariseResults(results);
     expect(summary.passed).toBe(0);
-    // Only the checks that need a client ID, which none was given, are not sent.
-    expect(
-      results.filter((result) => result.outcome === "needs-stateful-server").map((result) => result.check),
-    ).toEqual(Array(summary.needsStatefulServer).fill("client ID from a disallowed origin -> 403"));
+    // Only the checks that need a client ID, which none was given, are not sent: the disallowed
+    // origin of every operation that takes one, and all but the credential checks of the operations
+    // that take nothing else.
+    const clientIdOnly = readPathOperations(loadBundledSpec())
+      .filter((operation) => !operation.acceptsApiKey)
+      .map((operation) => operation.operationId);
+    expect(clientIdOnly.toSorted()).toEqual([
+      "createPayeeDestination",
+      "deactivatePayeeDestination",
+      "getActivePayeeDestination",
+      "getPayeeDestination",
+      "getPayeeDestinationSigningData",
+    ]);
+    const notSent = results.filter((result) => result.outcome === "needs-stateful-server");
+    const notSentElsewhere = notSent.filter((result) => !clientIdOnly.includes(result.operationId));
+    expect(notSentElsewhere.map((result) => result.check)).toEqual(
+      Array(notSentElsewhere.length).fill("client ID from a disallowed origin -> 403"),
+    );
+    expect(notSentElsewhere.length).toBeGreaterThan(0);
+    for (const result of notSent) expect(result.reason).toMatch(/^needs a client ID/);
+    const sentClientIdOnly = results.filter(
+      (result) => clientIdOnly.includes(result.operationId) && result.outcome !== "needs-stateful-server",
+    );
+    expect(new Set(sentClientIdOnly.map((result) => result.check))).toEqual(
+      new Set([
+        "no credentials -> 401",
+        "wrong API key -> 401",
+        "API key instead of a client ID -> 401",
+        "unknown client ID -> 401",
+        "client ID without Origin -> 401",
+      ]),
+    );
+    expect(sentClientIdOnly).toHaveLength(5 * clientIdOnly.length);
     expect(find(results, "listCurrencies", "valid call (API key)").reason).toMatch(
       /^header x-request-id is missing; body does not match the 200 application\/json schema: \(root\) must be array; /,
     );

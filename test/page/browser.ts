@@ -88,16 +88,19 @@ export interface BrowserAndServer {
 }
 
 /**
- * Starts a test server and Chromium before the file's tests, unless the browser tests are
- * skipped, and closes them and every page opened through `openPage` after them.
+ * Starts a test server (`startServer`, a plain test server by default) and Chromium before the
+ * file's tests, unless the browser tests are skipped, and closes them and every page opened
+ * through `openPage` after them.
  */
-export function useBrowserAndServer(): BrowserAndServer {
+export function useBrowserAndServer(
+  startServer: () => Promise<TestServer> = startTestServer,
+): BrowserAndServer {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const opened: PayerPage[] = [];
   beforeAll(async () => {
     if (browserSkipReason) return;
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startServer(), launchChromium()]);
   });
   afterAll(async () => {
     await Promise.all(opened.map((payerPage) => payerPage.context.close()));

@@ -67,6 +67,35 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
     await saveScreenshot(page, "payable-batch");
   });
 
+  it("shows a payout link as one payment to the recipient, and joined payout links as a batch", async () => {
+    const payout = async (recipient: string, amount: string) => {
+      const answer = await live.server.call("POST", "/v2/secure-payments/payouts", {
+        body: { recipient, network: "base", currency: "USDC-base", amount },
+      });
+      expect(answer.status).toBe(201);
+      return answer.body as { token: string; securePaymentUrl: string };
+    };
+    const single = await payout(otherPayee, "30");
+    const { page } = await open(single.securePaymentUrl, "Review and pay");
+    expect(await shownDetails(page)).toMatchObject({
+      "Pay to": otherPayee,
+      Amount: "30 USDC",
+      Total: "30 USDC",
+    });
+
+    const joined = await live.server.call("POST", "/v2/secure-payments/batch-payouts", {
+      body: { tokens: [(await payout(payee, "40")).token, (await payout(otherPayee, "2.5")).token] },
+    });
+    expect(joined.status).toBe(201);
+    const batch = await open(joined.body.securePaymentUrl, "Review and pay");
+    const rows = await batch.page.locator("table tbody tr").allInnerTexts();
+    expect(rows.map((row) => row.split("\t").slice(0, 3))).toEqual([
+      ["1", payee, "40 USDC"],
+      ["2", otherPayee, "2.5 USDC"],
+    ]);
+    expect((await shownDetails(batch.page)).Total).toBe("42.5 USDC");
+  });
+
   it("shows an expired link with the server's reason and asks for a new link", async () => {
     const { securePaymentUrl, token } = await createSecurePayment(live.server);
     await live.server.call("POST", "/sandbox/clock", { body: { advanceSeconds: 7 * 24 * 3600 } });
@@ -94,6 +123,20 @@ describeInBrowser("the secure-payment page, by token check answer", () => {
       "There is nothing left to pay with this link.\n\nIf you did not expect this, contact the merchant before paying again.",
     );
     await saveScreenshot(page, "paid");
+  });
+
+  it("shows a link whose reported payment is still executing as being processed, offering no payment", async () => {
+    const { securePaymentUrl, token } = await createSecurePayment(live.server);
+    const reported = await live.server.call("POST", `/v2/secure-payments/${token}/intent`, {
+      body: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+    });
+    expect(reported.status).toBe(200);
+    const { page } = await open(securePaymentUrl, "This payment is being processed");
+    expect(await textOf(page, "#content")).toBe(
+      "A payment with this link was already sent and is still being confirmed.\n\nDo not pay again. Check back in a few minutes.",
+    );
+    expect(await page.locator("button").count()).toBe(0);
+    await saveScreenshot(page, "in-progress");
   });
 
   it("shows an unknown token, and a link without token, as not found", async () => {

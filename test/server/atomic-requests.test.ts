@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTypedData } from "../../src/client/typed-data.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
@@ -16,6 +16,13 @@ import {
   startTestServer,
   type TestServer,
 } from "./helpers.ts";
+import {
+  asBrowser,
+  destinationPath,
+  fauSepolia,
+  registerPayeeDestination,
+  signPayeeDestination,
+} from "./payee-destination-support.ts";
 
 // Every request is atomic: one that fails after its first store write leaves the store exactly as
 // it was. For each operation that writes, a failure is forced at each store call after its first
@@ -93,6 +100,18 @@ async function signIssued(typedDataJson: string) {
     nonce: String(typedData.message.nonce),
     deadline: String(typedData.message.deadline),
   };
+}
+
+/** The tokens of two new payout links on Base. */
+async function twoPayoutLinks(server: TestServer): Promise<string[]> {
+  const link = () =>
+    created<{ token: string }>(server, "POST", "/v2/secure-payments/payouts", {
+      recipient: payee,
+      network: "base",
+      currency: "USDC-base",
+      amount: "10",
+    });
+  return [(await link()).token, (await link()).token];
 }
 
 // Endpoints point at a receiver that takes every delivery.
@@ -213,6 +232,57 @@ const writingCalls: Record<string, Setup> = {
     path: "/v2/secure-payments",
     body: { requests: [{ payee, amount: "125.00", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }] },
   }),
+  "createSecurePayment (to a payee destination)": async (server) => {
+    const { destinationId } = await registerPayeeDestination(
+      server,
+      privateKeyToAccount(generatePrivateKey()),
+    );
+    return {
+      method: "POST",
+      path: "/v2/secure-payments",
+      body: { requests: [{ destinationId, amount: "10" }] },
+    };
+  },
+  recordSecurePaymentIntent: async (server) => {
+    const { token } = await created(server, "POST", "/v2/secure-payments", {
+      requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+    });
+    return {
+      method: "POST",
+      path: `/v2/secure-payments/${token}/intent`,
+      body: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+    };
+  },
+  createPayoutSecurePayment: async () => ({
+    method: "POST",
+    path: "/v2/secure-payments/payouts",
+    body: { recipient: payee, network: "base", currency: "USDC-base", amount: "250.00" },
+  }),
+  createBatchPayoutSecurePayment: async (server) => ({
+    method: "POST",
+    path: "/v2/secure-payments/batch-payouts",
+    body: { tokens: await twoPayoutLinks(server) },
+  }),
+  createMulticallPayout: async (server) => ({
+    method: "POST",
+    path: "/v2/secure-payments/multicall-payouts",
+    body: { childTokens: await twoPayoutLinks(server) },
+  }),
+  createPayeeDestination: async (server) => {
+    const { nonce, signature } = await signPayeeDestination(
+      server,
+      privateKeyToAccount(generatePrivateKey()),
+      "add",
+      fauSepolia,
+    );
+    return { ...asBrowser, method: "POST", path: "/v2/payee-destination", body: { nonce, signature } };
+  },
+  deactivatePayeeDestination: async (server) => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const { id } = await registerPayeeDestination(server, signer);
+    const { nonce, signature } = await signPayeeDestination(server, signer, "deactivate", fauSepolia);
+    return { ...asBrowser, method: "DELETE", path: destinationPath(id), body: { nonce, signature } };
+  },
   setSandboxClock: async () => ({ method: "POST", path: "/sandbox/clock", body: { advanceSeconds: 3600 } }),
   setSandboxWallet: async () => ({
     method: "POST",
@@ -303,6 +373,36 @@ const writingCalls: Record<string, Setup> = {
   },
 };
 
+/**
+ * Operations sent with a writing method that only compute an answer: they must store nothing.
+ * Each with the status its call answers (the sandbox refuses every bridge step it is asked to refresh).
+ */
+const readingCalls: Record<string, { setup: Setup; status: number }> = {
+  previewSecurePaymentFees: {
+    status: 200,
+    setup: async () => ({
+      method: "POST",
+      path: "/v2/secure-payments/fees/preview",
+      body: { amount: "100", currency: "USDC", flow: "get_paid" },
+    }),
+  },
+  refreshSecurePaymentStepTransaction: {
+    status: 400,
+    setup: async (server) => {
+      const { token } = await created(server, "POST", "/v2/secure-payments", {
+        requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+      });
+      return {
+        method: "POST",
+        path: `/v2/secure-payments/${token}/refresh-step-transaction`,
+        body: {
+          step: { id: "step-1", type: "lifi", tool: "across", action: { toChainId: 8453, toAddress: payee } },
+        },
+      };
+    },
+  },
+};
+
 const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 describe("every request is atomic", () => {
@@ -310,7 +410,28 @@ describe("every request is atomic", () => {
     const writing = readPathOperations()
       .filter((operation) => writeMethods.has(operation.method))
       .map((operation) => operation.operationId);
-    expect(writing.filter((operationId) => !(operationId in writingCalls))).toEqual([]);
+    expect(
+      writing.filter((operationId) => !(operationId in writingCalls || operationId in readingCalls)),
+    ).toEqual([]);
+  });
+
+  describe.each(Object.entries(readingCalls))("%s", (operationId, { setup, status }) => {
+    it("stores nothing, so that no failure can leave anything half-written", async () => {
+      const memory = createMemoryStore();
+      const failing = createFailingStore(memory);
+      const server = await startTestServer({ store: failing.store, warmUp: false });
+      try {
+        const call = await setup(server);
+        const before = memory.snapshot();
+        failing.arm(undefined);
+        const answer = await server.call(call.method, call.path, call);
+        expect(answer.status, answer.text).toBe(status);
+        expect(failing.seen().wrote, `${operationId} wrote`).toBe(false);
+        expect(memory.snapshot()).toEqual(before);
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   describe.each(Object.entries(writingCalls))("%s", (operationId, setup) => {

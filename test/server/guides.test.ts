@@ -102,10 +102,13 @@ describe("docs/secure-payments.md", () => {
   });
 });
 
-describe.each(["docs/payers.md", "docs/client-ids.md"])("the typed-client snippet of %s", (guide) => {
-  it("compiles with the project's strict settings", () => {
-    expect(guideSnippets(guide)).toHaveLength(1);
-    const result = compileGuideSnippets(guide);
-    expect(result.stdout + result.stderr).toBe("");
-  });
-});
+describe.each(["docs/payers.md", "docs/client-ids.md", "docs/payee-destinations.md"])(
+  "the typed-client snippet of %s",
+  (guide) => {
+    it("compiles with the project's strict settings", () => {
+      expect(guideSnippets(guide)).toHaveLength(1);
+      const result = compileGuideSnippets(guide);
+      expect(result.stdout + result.stderr).toBe("");
+    });
+  },
+);

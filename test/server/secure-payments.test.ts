@@ -1,4 +1,5 @@
 import { decodeTime } from "ulid";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computePaymentReference } from "../../src/chain/index.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
@@ -13,6 +14,7 @@ import {
   type TestServer,
   usdcOnBase,
 } from "./helpers.ts";
+import { registerPayeeDestination } from "./payee-destination-support.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,14 +42,15 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
   });
 
   it("takes the destination form of an item: the destination's wallet paid in its token", async () => {
-    const destinationId = `${payee}@eip155:11155111#80B12379:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C`;
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const { destinationId } = await registerPayeeDestination(server, wallet);
     const answer = await server.call("POST", "/v2/secure-payments", {
       body: { requests: [{ destinationId, amount: "10" }], feePercentage: "2.5", feeAddress },
     });
     expect(answer.status).toBe(201);
     const request = await server.server.store.getRequest(answer.body.requestIds[0]);
     expect(request).toMatchObject({
-      payee,
+      payee: wallet.address,
       network: "sepolia",
       invoiceAmount: "10",
       invoiceCurrency: "FAU-sepolia",
@@ -59,7 +62,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
     expect(details.body).toMatchObject({ feeAmount: "0", feeAddress: null });
   });
 
-  it("refuses a destination on an unknown chain or token, and an item naming no payee", async () => {
+  it("refuses a destination with a wrong checksum or never registered, and an item naming no payee", async () => {
     const answer = await server.call("POST", "/v2/secure-payments", {
       body: {
         requests: [
@@ -68,7 +71,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
             amount: "1",
           },
           {
-            destinationId: `${payee}@eip155:8453#A1B2C3D4:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C`,
+            destinationId: `${payee}@eip155:8453#89CDCBED:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`,
             amount: "1",
           },
           { amount: "1" },
@@ -78,18 +81,17 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
     expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
       {
         path: "/body/requests/0/destinationId",
-        message:
-          "names chain 56, which the sandbox does not support (it supports mainnet 1, base 8453, optimism 10, arbitrum-one 42161, matic 137, sepolia 11155111)",
+        message: `has a checksum that is not the one of ${payee} on chain 56; copy the destinationId that POST /v2/payee-destination answered`,
       },
       {
         path: "/body/requests/1/destinationId",
         message:
-          "names token 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C, which is not a currency the sandbox knows on base (see GET /v1/currencies?network=base)",
+          "is not a payee destination of your account: the payee registers it first (GET /v2/payee-destination/signing-data, then POST /v2/payee-destination)",
       },
       {
         path: "/body/requests/2/destinationId",
         message:
-          "is required here: the sandbox binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
+          "is required here: payreq binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
       },
     ]);
   });

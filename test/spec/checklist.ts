@@ -397,6 +397,18 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "delete", path: "/v2/client-ids/{id}" },
   { method: "get", path: "/v2/secure-payments" },
   { method: "get", path: "/v2/secure-payments/{token}/pay" },
+  { method: "get", path: "/v2/payee-destination/signing-data" },
+  { method: "post", path: "/v2/payee-destination" },
+  { method: "get", path: "/v2/payee-destination" },
+  { method: "get", path: "/v2/payee-destination/{destinationId}" },
+  { method: "delete", path: "/v2/payee-destination/{destinationId}" },
+  { method: "post", path: "/v2/secure-payments/payouts" },
+  { method: "post", path: "/v2/secure-payments/batch-payouts" },
+  { method: "post", path: "/v2/secure-payments/fees/preview" },
+  { method: "post", path: "/v2/secure-payments/{token}/intent" },
+  { method: "post", path: "/v2/secure-payments/{token}/refresh-step-transaction" },
+  { method: "post", path: "/v2/secure-payments/multicall-payouts" },
+  { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

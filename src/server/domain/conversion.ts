@@ -1,4 +1,4 @@
-import { type TokenRecord, tokenTable } from "../../chain/index.ts";
+import { parseDecimal, type TokenRecord, tokenTable } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound } from "../problems.ts";
 import { convertToBaseUnits } from "./amounts.ts";
@@ -49,6 +49,20 @@ export function isAtParWith(fiat: string, token: TokenRecord): boolean {
 /** Whether `code` is a fiat currency of the price table (upper case, as stored). */
 export function isPricedFiat(code: string): boolean {
   return Object.hasOwn(fiatRates, code);
+}
+
+/** USD values are computed at this many decimals. */
+export const usdDecimals = 18;
+
+/**
+ * What `units` base units of `token` are worth in USD at the sandbox rate, in base units of
+ * `usdDecimals` decimals (rounded down); undefined for a token the price table does not price.
+ */
+export function usdValueOf(units: bigint, token: TokenRecord): bigint | undefined {
+  const rate = parseDecimal(rateOf("USD", token) ?? "");
+  if (!rate || rate.units === 0n) return undefined;
+  // units / 10^decimals tokens, at rate.units / 10^rate.scale tokens per dollar.
+  return (units * 10n ** BigInt(usdDecimals + rate.scale)) / (10n ** BigInt(token.decimals) * rate.units);
 }
 
 export type ConversionResult = { ok: true; baseUnits: bigint } | { ok: false; message: string };

@@ -1,53 +1,60 @@
-import { chainIds, findTokenByAddress, networkNames, parsePayeeDestinationId } from "../../chain/index.ts";
+import { findTokenByAddress, type NetworkName, parsePayeeDestinationId } from "../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
+import type { StoreOperations } from "../store/store.ts";
+import { canonicalDestinationId } from "./payee-destination-ids.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type SecurePaymentItem = Schemas["SecurePaymentRequestItem"];
 type PaymentRequestItem = Schemas["PaymentRequestItem"];
 
-/** The network a chain id stands for, among those the sandbox supports. */
-function networkOfChainId(chainId: number) {
-  return networkNames.find((network) => chainIds[network] === chainId);
+/** Why `destinationId` names no destination a payment can be made to, or undefined when it does. */
+async function destinationIssue(store: StoreOperations, accountId: string, destinationId: string) {
+  const canonical = canonicalDestinationId(destinationId);
+  if (!canonical) {
+    const parsed = parsePayeeDestinationId(destinationId);
+    return parsed
+      ? `has a checksum that is not the one of ${parsed.walletAddress} on chain ${parsed.chainId}; copy the destinationId that POST /v2/payee-destination answered`
+      : "is not a payee destination id";
+  }
+  const record = await store.getPayeeDestination(accountId, canonical);
+  if (!record) {
+    return "is not a payee destination of your account: the payee registers it first (GET /v2/payee-destination/signing-data, then POST /v2/payee-destination)";
+  }
+  if (!record.active) {
+    return `was deactivated at ${record.deactivatedAt}; the payee must register it again before it can be paid`;
+  }
+  const token = findTokenByAddress(record.network as NetworkName, record.tokenAddress);
+  return token
+    ? { payee: record.walletAddress, token: token.id }
+    : "names a token the service no longer lists";
 }
 
 /**
- * Reads one destination-form item as a payee-form item: the destination's wallet is the payee, and
- * the amount is in the destination's token, which is both the invoice and the payment currency.
+ * The items of a secure payment, every one in the payee form that request creation takes. A
+ * destination-form item names an active payee destination of the caller's account, which gives
+ * the payee and the token (both the invoice and the payment currency); an item with neither form
+ * names no payee, which the real service takes from the client ID's bound destination and payreq
+ * cannot. 400 naming each item's `destinationId` that cannot be used.
  */
-function fromDestination(destinationId: string, amount: string, at: string, issues: ValidationIssue[]) {
-  const destination = parsePayeeDestinationId(destinationId);
-  const network = destination && networkOfChainId(destination.chainId);
-  if (!destination || !network) {
-    issues.push({
-      path: `${at}/destinationId`,
-      message: `names chain ${destination?.chainId ?? "?"}, which the sandbox does not support (it supports ${networkNames.map((name) => `${name} ${chainIds[name]}`).join(", ")})`,
-    });
-    return undefined;
-  }
-  const token = findTokenByAddress(network, destination.tokenAddress);
-  if (!token) {
-    issues.push({
-      path: `${at}/destinationId`,
-      message: `names token ${destination.tokenAddress}, which is not a currency the sandbox knows on ${network} (see GET /v1/currencies?network=${network})`,
-    });
-    return undefined;
-  }
-  return { payee: destination.walletAddress, amount, invoiceCurrency: token.id, paymentCurrency: token.id };
-}
-
-/**
- * The items of a secure payment, every one in the payee form that request creation takes. The
- * destination form is read from `destinationId`; an item with neither form names no payee, which
- * the real service takes from the client ID's bound destination and the sandbox cannot.
- */
-export function resolveSecurePaymentItems(items: SecurePaymentItem[]): PaymentRequestItem[] {
+export async function resolveSecurePaymentItems(
+  store: StoreOperations,
+  accountId: string,
+  items: SecurePaymentItem[],
+): Promise<PaymentRequestItem[]> {
   const issues: ValidationIssue[] = [];
   const resolved: PaymentRequestItem[] = [];
-  items.forEach((item, index) => {
-    const at = `/body/requests/${index}`;
+  for (const [index, item] of items.entries()) {
+    const path = `/body/requests/${index}/destinationId`;
     if (item.destinationId !== undefined) {
-      const read = fromDestination(item.destinationId, item.amount, at, issues);
-      if (read) resolved.push(read);
+      const found = await destinationIssue(store, accountId, item.destinationId);
+      if (typeof found === "string") issues.push({ path, message: found });
+      else
+        resolved.push({
+          payee: found.payee,
+          amount: item.amount,
+          invoiceCurrency: found.token,
+          paymentCurrency: found.token,
+        });
     } else if (
       item.payee !== undefined &&
       item.invoiceCurrency !== undefined &&
@@ -61,12 +68,12 @@ export function resolveSecurePaymentItems(items: SecurePaymentItem[]): PaymentRe
       });
     } else {
       issues.push({
-        path: `${at}/destinationId`,
+        path,
         message:
-          "is required here: the sandbox binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
+          "is required here: payreq binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
       });
     }
-  });
+  }
   if (issues.length > 0) throw validationFailed(issues);
   return resolved;
 }

@@ -9,8 +9,15 @@ import type { DomainContext } from "./context.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { newUlid } from "./ids.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
-import { callerClientId } from "./principal.ts";
-import { createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
+import { callerClientId, type Principal } from "./principal.ts";
+import {
+  createRequestRecord,
+  type PlannedRequest,
+  paymentTokenOf,
+  planRequests,
+  storeNewRequest,
+} from "./requests.ts";
+import { intentInProgress, paymentInProgress } from "./secure-payment-intents.ts";
 import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
 import { appendStatusChange } from "./status-changes.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -29,52 +36,99 @@ export function securePaymentUrl(pageUrl: string, token: string): string {
   return url.toString();
 }
 
-/** Creates the requests of `body` and a payment link for them, valid for the configured lifetime. */
-export async function createSecurePayment(
+/** What a link keeps besides its requests. */
+export type SecurePaymentLinkDetails = Pick<
+  SecurePaymentRecord,
+  "reference" | "redirectUrl" | "redirectLabel" | "payerIdentifier" | "kind" | "payout" | "multicall"
+>;
+
+/**
+ * Creates the planned requests and one payment link for them, valid for the configured
+ * lifetime. `planLink` runs in the transaction that stores the link, so what it reads (a payee
+ * destination) cannot change in between.
+ */
+export async function storeSecurePaymentLink(
   ctx: DomainContext,
-  { principal, body }: OperationInput<"createSecurePayment">,
+  principal: Principal,
+  planLink: (tx: StoreOperations) => Promise<{ network: string; plans: PlannedRequest[] }>,
+  details: SecurePaymentLinkDetails,
 ): Promise<Schemas["SecurePayment"]> {
-  const { network, plans } = planRequests(resolveSecurePaymentItems(body.requests), "/body/requests");
   const now = ctx.clock.now();
   const token = newUlid(now);
-  const records = plans.map((plan) =>
-    createRequestRecord(plan, {
-      accountId: principal.accountId,
-      now,
-      securePaymentToken: token,
-      clientId: callerClientId(principal),
-    }),
-  );
-  const securePayment: SecurePaymentRecord = {
-    token,
+  const securePayment = await ctx.store.withTransaction(async (tx) => {
+    const { network, plans } = await planLink(tx);
+    const records = plans.map((plan) =>
+      createRequestRecord(plan, {
+        accountId: principal.accountId,
+        now,
+        securePaymentToken: token,
+        clientId: callerClientId(principal),
+      }),
+    );
+    for (const record of records) {
+      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
+    }
+    const link = { token, requestIds: records.map((record) => record.requestId), network };
+    return putNewSecurePayment(ctx, tx, principal, link, details);
+  });
+  return toCreatedLink(ctx, securePayment);
+}
+
+/** Stores a pending link over stored requests, valid for the configured lifetime, and announces it. */
+export async function putNewSecurePayment(
+  ctx: DomainContext,
+  tx: StoreOperations,
+  principal: Principal,
+  link: Pick<SecurePaymentRecord, "token" | "requestIds" | "network">,
+  details: SecurePaymentLinkDetails,
+): Promise<SecurePaymentRecord> {
+  const now = ctx.clock.now();
+  const created: SecurePaymentRecord = {
+    ...link,
     accountId: principal.accountId,
-    requestIds: records.map((record) => record.requestId),
-    network,
     status: "pending",
-    reference: body.reference ?? null,
-    redirectUrl: body.redirectUrl ?? null,
-    redirectLabel: body.redirectLabel ?? null,
-    payerIdentifier: body.payerIdentifier ?? null,
+    ...details,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
     updatedAt: now.toISOString(),
   };
-  await ctx.store.withTransaction(async (tx) => {
-    for (const record of records) {
-      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
-    }
-    await tx.putSecurePayment(securePayment);
-    await tx.appendEvent({
-      type: "secure_payment.created",
-      occurredAt: now.toISOString(),
-      data: { token, requestIds: securePayment.requestIds },
-    });
+  await tx.putSecurePayment(created);
+  await tx.appendEvent({
+    type: "secure_payment.created",
+    occurredAt: now.toISOString(),
+    data: { token: created.token, requestIds: created.requestIds },
   });
+  return created;
+}
+
+/** The answer to the creation of a link. */
+export function toCreatedLink(ctx: DomainContext, record: SecurePaymentRecord): Schemas["SecurePayment"] {
   return {
-    requestIds: securePayment.requestIds,
-    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), token),
-    token,
+    requestIds: record.requestIds,
+    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), record.token),
+    token: record.token,
   };
+}
+
+/** Creates the requests of `body` and a payment link for them. */
+export async function createSecurePayment(
+  ctx: DomainContext,
+  { principal, body }: OperationInput<"createSecurePayment">,
+): Promise<Schemas["SecurePayment"]> {
+  // A deactivation of a destination either comes before the link is stored and refuses the item, or after.
+  return storeSecurePaymentLink(
+    ctx,
+    principal,
+    async (tx) =>
+      planRequests(await resolveSecurePaymentItems(tx, principal.accountId, body.requests), "/body/requests"),
+    {
+      kind: "incoming",
+      reference: body.reference ?? null,
+      redirectUrl: body.redirectUrl ?? null,
+      redirectLabel: body.redirectLabel ?? null,
+      payerIdentifier: body.payerIdentifier ?? null,
+    },
+  );
 }
 
 /** The requests of `ids` that exist, in the order of `ids`. */
@@ -85,7 +139,8 @@ export async function loadRequests(tx: StoreOperations, ids: string[]): Promise<
 
 const decimalsOf = (request: RequestRecord) => paymentTokenOf(request).decimals;
 
-function paymentAmount(request: RequestRecord): string {
+/** What a request is to be paid, in its payment currency, as a human-readable decimal. */
+export function paymentAmount(request: RequestRecord): string {
   return formatBaseUnits(request.expectedAmount, decimalsOf(request));
 }
 
@@ -160,14 +215,22 @@ function toDetails(
 /**
  * The secure payment of `token` while it can be paid (pending, not expired); otherwise the token
  * check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed; 404
- * for an unknown token.
+ * for an unknown token; 423 while a reported payment is executing, unless `inProgress` is
+ * `allowed` (a further report of that payment).
  */
 export async function requirePayableSecurePayment(
-  ctx: DomainContext,
+  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "getSecurePayment"> },
   token: string,
+  options: { inProgress?: "refused" | "allowed" } = {},
 ): Promise<SecurePaymentRecord> {
   const record = await ctx.store.getSecurePayment(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
+  if (record.kind === "multicall") {
+    throw invalidField(
+      "/path/token",
+      "is a multicall payout link, which payreq does not pay through this path: read it with GET /v2/secure-payments/multicall-payouts/{token}",
+    );
+  }
   const status = effectiveStatus(record, ctx.clock.now());
   switch (status) {
     case "completed":
@@ -190,8 +253,11 @@ export async function requirePayableSecurePayment(
         "securePaymentNotPayable",
         `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
       );
-    case "pending":
+    case "pending": {
+      const intent = options.inProgress === "allowed" ? undefined : intentInProgress(record, ctx.clock.now());
+      if (intent) throw paymentInProgress(record, intent);
       return record;
+    }
   }
 }
 

@@ -15,8 +15,9 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
  * `x-api-key`, or, where the operation accepts it, a client ID in `x-client-id` with an `Origin`
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
- * an origin outside the client ID's domains. Never echoes a credential. Once the caller is known,
- * its account's sandbox clock is read, once, for every later step.
+ * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
+ * destinations) ignores an API key. Never echoes a credential. Once the caller is known, its
+ * account's sandbox clock is read, once, for every later step.
  */
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
@@ -35,7 +36,7 @@ export function authenticate(options: {
     const apiKey = req.get(apiKeyHeader);
     const clientId = req.get(clientIdHeader);
 
-    if (apiKey !== undefined && apiKey !== "") {
+    if (apiKey !== undefined && apiKey !== "" && route.acceptsApiKey) {
       const accountId = options.verifyApiKey(apiKey);
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
@@ -46,9 +47,11 @@ export function authenticate(options: {
     if (clientId === undefined || clientId === "") {
       return next(
         unauthorized(
-          route.acceptsClientId
-            ? `Send an API key in ${apiKeyHeader}, or a client ID in ${clientIdHeader} together with Origin.`
-            : `Send an API key in ${apiKeyHeader}; this operation does not accept client IDs.`,
+          !route.acceptsApiKey
+            ? `Send a client ID in ${clientIdHeader} together with Origin; this operation does not accept API keys.`
+            : route.acceptsClientId
+              ? `Send an API key in ${apiKeyHeader}, or a client ID in ${clientIdHeader} together with Origin.`
+              : `Send an API key in ${apiKeyHeader}; this operation does not accept client IDs.`,
         ),
       );
     }

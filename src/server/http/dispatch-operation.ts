@@ -28,6 +28,8 @@ export function dispatchOperation(
     );
     res.status(route.successStatus);
     if (body === undefined) res.end();
+    // The response validator takes a JSON null for a missing body; the spec documents it all the same.
+    else if (body === null) res.type("application/json").send("null");
     else res.json(body);
   };
 }

@@ -1,3 +1,4 @@
+import { createBatchPayoutSecurePayment } from "../domain/batch-payout-secure-payments.ts";
 import { createBatchPayout } from "../domain/batch-payouts.ts";
 import {
   createClientId,
@@ -10,7 +11,15 @@ import { listConversionRoutes } from "../domain/conversion.ts";
 import { createRequest } from "../domain/create-request.ts";
 import { listCurrencies } from "../domain/currencies.ts";
 import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
+import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
+import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";
+import {
+  createPayeeDestination,
+  deactivatePayeeDestination,
+  getActivePayeeDestination,
+  getPayeeDestination,
+} from "../domain/payee-destinations.ts";
 import { getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus } from "../domain/payers.ts";
 import {
   createPaymentDetails,
@@ -20,6 +29,7 @@ import {
 import { sendPaymentIntent } from "../domain/payment-intents.ts";
 import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
 import { searchPayments } from "../domain/payment-search.ts";
+import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
 import { createPayout } from "../domain/payouts.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
 import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
@@ -49,7 +59,10 @@ import {
   sendSandboxWebhookTest,
 } from "../domain/sandbox/webhook-endpoints.ts";
 import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
+import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
+import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
 import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
+import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
 import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
@@ -73,14 +86,27 @@ export const operationHandlers: OperationHandlers = {
   sendPaymentIntent,
   searchPayments,
   createSecurePayment,
+  createPayoutSecurePayment,
+  createBatchPayoutSecurePayment,
+  previewSecurePaymentFees,
   checkSecurePaymentToken,
   createPayout,
   findSecurePayment,
   getSecurePaymentCalldata,
+  recordSecurePaymentIntent,
+  refreshSecurePaymentStepTransaction,
+  createMulticallPayout,
+  getMulticallPayout,
   createBatchPayout,
   getRecurringPaymentStatus,
   submitRecurringPaymentSignature,
   updateRecurringPayment,
+  // Payee destinations
+  getPayeeDestinationSigningData,
+  createPayeeDestination,
+  getActivePayeeDestination,
+  getPayeeDestination,
+  deactivatePayeeDestination,
   // Payers and client IDs
   registerPayer,
   getPayerComplianceStatus,

@@ -3,6 +3,8 @@ import { MemoryTable, type MemoryTableSpec } from "./memory-table.ts";
 import type {
   ClientIdRecord,
   DomainEvent,
+  PayeeDestinationNonceRecord,
+  PayeeDestinationRecord,
   PayerRecord,
   PaymentDetailRecord,
   PaymentIntentRecord,
@@ -36,6 +38,13 @@ const tableSpecs = {
   }),
   paymentIntents: spec<PaymentIntentRecord>("payment_intents", (r) => r.id),
   securePayments: spec<SecurePaymentRecord>("secure_payments", (r) => r.token),
+  payeeDestinations: {
+    ...spec<PayeeDestinationRecord>("payee_destinations", (r) => `${r.accountId}|${r.destinationId}`, {
+      activeWallet: (r) => (r.active ? key(r.accountId, r.walletAddress) : undefined),
+    }),
+    unique: ["activeWallet"],
+  },
+  payeeDestinationNonces: spec<PayeeDestinationNonceRecord>("payee_destination_nonces", (r) => r.nonce),
   recurringPayments: spec<RecurringPaymentRecord>("recurring_payments", (r) => r.id),
   payers: spec<PayerRecord>("payers", (r) => `${r.accountId}|${r.clientUserId}`),
   paymentDetails: spec<PaymentDetailRecord>("payment_details", (r) => r.id, {
@@ -157,6 +166,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       putPaymentIntent: async (record) => put(tables.paymentIntents, record),
       getSecurePayment: async (token) => tables.securePayments.get(token),
       putSecurePayment: async (record) => put(tables.securePayments, record),
+      getPayeeDestination: async (accountId, destinationId) =>
+        tables.payeeDestinations.get(`${accountId}|${destinationId}`),
+      findActivePayeeDestination: async (accountId, walletAddress) =>
+        tables.payeeDestinations.first("activeWallet", key(accountId, walletAddress)),
+      putPayeeDestination: async (record) => put(tables.payeeDestinations, record),
+      getPayeeDestinationNonce: async (nonce) => tables.payeeDestinationNonces.get(nonce),
+      putPayeeDestinationNonce: async (record) => put(tables.payeeDestinationNonces, record),
       getRecurringPayment: async (id) => tables.recurringPayments.get(id),
       putRecurringPayment: async (record) => put(tables.recurringPayments, record),
       getPayer: async (accountId, clientUserId) => tables.payers.get(`${accountId}|${clientUserId}`),

@@ -81,6 +81,8 @@ export interface RequestRecord {
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
+export type SecurePaymentKind = "incoming" | "payout" | "multicall";
+
 export interface SecurePaymentRecord {
   token: string;
   accountId: string;
@@ -93,9 +95,62 @@ export interface SecurePaymentRecord {
   redirectLabel: string | null;
   /** The integrator's own identifier of the payer, kept for them; never shown to the payer. */
   payerIdentifier: string | null;
+  /**
+   * `incoming`: the account gets paid; `payout`: the account pays a recipient; `multicall`: a
+   * link referring to payout links (`multicall`), whose requests are theirs.
+   */
+  kind: SecurePaymentKind;
+  /** A multicall link's payout links, in order, and the execution kind chosen at creation. */
+  multicall?: { childTokens: string[]; requestedExecutionKind: string | null };
+  /** A payout's recipient identifier and creating wallet, kept for the integrator. */
+  payout?: { recipientIdentifier: string | null; creatorWalletAddress: string | null };
+  /** The submitted payment the payer's page reported (POST .../intent); absent until one is. */
+  intent?: SecurePaymentIntentRecord;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
+}
+
+/** A reported payment of a single secure payment: the link is in progress until it is recorded. */
+export interface SecurePaymentIntentRecord {
+  id: string;
+  chain: string;
+  token: string;
+  txHash: string | null;
+  safeTxHash: string | null;
+  /** Unix seconds after which a Safe transaction can no longer execute; null for none. */
+  safePaymentDeadline: number | null;
+  payerAddress: string | null;
+  recordedAt: string;
+  updatedAt: string;
+}
+
+/** A payee destination of one account: a wallet paid on one chain in one token. */
+export interface PayeeDestinationRecord {
+  accountId: string;
+  /** The canonical destination id (checksummed addresses, the service's checksum): the key. */
+  destinationId: string;
+  walletAddress: `0x${string}`;
+  chainId: number;
+  network: string;
+  tokenAddress: `0x${string}`;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deactivatedAt: string | null;
+}
+
+/** A payee destination signing session: what its nonce lets the wallet sign for, once. */
+export interface PayeeDestinationNonceRecord {
+  nonce: string;
+  accountId: string;
+  action: Schemas["PayeeDestinationAction"];
+  destinationId: string;
+  walletAddress: `0x${string}`;
+  /** The EIP-712 typed data issued, as JSON text: the signature must be over exactly this. */
+  typedData: string;
+  expiresAt: string;
+  usedAt: string | null;
 }
 
 export type RecurringPaymentStatus = Schemas["RecurringPaymentStatus"];

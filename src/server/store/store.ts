@@ -3,6 +3,8 @@ import type {
   DomainEvent,
   Page,
   PageRequest,
+  PayeeDestinationNonceRecord,
+  PayeeDestinationRecord,
   PayerRecord,
   PaymentDetailRecord,
   PaymentIntentRecord,
@@ -41,6 +43,17 @@ export interface StoreOperations {
 
   getSecurePayment(token: string): Promise<SecurePaymentRecord | undefined>;
   putSecurePayment(record: SecurePaymentRecord): Promise<void>;
+
+  getPayeeDestination(accountId: string, destinationId: string): Promise<PayeeDestinationRecord | undefined>;
+  /** The active destination of a wallet (compared case-insensitively) in one account, if any. */
+  findActivePayeeDestination(
+    accountId: string,
+    walletAddress: string,
+  ): Promise<PayeeDestinationRecord | undefined>;
+  /** Inserts or replaces a destination. */
+  putPayeeDestination(record: PayeeDestinationRecord): Promise<void>;
+  getPayeeDestinationNonce(nonce: string): Promise<PayeeDestinationNonceRecord | undefined>;
+  putPayeeDestinationNonce(record: PayeeDestinationNonceRecord): Promise<void>;
 
   getRecurringPayment(id: string): Promise<RecurringPaymentRecord | undefined>;
   putRecurringPayment(record: RecurringPaymentRecord): Promise<void>;

@@ -1,5 +1,7 @@
 import type {
   ClientIdRecord,
+  PayeeDestinationNonceRecord,
+  PayeeDestinationRecord,
   PaymentDetailRecord,
   PaymentIntentRecord,
   RequestRecord,
@@ -109,4 +111,34 @@ export const paymentIntent = (id: string): PaymentIntentRecord => ({
   status: "issued",
   createdAt: at,
   updatedAt: at,
+});
+
+export const payeeWallet = "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
+
+export const payeeDestination = (
+  destinationId: string,
+  active: boolean,
+  accountId = "acct",
+): PayeeDestinationRecord => ({
+  accountId,
+  destinationId,
+  walletAddress: payeeWallet,
+  chainId: 11155111,
+  network: "sepolia",
+  tokenAddress: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+  active,
+  createdAt: at,
+  updatedAt: at,
+  deactivatedAt: active ? null : at,
+});
+
+export const payeeDestinationNonce = (nonce: string): PayeeDestinationNonceRecord => ({
+  nonce,
+  accountId: "acct",
+  action: "add",
+  destinationId: "dest_current",
+  walletAddress: payeeWallet,
+  typedData: '{"primaryType":"PayeeDestination"}',
+  expiresAt: "2026-04-12T10:10:00.000Z",
+  usedAt: null,
 });

@@ -4,6 +4,9 @@ import {
   clientIdRecord,
   delivery,
   endpoint,
+  payeeDestination,
+  payeeDestinationNonce,
+  payeeWallet,
   paymentDetail,
   paymentIntent,
   request,
@@ -52,6 +55,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         redirectUrl: null,
         redirectLabel: null,
         payerIdentifier: null,
+        kind: "incoming",
         createdAt: "t",
         expiresAt: "t",
         updatedAt: "t",
@@ -303,6 +307,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         redirectUrl: "https://shop.example.com/thanks",
         redirectLabel: "Back to the shop",
         payerIdentifier: "customer-42",
+        kind: "incoming" as const,
         createdAt: "t",
         expiresAt: "t",
         updatedAt: "t",
@@ -329,6 +334,81 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(await store.listPaymentDetails("acct", "ada")).toEqual([
         { ...paymentDetail("pd_1", "acct", "ada"), status: "failed", updatedAt: "t3" },
       ]);
+    });
+
+    it("keeps payee destinations per account, and finds a wallet's one active destination in any letter case", async () => {
+      await store.putPayeeDestination(payeeDestination("dest_old", false));
+      await store.putPayeeDestination(payeeDestination("dest_current", true));
+      await store.putPayeeDestination(payeeDestination("dest_theirs", true, "acct_other"));
+      expect(await store.findActivePayeeDestination("acct", payeeWallet.toLowerCase())).toEqual(
+        payeeDestination("dest_current", true),
+      );
+      expect(
+        (await store.findActivePayeeDestination("acct_other", payeeWallet.toUpperCase().replace("0X", "0x")))
+          ?.destinationId,
+      ).toBe("dest_theirs");
+      expect(
+        await store.findActivePayeeDestination("acct", "0x0000000000000000000000000000000000000001"),
+      ).toBeUndefined();
+      expect(await store.getPayeeDestination("acct", "dest_theirs")).toBeUndefined();
+      expect(await store.getPayeeDestination("acct", "dest_old")).toEqual(
+        payeeDestination("dest_old", false),
+      );
+
+      // A second active destination of one wallet in one account is refused; deactivating the
+      // first and registering the next in one transaction is how a wallet moves on.
+      await expect(store.putPayeeDestination(payeeDestination("dest_next", true))).rejects.toThrow();
+      expect(await store.getPayeeDestination("acct", "dest_next")).toBeUndefined();
+      await store.withTransaction(async (tx) => {
+        await tx.putPayeeDestination(payeeDestination("dest_current", false));
+        await tx.putPayeeDestination(payeeDestination("dest_next", true));
+      });
+      expect((await store.findActivePayeeDestination("acct", payeeWallet))?.destinationId).toBe("dest_next");
+      expect((await store.getPayeeDestination("acct", "dest_current"))?.active).toBe(false);
+    });
+
+    it("keeps payee destination signing sessions by nonce, and forgets a use the failing transaction made", async () => {
+      await store.putPayeeDestinationNonce(payeeDestinationNonce("n1"));
+      await expect(
+        store.withTransaction(async (tx) => {
+          await tx.putPayeeDestinationNonce({
+            ...payeeDestinationNonce("n1"),
+            usedAt: "2026-04-12T10:01:00.000Z",
+          });
+          await tx.putPayeeDestination(payeeDestination("dest_current", true));
+          throw new Error("signature refused");
+        }),
+      ).rejects.toThrow("signature refused");
+      expect(await store.getPayeeDestinationNonce("n1")).toEqual(payeeDestinationNonce("n1"));
+      expect(await store.getPayeeDestination("acct", "dest_current")).toBeUndefined();
+      expect(await store.getPayeeDestinationNonce("n2")).toBeUndefined();
+    });
+
+    it("keeps a payout link's kind, recipient and creating wallet", async () => {
+      const link = {
+        token: "tok_payout",
+        accountId: "acct",
+        requestIds: [requestId("c")],
+        network: "sepolia",
+        status: "pending" as const,
+        reference: null,
+        redirectUrl: null,
+        redirectLabel: null,
+        payerIdentifier: null,
+        kind: "payout" as const,
+        payout: { recipientIdentifier: "vendor-9", creatorWalletAddress: payeeWallet },
+        createdAt: "t",
+        expiresAt: "t",
+        updatedAt: "t",
+      };
+      await store.putSecurePayment(link);
+      expect(await store.getSecurePayment("tok_payout")).toEqual(link);
+      await store.putSecurePayment({ ...link, status: "invalidated" as const, updatedAt: "t2" });
+      expect(await store.getSecurePayment("tok_payout")).toEqual({
+        ...link,
+        status: "invalidated",
+        updatedAt: "t2",
+      });
     });
 
     it("carries webhook events about a payer, which name no request, through the outbox to deliveries", async () => {

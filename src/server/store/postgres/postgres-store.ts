@@ -42,6 +42,17 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
     putPaymentIntent: (record) => sql.put(t.paymentIntents, record),
     getSecurePayment: (token) => sql.get(t.securePayments, { token }),
     putSecurePayment: (record) => sql.put(t.securePayments, record),
+    getPayeeDestination: (accountId, destinationId) =>
+      sql.get(t.payeeDestinations, { account_id: accountId, destination_id: destinationId }),
+    findActivePayeeDestination: (accountId, walletAddress) =>
+      sql.first(t.payeeDestinations, {
+        account_id: accountId,
+        wallet_address: walletAddress.toLowerCase(),
+        active: true,
+      }),
+    putPayeeDestination: (record) => sql.put(t.payeeDestinations, record),
+    getPayeeDestinationNonce: (nonce) => sql.get(t.payeeDestinationNonces, { nonce }),
+    putPayeeDestinationNonce: (record) => sql.put(t.payeeDestinationNonces, record),
     getRecurringPayment: (id) => sql.get(t.recurringPayments, { id }),
     putRecurringPayment: (record) => sql.put(t.recurringPayments, record),
     getPayer: (accountId, clientUserId) =>

@@ -1,5 +1,7 @@
 import type {
   ClientIdRecord,
+  PayeeDestinationNonceRecord,
+  PayeeDestinationRecord,
   PayerRecord,
   PaymentDetailRecord,
   PaymentIntentRecord,
@@ -41,6 +43,19 @@ export const sqlTables = {
   })),
   paymentIntents: table<PaymentIntentRecord>("payment_intents", ["id"], (r) => ({ id: r.id })),
   securePayments: table<SecurePaymentRecord>("secure_payments", ["token"], (r) => ({ token: r.token })),
+  payeeDestinations: table<PayeeDestinationRecord>(
+    "payee_destinations",
+    ["account_id", "destination_id"],
+    (r) => ({
+      account_id: r.accountId,
+      destination_id: r.destinationId,
+      wallet_address: lower(r.walletAddress),
+      active: r.active,
+    }),
+  ),
+  payeeDestinationNonces: table<PayeeDestinationNonceRecord>("payee_destination_nonces", ["nonce"], (r) => ({
+    nonce: r.nonce,
+  })),
   recurringPayments: table<RecurringPaymentRecord>("recurring_payments", ["id"], (r) => ({ id: r.id })),
   payers: table<PayerRecord>("payers", ["account_id", "client_user_id"], (r) => ({
     account_id: r.accountId,

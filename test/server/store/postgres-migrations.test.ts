@@ -1,0 +1,65 @@
+import { runner } from "node-pg-migrate";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createPostgresStore } from "../../../src/server/index.ts";
+import { findMigrationsDirectory } from "../../../src/server/store/postgres/migrate.ts";
+import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
+import { requestId } from "./fixtures.ts";
+
+let server: TestPostgres | undefined;
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+describeWithPostgres("the PostgreSQL migrations", () => {
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(() => server?.stop());
+
+  it("mark the secure payments stored before payout links existed as links the account is paid through", async () => {
+    if (!server) throw new Error("PostgreSQL did not start");
+    const url = await server.createDatabase();
+    // The schema as it stood before the payee destinations and payout links (the first three migrations).
+    await runner({
+      databaseUrl: url,
+      dir: findMigrationsDirectory(),
+      direction: "up",
+      count: 3,
+      migrationsTable: "pgmigrations",
+      logger: quiet,
+    });
+    const stored = {
+      token: "tok_before",
+      accountId: "acct",
+      requestIds: [requestId("a")],
+      network: "base",
+      status: "pending",
+      reference: null,
+      redirectUrl: null,
+      redirectLabel: null,
+      payerIdentifier: null,
+      createdAt: "t",
+      expiresAt: "t",
+      updatedAt: "t",
+    };
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("INSERT INTO secure_payments (token, record) VALUES ($1, $2::jsonb)", [
+        stored.token,
+        JSON.stringify(stored),
+      ]);
+    } finally {
+      await client.end();
+    }
+
+    const store = await createPostgresStore({ connectionString: url });
+    try {
+      expect(await store.getSecurePayment("tok_before")).toEqual({ ...stored, kind: "incoming" });
+      expect(
+        await store.findActivePayeeDestination("acct", "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF"),
+      ).toBe(undefined);
+    } finally {
+      await store.close();
+    }
+  });
+});
