@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   cpSync,
@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { writeConsumerProject } from "./consumer-lockfile.ts";
@@ -19,6 +20,7 @@ import { writeConsumerProject } from "./consumer-lockfile.ts";
 // project and compiles and runs code against it there; then installs it from a git URL, which
 // builds dist/ in npm's clone (the `prepare` script). Both start from copies of this checkout,
 // so the repository's own dist/ is left alone. npm works offline, from the cache `npm ci` filled.
+// The two installs are independent and mostly wait on the file system: they run side by side.
 
 const tsc = path.join(repoRoot, "node_modules", ".bin", "tsc");
 const quietEnv = {
@@ -30,8 +32,11 @@ const quietEnv = {
   npm_config_update_notifier: "false",
 };
 
+const run = promisify(execFile);
+
 let workDir: string;
 let consumerDir: string;
+let gitConsumerDir: string;
 let packedFiles: string[];
 
 function writeFiles(dir: string, files: Record<string, string>): void {
@@ -54,7 +59,7 @@ const packInputs = [
   "scripts/bundle-sources.mjs",
 ];
 
-function packLibrary(): { tarball: string; files: string[] } {
+async function packLibrary(): Promise<{ tarball: string; files: string[] }> {
   const stageDir = path.join(workDir, "stage");
   mkdirSync(stageDir);
   for (const entry of packInputs) {
@@ -62,11 +67,11 @@ function packLibrary(): { tarball: string; files: string[] } {
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(stageDir, "node_modules"), "dir");
   // `npm pack` runs the prepare script, which builds dist/ with tsconfig.build.json.
-  const output = execFileSync("npm", ["pack", "--json", "--pack-destination", workDir], {
+  const { stdout: output } = await run("npm", ["pack", "--json", "--pack-destination", workDir], {
     cwd: stageDir,
     env: quietEnv,
     encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
   });
   const [packed] = JSON.parse(output.slice(output.indexOf("["))) as [
     { filename: string; files: { path: string }[] },
@@ -78,9 +83,9 @@ function packLibrary(): { tarball: string; files: string[] } {
 }
 
 /** `npm ci` of a consumer project that depends on payreq from `spec`. */
-function installConsumer(dir: string, spec: string): void {
+async function installConsumer(dir: string, spec: string): Promise<void> {
   writeConsumerProject(dir, spec);
-  execFileSync("npm", ["ci"], { cwd: dir, env: quietEnv, stdio: ["ignore", "pipe", "pipe"] });
+  await run("npm", ["ci"], { cwd: dir, env: quietEnv, maxBuffer: 64 * 1024 * 1024 });
 }
 
 const compilerOptions = {
@@ -139,14 +144,14 @@ await client.GET("/v2/request/{requestId}/pay", {});
 createPayreqClient({ baseUrl: "https://api.payreq.test", apiKey: "k", clientId: "c", origin: "https://a.example" });
 `;
 
-beforeAll(() => {
-  workDir = mkdtempSync(path.join(os.tmpdir(), "payreq-consumer-"));
+/** The tarball `npm pack` makes, installed into a TypeScript project with a good and a bad source. */
+async function preparePackedConsumer(): Promise<void> {
   consumerDir = path.join(workDir, "consumer");
   mkdirSync(consumerDir);
-  const { tarball, files } = packLibrary();
+  const { tarball, files } = await packLibrary();
   packedFiles = files;
   copyFileSync(tarball, path.join(consumerDir, "payreq.tgz"));
-  installConsumer(consumerDir, "file:payreq.tgz");
+  await installConsumer(consumerDir, "file:payreq.tgz");
   writeFiles(consumerDir, {
     "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts"] }),
     "tsconfig.bad.json": JSON.stringify({
@@ -156,7 +161,41 @@ beforeAll(() => {
     "good.ts": goodSource,
     "bad.ts": badSource,
   });
-});
+}
+
+/** A project that installs payreq from a git repository holding this checkout's files as they are now, committed or not. */
+async function prepareGitConsumer(): Promise<void> {
+  const gitDir = path.join(workDir, "payreq.git");
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
+  for (const file of listed
+    .split("\0")
+    .filter((name) => name !== "" && existsSync(path.join(repoRoot, name)))) {
+    mkdirSync(path.dirname(path.join(gitDir, file)), { recursive: true });
+    copyFileSync(path.join(repoRoot, file), path.join(gitDir, file));
+  }
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=payreq test", "-c", "user.email=test@payreq.invalid", ...args], {
+      cwd: gitDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  git("init", "--quiet");
+  git("add", "--all");
+  git("commit", "--quiet", "--no-gpg-sign", "--message", "snapshot");
+  const commit = git("rev-parse", "HEAD").trim();
+  gitConsumerDir = path.join(workDir, "git-consumer");
+  mkdirSync(gitConsumerDir);
+  // npm clones it, installs its dependencies, runs `prepare` (the library build) and packs it.
+  await installConsumer(gitConsumerDir, `git+file://${gitDir}#${commit}`);
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), "payreq-consumer-"));
+  await Promise.all([preparePackedConsumer(), prepareGitConsumer()]);
+}, 600_000);
 
 afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -241,36 +280,6 @@ describe("the packed package in a consumer project", () => {
 });
 
 describe("payreq installed from a git URL", () => {
-  let gitConsumerDir: string;
-  beforeAll(() => {
-    // A repository holding this checkout's files as they are now, committed or not.
-    const gitDir = path.join(workDir, "payreq.git");
-    const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
-    for (const file of listed
-      .split("\0")
-      .filter((name) => name !== "" && existsSync(path.join(repoRoot, name)))) {
-      mkdirSync(path.dirname(path.join(gitDir, file)), { recursive: true });
-      copyFileSync(path.join(repoRoot, file), path.join(gitDir, file));
-    }
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=payreq test", "-c", "user.email=test@payreq.invalid", ...args], {
-        cwd: gitDir,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-    git("init", "--quiet");
-    git("add", "--all");
-    git("commit", "--quiet", "--no-gpg-sign", "--message", "snapshot");
-    const commit = git("rev-parse", "HEAD").trim();
-    gitConsumerDir = path.join(workDir, "git-consumer");
-    mkdirSync(gitConsumerDir);
-    // npm clones it, installs its dependencies, runs `prepare` (the library build) and packs it.
-    installConsumer(gitConsumerDir, `git+file://${gitDir}#${commit}`);
-  }, 600_000);
-
   it("builds dist/ on install, so that importing payreq works", () => {
     expect(existsSync(path.join(gitConsumerDir, "node_modules", "payreq", "dist", "index.js"))).toBe(true);
     const output = execFileSync(

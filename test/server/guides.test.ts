@@ -4,23 +4,20 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-snippets.ts";
-import { type RunningProcess, startProcess } from "../support/start-process.ts";
+import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
+import type { RunningProcess } from "../support/start-process.ts";
 
 // The guides of the payer, client-ID, currency and secure-payment operations: every `sh` block of
 // each runs as written, in one bash session, against `npm start`'s server (only BASE points at
 // it), and every TypeScript snippet compiles against the package.
 
-const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
 const defaultBase = "BASE=http://127.0.0.1:3000";
 
 let server: RunningProcess;
 let base = "";
+// Started as `npm start` starts it: from the bundle, without a TypeScript loader to compile first.
 beforeAll(async () => {
-  server = await startProcess(tsx, [path.join(repoRoot, "scripts", "start-server.ts"), "--port", "0"], {
-    name: "npm start -- --port 0",
-    ready: /Stop with Ctrl\+C\./,
-  });
-  base = /API:\s+(http:\/\/\S+)/.exec(server.output())?.[1] ?? "";
+  ({ server, url: base } = await startServerScriptProcess(["--port", "0"]));
 });
 afterAll(() => server?.kill());
 

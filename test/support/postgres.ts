@@ -1,8 +1,18 @@
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { inject } from "vitest";
 import { describeUnless } from "./describe-unless.ts";
 import { runToEnd } from "./run-to-end.ts";
 
@@ -38,8 +48,6 @@ export function describeWithPostgres(name: string, tests: () => void): void {
 export interface TestPostgres {
   /** A new, empty database on the server; its `postgres://` URL. */
   createDatabase(): Promise<string>;
-  /** Stops the server at once and removes its files. */
-  stop(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -64,12 +72,41 @@ async function runAsServerUser(command: string, args: string[]): Promise<void> {
 
 let databases = 0;
 
+/** Where a started server lives: enough for any process of the run to use it, and to stop it. */
+interface ServerPlace {
+  directory: string;
+  data: string;
+  port: number;
+}
+
+/** A server's databases: each `createDatabase` makes a new, empty one, named after this process. */
+function databasesOn({ port }: ServerPlace): TestPostgres["createDatabase"] {
+  const url = (database: string) => `postgres://payreq@127.0.0.1:${port}/${database}`;
+  return async () => {
+    const name = `payreq_test_${process.pid}_${++databases}`;
+    const admin = new pg.Client({ connectionString: url("postgres") });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    return url(name);
+  };
+}
+
+/** Stops a server at once and removes its files. */
+async function stopServer({ directory, data }: ServerPlace): Promise<void> {
+  await runAsServerUser("pg_ctl", ["-D", data, "-m", "immediate", "stop"]).catch(() => {});
+  rmSync(directory, { recursive: true, force: true });
+}
+
 /**
  * Starts a throwaway PostgreSQL server: `initdb` and `pg_ctl` into a temporary directory, on a
  * free port of 127.0.0.1, trusting local connections, without fsync (nothing here must survive
  * the machine). About two seconds.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+async function startServer(): Promise<ServerPlace> {
   const directory = mkdtempSync(path.join(tmpdir(), "payreq-pg-"));
   if (userInfo().uid === 0) {
     const { uid, gid } = await serverUserIds();
@@ -88,24 +125,60 @@ export async function startPostgres(): Promise<TestPostgres> {
     "-w",
     "start",
   ]);
-  const url = (database: string) => `postgres://payreq@127.0.0.1:${port}/${database}`;
-  return {
-    async createDatabase() {
-      const name = `payreq_test_${process.pid}_${++databases}`;
-      const admin = new pg.Client({ connectionString: url("postgres") });
-      await admin.connect();
+  return { directory, data, port };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The folder where the run's shared PostgreSQL server is recorded (test/support/postgres-global-setup.ts). */
+    sharedPostgresFolder: string;
+  }
+}
+
+const patienceMs = 90_000;
+let shared: Promise<TestPostgres> | undefined;
+
+/**
+ * The PostgreSQL server that all test files of this run share, each test on databases of its
+ * own: initdb is the slow part, so the first file that asks starts it, the others wait for it,
+ * and the run's global teardown stops it.
+ */
+export function sharedPostgres(): Promise<TestPostgres> {
+  shared ??= (async () => {
+    const folder = inject("sharedPostgresFolder");
+    const record = path.join(folder, "server.json");
+    const failure = path.join(folder, "failure.txt");
+    let claimed = true;
+    try {
+      mkdirSync(path.join(folder, "starting"));
+    } catch {
+      claimed = false;
+    }
+    if (claimed) {
       try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
+        writeFileSync(record, JSON.stringify(await startServer()));
+      } catch (error) {
+        writeFileSync(failure, String(error));
+        throw error;
       }
-      return url(name);
-    },
-    async stop() {
-      await runAsServerUser("pg_ctl", ["-D", data, "-m", "immediate", "stop"]).catch(() => {});
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
+    }
+    for (let waited = 0; !existsSync(record); waited += 100) {
+      if (existsSync(failure))
+        throw new Error(`the shared PostgreSQL did not start: ${readFileSync(failure, "utf8")}`);
+      if (waited > patienceMs) throw new Error("the shared PostgreSQL did not start within 90 s");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const place = JSON.parse(readFileSync(record, "utf8")) as ServerPlace;
+    return { createDatabase: databasesOn(place) };
+  })();
+  return shared;
+}
+
+/** Stops the shared server recorded in `folder`, if a test file started one, and removes the folder. */
+export async function stopSharedPostgres(folder: string): Promise<void> {
+  const record = path.join(folder, "server.json");
+  if (existsSync(record)) await stopServer(JSON.parse(readFileSync(record, "utf8")) as ServerPlace);
+  rmSync(folder, { recursive: true, force: true });
 }
 
 async function serverUserIds(): Promise<{ uid: number; gid: number }> {

@@ -11,7 +11,7 @@ import {
   type WebhookDeliveryRecord,
 } from "../../../src/server/index.ts";
 import { type RunningPayreq, startPayreq } from "../../cli/payreq-process.ts";
-import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
+import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { usdcOnBase } from "../helpers.ts";
 import { localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
@@ -32,7 +32,6 @@ afterEach(async () => {
   hook = undefined;
 });
 afterAll(async () => {
-  await postgres?.stop();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -41,7 +40,7 @@ async function prepare(
   receiver: Receiver,
   settings: Partial<SandboxConfig>,
 ): Promise<[string, string, Store]> {
-  if (!postgres) postgres = await startPostgres();
+  if (!postgres) postgres = await sharedPostgres();
   const url = await postgres.createDatabase();
   const config: SandboxConfig = {
     ...createDefaultConfig(),

@@ -5,7 +5,7 @@ import {
   type SandboxConfig,
   type Store,
 } from "../../../src/server/index.ts";
-import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
+import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { createSecurePayment, payee, payer, startTestServer, type TestServer } from "../helpers.ts";
 import { fastDelivery, localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
@@ -19,12 +19,11 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
   await Promise.all(stores.map((store) => store.close()));
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await postgres?.stop();
 });
 
 /** Two server instances on one new database, each with its own connections and webhook worker. */
 async function startTwoInstances(config: SandboxConfig): Promise<[TestServer, TestServer, Store]> {
-  if (!postgres) postgres = await startPostgres();
+  if (!postgres) postgres = await sharedPostgres();
   const url = await postgres.createDatabase();
   const started: TestServer[] = [];
   for (let n = 0; n < 2; n++) {

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll } from "vitest";
+import { beforeAll } from "vitest";
 import type { Store } from "../../../src/server/index.ts";
 import { createPostgresStore } from "../../../src/server/index.ts";
-import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
+import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { describeStoreConformance } from "./store-conformance.ts";
 
 let server: TestPostgres | undefined;
 
 describeWithPostgres("the PostgreSQL store", () => {
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
   });
-  afterAll(() => server?.stop());
 
   // Each test gets a fresh database, migrated when the store opens.
   describeStoreConformance("the PostgreSQL store", async (): Promise<Store> => {
