@@ -1,9 +1,9 @@
 import { runner } from "node-pg-migrate";
 import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { createPostgresStore } from "../../../src/server/index.ts";
 import { findMigrationsDirectory } from "../../../src/server/store/postgres/migrate.ts";
-import { describeWithPostgres, startPostgres, type TestPostgres } from "../../support/postgres.ts";
+import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
 import { requestId } from "./fixtures.ts";
 
 let server: TestPostgres | undefined;
@@ -11,9 +11,8 @@ const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}
 
 describeWithPostgres("the PostgreSQL migrations", () => {
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
   });
-  afterAll(() => server?.stop());
 
   it("mark the secure payments stored before payout links existed as links the account is paid through", async () => {
     if (!server) throw new Error("PostgreSQL did not start");
