@@ -1,6 +1,6 @@
 // Part of `npm run build:lib`: replaces tsc's dist/cli/main.js with the packed `payreq` command:
 // the command line and its dependencies in one CommonJS bundle (dist/cli/main.cjs), which
-// main.js compiles from V8's code cache beside it (src/cli/code-cache.ts). One start of
+// main.js compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
 // `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
 import { spawn } from "node:child_process";
 import { once } from "node:events";

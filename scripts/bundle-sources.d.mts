@@ -7,4 +7,8 @@ export declare function bundleForNode(
   options?: { format?: "esm" | "cjs" },
 ): Promise<string[]>;
 /** The path of an up-to-date bundle of `entry`, rebuilt only when a file it was built from changed. */
-export declare function freshBundle(entry: string, outfile: string): Promise<string>;
+export declare function freshBundle(
+  entry: string,
+  outfile: string,
+  options?: { format?: "esm" | "cjs" },
+): Promise<string>;

@@ -3,14 +3,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, repoRoot } from "../../scripts/bundle-sources.mjs";
-import { codeCacheFile, loadWithCodeCache } from "../../src/cli/code-cache.ts";
+import { codeCacheFile, loadWithCodeCache } from "../../scripts/code-cache.mjs";
 
 const cache = path.join(repoRoot, ".cache");
 mkdirSync(cache, { recursive: true });
 const dir = mkdtempSync(path.join(cache, "test-code-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("the packed command's CommonJS bundle and its V8 code cache (src/cli/code-cache.ts)", () => {
+describe("the packed command's CommonJS bundle and its V8 code cache (scripts/code-cache.mjs)", () => {
   it("compiles from the source without a cache, then from the cache it wrote", () => {
     const bundle = path.join(dir, "plain.cjs");
     writeFileSync(bundle, "module.exports = { answer: () => 42, file: __filename, dir: __dirname };\n");

@@ -52,6 +52,7 @@ const packInputs = [
   // build:lib bundles the command line with these.
   "scripts/bundle-cli.mjs",
   "scripts/bundle-sources.mjs",
+  "scripts/code-cache.mjs",
 ];
 
 function packLibrary(): { tarball: string; files: string[] } {

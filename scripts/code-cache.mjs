@@ -1,32 +1,25 @@
+// Runs a CommonJS bundle through V8's code cache beside it: `npm start`, `npm run contract` and
+// the packed `payreq` command start from one. Node 20 caches no ES module's code; for a 3 MB
+// bundle, reading its compiled functions saves a sizeable part of the start-up. Plain
+// JavaScript, so that it runs before anything is compiled.
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
 
-export interface CachedBundle {
-  /** What the bundle put in `module.exports`. */
-  exports: unknown;
-  /** Whether V8 compiled the bundle from the cache beside it, rather than from its source. */
-  cacheAccepted: boolean;
-  /** Writes the code of every function compiled so far beside the bundle; a read-only place is left as it is. */
-  writeCache(): void;
-}
-
-export const codeCacheFile = (bundleFile: string) => `${bundleFile}.v8-cache`;
+export const codeCacheFile = (bundleFile) => `${bundleFile}.v8-cache`;
 
 /**
- * Runs a CommonJS bundle as Node would require it, compiled from V8's code cache beside it when
- * that cache was made from this very source: the cache starts with the source's SHA-1 (V8 itself
- * compares only the source's length, its own version and its flags). Node 20 caches no ES
- * module's code; for the command line's 3 MB bundle, reading its compiled functions saves a
- * sizeable part of the start-up.
+ * Runs a CommonJS bundle as Node would require it, compiled from the code cache beside it when
+ * that cache was made from this very source: the cache starts with the source's SHA-1 (V8
+ * itself compares only the source's length, its own version and its flags).
  */
-export function loadWithCodeCache(bundleFile: string): CachedBundle {
+export function loadWithCodeCache(bundleFile) {
   const bytes = readFileSync(bundleFile);
   const digest = createHash("sha1").update(bytes).digest();
   const cacheFile = codeCacheFile(bundleFile);
-  let cachedData: Buffer | undefined;
+  let cachedData;
   try {
     const cache = readFileSync(cacheFile);
     if (cache.subarray(0, digest.length).equals(digest)) cachedData = cache.subarray(digest.length);
@@ -41,9 +34,14 @@ export function loadWithCodeCache(bundleFile: string): CachedBundle {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     },
   );
-  const module = { exports: {} as unknown };
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(bundleFile), module, bundleFile, path.dirname(bundleFile));
+  const module = { exports: {} };
+  script.runInThisContext()(
+    module.exports,
+    createRequire(bundleFile),
+    module,
+    bundleFile,
+    path.dirname(bundleFile),
+  );
   return {
     get exports() {
       return module.exports;
@@ -60,4 +58,11 @@ export function loadWithCodeCache(bundleFile: string): CachedBundle {
       }
     },
   };
+}
+
+/** Runs the bundle, and writes a fitting cache as the process exits when the one beside it did not fit. */
+export function runWithCodeCache(bundleFile) {
+  const bundle = loadWithCodeCache(bundleFile);
+  if (!bundle.cacheAccepted) process.once("exit", () => bundle.writeCache());
+  return bundle.exports;
 }
