@@ -1,9 +1,29 @@
-// Part of `npm run build:lib`: replaces tsc's dist/cli/main.js with one bundle of the command line
-// and its dependencies, so that the packed `payreq serve` starts from one file.
+// Part of `npm run build:lib`: replaces tsc's dist/cli/main.js with the packed `payreq` command:
+// the command line and its dependencies in one CommonJS bundle (dist/cli/main.cjs), which
+// main.js compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
+// `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import path from "node:path";
 import { bundleForNode, repoRoot } from "./bundle-sources.mjs";
 
-await bundleForNode(
-  path.join(repoRoot, "src", "cli", "main.ts"),
-  path.join(repoRoot, "dist", "cli", "main.js"),
-);
+const folder = path.join(repoRoot, "dist", "cli");
+await bundleForNode(path.join(repoRoot, "src", "cli", "run-cli.ts"), path.join(folder, "main.cjs"), {
+  format: "cjs",
+});
+await bundleForNode(path.join(repoRoot, "src", "cli", "main-cached.ts"), path.join(folder, "main.js"));
+
+const serve = spawn(process.execPath, [path.join(folder, "main.js"), "serve", "--port", "0"], {
+  cwd: repoRoot,
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, PAYREQ_CONFIG: "", PORT: "" },
+});
+let printed = "";
+serve.stdout.setEncoding("utf8");
+serve.stdout.on("data", (chunk) => {
+  printed += chunk;
+  // The banner comes once the first-called operations are warm.
+  if (printed.includes("Stop with Ctrl+C.")) serve.kill("SIGTERM");
+});
+const [code] = await once(serve, "exit");
+if (code !== 0) throw new Error(`payreq serve exited with ${code} while writing the code cache:\n${printed}`);

@@ -21,8 +21,9 @@ function writeAtomically(file, contents) {
  * Bundles `entry` into `outfile` and returns the files it was built from. The bundle must sit two
  * directories below the package root, as every source file does: the sources find generated/ and
  * docs/ by URLs relative to themselves. Identifiers are kept, so that stack traces stay readable.
+ * `format: "cjs"` makes a CommonJS bundle, whose compiled code V8 can cache (scripts/code-cache.mjs).
  */
-export async function bundleForNode(entry, outfile) {
+export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
   const depth = path.relative(repoRoot, path.dirname(outfile)).split(path.sep).length;
   if (depth !== 2) throw new Error(`${outfile} must sit two directories below ${repoRoot}`);
   const { build } = await import("esbuild");
@@ -33,14 +34,22 @@ export async function bundleForNode(entry, outfile) {
     write: false,
     bundle: true,
     platform: "node",
-    format: "esm",
+    format,
     target: ["node20"],
     minifyWhitespace: true,
     minifySyntax: true,
-    // CommonJS dependencies call require(); an ES module has none of its own.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
+    ...(format === "esm"
+      ? // CommonJS dependencies call require(); an ES module has none of its own.
+        {
+          banner: {
+            js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+          },
+        }
+      : // A CommonJS bundle has no import.meta: the sources' URLs relative to themselves start from its file.
+        {
+          define: { "import.meta.url": "__bundleUrl" },
+          banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+        }),
     metafile: true,
     logLevel: "warning",
   });
@@ -65,7 +74,7 @@ function fingerprint(inputs) {
  * The path of an up-to-date bundle of `entry`, rebuilt (about a second) only when a file it was
  * built from changed, or the lockfile did.
  */
-export async function freshBundle(entry, outfile) {
+export async function freshBundle(entry, outfile, options = {}) {
   const recordFile = `${outfile}.inputs.json`;
   try {
     const record = JSON.parse(readFileSync(recordFile, "utf8"));
@@ -74,7 +83,7 @@ export async function freshBundle(entry, outfile) {
   } catch {
     // No bundle yet, or an unreadable record: build it.
   }
-  const inputs = await bundleForNode(entry, outfile);
+  const inputs = await bundleForNode(entry, outfile, options);
   writeAtomically(recordFile, JSON.stringify(fingerprint(inputs)));
   return outfile;
 }

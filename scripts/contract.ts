@@ -208,4 +208,7 @@ async function main(): Promise<number> {
   return summary.failed > 0 ? 1 : 0;
 }
 
-process.exitCode = await main();
+// No top-level await: scripts/run-bundled.mjs runs this as CommonJS.
+main().then((code) => {
+  process.exitCode = code;
+});

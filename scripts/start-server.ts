@@ -3,9 +3,8 @@ import { processIo } from "../src/cli/cli-io.ts";
 import { reportCliErrors } from "../src/cli/run-cli.ts";
 import { runServe } from "../src/cli/serve/serve-command.ts";
 
-process.exit(
-  await reportCliErrors(
-    () => runServe(process.argv.slice(2), processIo, { command: "npm start --" }),
-    processIo,
-  ),
-);
+// No top-level await: scripts/run-bundled.mjs runs this as CommonJS.
+reportCliErrors(
+  () => runServe(process.argv.slice(2), processIo, { command: "npm start --" }),
+  processIo,
+).then((code) => process.exit(code));

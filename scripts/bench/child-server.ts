@@ -67,7 +67,10 @@ export async function startChildServer(
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited early:\n${errors}`);
     try {
-      const answer = await fetch(baseUrl + probe.path, { headers: probe.headers ?? {} });
+      // The probe's connection closes: a first request timed next opens its own, as a new client's does.
+      const answer = await fetch(baseUrl + probe.path, {
+        headers: { ...probe.headers, connection: "close" },
+      });
       await answer.arrayBuffer();
       if (answer.ok) {
         return { baseUrl, startedInMs: performance.now() - started, stop: () => stopGroup(child) };

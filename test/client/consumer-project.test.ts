@@ -57,6 +57,7 @@ const packInputs = [
   // build:lib bundles the command line with these.
   "scripts/bundle-cli.mjs",
   "scripts/bundle-sources.mjs",
+  "scripts/code-cache.mjs",
 ];
 
 async function packLibrary(): Promise<{ tarball: string; files: string[] }> {
@@ -212,6 +213,9 @@ describe("the packed package in a consumer project", () => {
     expect(packedFiles).toContain("dist/index.d.ts");
     expect(packedFiles).toContain("dist/client/create-client.js");
     expect(packedFiles).toContain("dist/cli/main.js");
+    // The command line's bundle and the V8 code cache its start-up compiles from.
+    expect(packedFiles).toContain("dist/cli/main.cjs");
+    expect(packedFiles).toContain("dist/cli/main.cjs.v8-cache");
     expect(packedFiles.filter((file) => !file.startsWith("dist/"))).toEqual([
       "LICENSE",
       "README.md",
