@@ -112,13 +112,13 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
       maxRateTimespan: 0n,
     };
     if (payment.token.type === "ETH") {
-      nativeDetails.push({ ...detail, path: [] });
+      nativeDetails.push({ path: [], ...detail });
       nativeAmounts += amount;
       nativeAmountsAndFees += amount + feeAmount;
       return;
     }
     const token = normalizeAddress(payment.token.address, `${at}.token.address`);
-    erc20Details.push({ ...detail, path: [token] });
+    erc20Details.push({ path: [token], ...detail });
     const total = tokenTotals.get(token.toLowerCase()) ?? { token, amounts: 0n, amountsAndFees: 0n };
     total.amounts += amount;
     total.amountsAndFees += amount + feeAmount;

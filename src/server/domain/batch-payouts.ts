@@ -105,7 +105,7 @@ export async function buildBatchPayment(
     currentAllowances,
     contracts,
   });
-  return { ...built, payments };
+  return { payments, ...built };
 }
 
 /**

@@ -8,18 +8,30 @@ import { ulid } from "ulid";
 const pool = { bytes: Buffer.alloc(0), offset: 0 };
 const poolSize = 4096;
 
-/** The next `count` (at most `poolSize`) random bytes of the pool, which refills when it runs out. */
-function randomPoolBytes(count: number): Buffer {
+/** Where the next `count` (at most `poolSize`) random bytes of the pool start; it refills when it runs out. */
+function takeFromPool(count: number): number {
   if (pool.offset + count > pool.bytes.length) {
     pool.bytes = randomBytes(poolSize);
     pool.offset = 0;
   }
   pool.offset += count;
-  return pool.bytes.subarray(pool.offset - count, pool.offset);
+  return pool.offset - count;
 }
 
-/** 4 bytes from the OS's CSPRNG as a fraction in [0, 1); 32 divides 2^32, so ULID characters stay uniform. */
-const cryptoRandom = () => randomPoolBytes(4).readUInt32BE() / 2 ** 32;
+/** The next `count` random bytes of the pool, as hex. */
+function randomPoolHex(count: number): string {
+  const start = takeFromPool(count);
+  return pool.bytes.toString("hex", start, start + count);
+}
+
+/**
+ * 4 bytes from the OS's CSPRNG as a fraction in [0, 1); 32 divides 2^32, so ULID characters stay
+ * uniform. Read in place: a ULID asks for 16 of them.
+ */
+function cryptoRandom(): number {
+  const start = takeFromPool(4); // first: taking may refill the pool with a new buffer
+  return pool.bytes.readUInt32BE(start) / 2 ** 32;
+}
 
 /**
  * A ULID whose 80 random bits come from the CSPRNG. Not the monotonic factory: it would make
@@ -31,12 +43,12 @@ export function newUlid(now: Date): string {
 
 /** A request id: `01` and 64 random lower-case hex digits. */
 export function newRequestId(): string {
-  return `01${randomPoolBytes(32).toString("hex")}`;
+  return `01${randomPoolHex(32)}`;
 }
 
 /** A payment-reference salt, as the chain module's generateSalt makes it: 16 lower-case hex digits, from the pool. */
 export function newSalt(): string {
-  return randomPoolBytes(8).toString("hex");
+  return randomPoolHex(8);
 }
 
 export function newUuid(): string {
@@ -45,7 +57,7 @@ export function newUuid(): string {
 
 /** A made-up transaction hash for sandbox payments that do not name one. */
 export function newTxHash(): `0x${string}` {
-  return `0x${randomPoolBytes(32).toString("hex")}`;
+  return `0x${randomPoolHex(32)}`;
 }
 
 /** The public value of a new client ID: `cli_` and 32 random hex digits. */

@@ -2,7 +2,7 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound } from "../problems.ts";
 import type { DomainContext } from "./context.ts";
 import { requireOwnRecord } from "./own-records.ts";
-import { effectiveStatus, securePaymentUrl } from "./secure-payments.ts";
+import { effectiveStatus, securePaymentLinkUrl } from "./secure-payments.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /**
@@ -24,7 +24,7 @@ export async function findSecurePayment(
   const status = effectiveStatus(record, ctx.clock.now());
   return {
     token: record.token,
-    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), record.token),
+    securePaymentUrl: securePaymentLinkUrl(ctx.securePaymentPageUrl(), record.token),
     status,
     paymentType: record.requestIds.length === 1 ? "single" : "batch",
     requestIds: record.requestIds,

@@ -36,6 +36,30 @@ export function securePaymentUrl(pageUrl: string, token: string): string {
   return url.toString();
 }
 
+/**
+ * What `securePaymentUrl` answers for the server's page URL, without parsing it for every link:
+ * the URL up to the token when the token comes last, as it does for a page URL without a
+ * fragment or a `token` of its own. Alphanumeric tokens (ULIDs) need no escaping, so appending
+ * one gives what the URL API gives.
+ */
+let lastPage: { pageUrl: string; prefix: string | undefined } | undefined;
+
+function pageUrlPrefix(pageUrl: string): string | undefined {
+  if (lastPage?.pageUrl !== pageUrl) {
+    const sample = securePaymentUrl(pageUrl, "0");
+    lastPage = { pageUrl, prefix: sample.endsWith("token=0") ? sample.slice(0, -1) : undefined };
+  }
+  return lastPage.prefix;
+}
+
+/** `securePaymentUrl(pageUrl, token)`, built by appending the token to the page URL's prefix where it can be. */
+export function securePaymentLinkUrl(pageUrl: string, token: string): string {
+  const prefix = pageUrlPrefix(pageUrl);
+  return prefix !== undefined && /^[0-9A-Za-z]+$/.test(token)
+    ? prefix + token
+    : securePaymentUrl(pageUrl, token);
+}
+
 /** What a link keeps besides its requests. */
 export type SecurePaymentLinkDetails = Pick<
   SecurePaymentRecord,
@@ -84,8 +108,8 @@ export async function putNewSecurePayment(
 ): Promise<SecurePaymentRecord> {
   const now = ctx.clock.now();
   const created: SecurePaymentRecord = {
-    ...link,
     accountId: principal.accountId,
+    ...link,
     status: "pending",
     ...details,
     createdAt: now.toISOString(),
@@ -105,7 +129,7 @@ export async function putNewSecurePayment(
 export function toCreatedLink(ctx: DomainContext, record: SecurePaymentRecord): Schemas["SecurePayment"] {
   return {
     requestIds: record.requestIds,
-    securePaymentUrl: securePaymentUrl(ctx.securePaymentPageUrl(), record.token),
+    securePaymentUrl: securePaymentLinkUrl(ctx.securePaymentPageUrl(), record.token),
     token: record.token,
   };
 }

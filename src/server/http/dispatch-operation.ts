@@ -18,7 +18,7 @@ export function dispatchOperation(
     if (!route?.successStatus) throw new Error("dispatchOperation runs after resolveOperation");
     const handler = handlers[route.operationId as PathOperationId] as OperationHandler<PathOperationId>;
     const body = await handler(
-      { ...serverOf(req), clock: clockOf(res) },
+      { clock: clockOf(res), ...serverOf(req) },
       {
         principal: principalOf(res),
         path: pathParams as never,

@@ -137,7 +137,7 @@ function operationValidator(
     : undefined;
   const describe: RequestHandler = (req, res, next) => {
     const pathParams = stateOf(res).pathParams ?? {};
-    (req as unknown as { openapi: unknown }).openapi = { ...route, pathParams };
+    (req as unknown as { openapi: unknown }).openapi = { pathParams, ...route };
     req.params = pathParams;
     next();
   };

@@ -283,7 +283,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const appended: Omit<DomainEvent, "sequence">[] = [];
       try {
         const result = await work(operations(undo, appended));
-        const committed = appended.map((event) => ({ ...event, sequence: ++lastSequence }));
+        const committed = appended.map(
+          (event): DomainEvent => ({
+            sequence: ++lastSequence,
+            type: event.type,
+            occurredAt: event.occurredAt,
+            data: event.data,
+          }),
+        );
         events.push(...committed);
         if (trimmed > 0 && trimmed * 2 >= events.length) {
           events = events.slice(trimmed);

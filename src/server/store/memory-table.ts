@@ -48,13 +48,19 @@ export class MemoryTable<R> {
   readonly #spec: MemoryTableSpec<R>;
   readonly #rows = new Map<string, Row<R>>();
   readonly #indexes = new Map<string, Map<string, Row<R>[]>>();
+  /** Each index's value function and entries, listed once for the writes that walk them all. */
+  readonly #indexList: { valueOf: (record: R) => string | undefined; entries: Map<string, Row<R>[]> }[] = [];
   readonly #onRead: (table: string, records: number) => void;
   #nextPosition = 1;
 
   constructor(spec: MemoryTableSpec<R>, onRead: (table: string, records: number) => void) {
     this.#spec = spec;
     this.#onRead = onRead;
-    for (const name of Object.keys(spec.indexes)) this.#indexes.set(name, new Map());
+    for (const [name, valueOf] of Object.entries(spec.indexes)) {
+      const entries = new Map<string, Row<R>[]>();
+      this.#indexes.set(name, entries);
+      this.#indexList.push({ valueOf, entries });
+    }
   }
 
   get(key: string): R | undefined {
@@ -162,10 +168,9 @@ export class MemoryTable<R> {
   }
 
   #index(row: Row<R>): void {
-    for (const [name, indexValue] of Object.entries(this.#spec.indexes)) {
-      const value = indexValue(row.record);
+    for (const { valueOf, entries } of this.#indexList) {
+      const value = valueOf(row.record);
       if (value === undefined) continue;
-      const entries = this.#indexes.get(name) as Map<string, Row<R>[]>;
       const rows = entries.get(value);
       if (!rows) entries.set(value, [row]);
       else if ((rows.at(-1)?.position ?? 0) < row.position) rows.push(row);
@@ -174,10 +179,9 @@ export class MemoryTable<R> {
   }
 
   #unindex(row: Row<R>): void {
-    for (const [name, indexValue] of Object.entries(this.#spec.indexes)) {
-      const value = indexValue(row.record);
+    for (const { valueOf, entries } of this.#indexList) {
+      const value = valueOf(row.record);
       if (value === undefined) continue;
-      const entries = this.#indexes.get(name) as Map<string, Row<R>[]>;
       const rows = entries.get(value) ?? [];
       const at = firstAfter(rows, row.position - 1);
       if (rows[at] === row) rows.splice(at, 1);

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { isWebhookEventName } from "../../client/webhook-event.ts";
 import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../http/error-handler.ts";
-import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
+import type { DomainEvent, WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
 import { postWebhook, type WebhookPostResult } from "./post-webhook.ts";
@@ -58,6 +59,10 @@ const pollBatch = 20;
  * one store only one sends it; a lease outlives the longest attempt, and a delivery whose worker
  * died is taken over once its lease ends. Due times are real time in the store: a restarted or
  * another worker keeps the retry schedule.
+ *
+ * A commit holding a webhook event starts a fan-out. The other events (a request created, a
+ * link created) concern no webhook: the worker passes over them in the next fan-out, or once a
+ * batch of them waits, so that a burst of such commits costs no fan-out each.
  */
 export class WebhookDispatcher {
   readonly #options: WebhookDispatcherOptions;
@@ -78,6 +83,8 @@ export class WebhookDispatcher {
   /** A fan-out is queued and has not started: it will read every event committed until it starts. */
   #fanOutWaiting = false;
   #pollTimer: NodeJS.Timeout | undefined;
+  /** Events committed since the last fan-out was requested that no webhook needs. */
+  #passedOver = 0;
   #busy = 0;
   #idleWaiters: (() => void)[] = [];
 
@@ -95,7 +102,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#unsubscribe = this.#options.store.onEventsCommitted(() => this.#requestFanOut());
+    this.#unsubscribe = this.#options.store.onEventsCommitted((events) => this.#eventsCommitted(events));
     this.#requestFanOut();
     this.#track(
       this.#resumePending().catch((error) =>
@@ -147,7 +154,15 @@ export class WebhookDispatcher {
     for (const resolve of waiters) resolve();
   }
 
+  #eventsCommitted(events: DomainEvent[]): void {
+    this.#passedOver += events.length;
+    if (this.#passedOver >= fanOutBatch || events.some((event) => isWebhookEventName(event.type))) {
+      this.#requestFanOut();
+    }
+  }
+
   #requestFanOut(): void {
+    this.#passedOver = 0;
     // A burst of commits shares the fan-out that waits, instead of queueing one each that would find nothing.
     if (!this.#running || this.#fanOutWaiting) return;
     this.#fanOutWaiting = true;
