@@ -27,6 +27,12 @@ describe("computePaymentReference", () => {
     expect(checksummed).toBe(`0x${keccak256(stringToBytes(preimage)).slice(-16)}`);
     expect(checksummed).toMatch(/^0x[0-9a-f]{16}$/);
   });
+
+  it("hashes the UTF-8 bytes of the preimage, characters beyond ASCII included", () => {
+    const input = { requestId: "01ÄÖ", salt: "€", paymentAddress: "0x𝔸" };
+    const preimage = "01äö€0x𝔸";
+    expect(computePaymentReference(input)).toBe(`0x${keccak256(stringToBytes(preimage)).slice(-16)}`);
+  });
 });
 
 describe("generateSalt", () => {
