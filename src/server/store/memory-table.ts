@@ -49,17 +49,17 @@ export class MemoryTable<R> {
   readonly #rows = new Map<string, Row<R>>();
   readonly #indexes = new Map<string, Map<string, Row<R>[]>>();
   /** Each index's value function and entries, listed once for the writes that walk them all. */
-  readonly #indexList: { valueOf: (record: R) => string | undefined; entries: Map<string, Row<R>[]> }[] = [];
+  readonly #indexList: { indexValue: (record: R) => string | undefined; entries: Map<string, Row<R>[]> }[] = [];
   readonly #onRead: (table: string, records: number) => void;
   #nextPosition = 1;
 
   constructor(spec: MemoryTableSpec<R>, onRead: (table: string, records: number) => void) {
     this.#spec = spec;
     this.#onRead = onRead;
-    for (const [name, valueOf] of Object.entries(spec.indexes)) {
+    for (const [name, indexValue] of Object.entries(spec.indexes)) {
       const entries = new Map<string, Row<R>[]>();
       this.#indexes.set(name, entries);
-      this.#indexList.push({ valueOf, entries });
+      this.#indexList.push({ indexValue, entries });
     }
   }
 
@@ -168,8 +168,8 @@ export class MemoryTable<R> {
   }
 
   #index(row: Row<R>): void {
-    for (const { valueOf, entries } of this.#indexList) {
-      const value = valueOf(row.record);
+    for (const { indexValue, entries } of this.#indexList) {
+      const value = indexValue(row.record);
       if (value === undefined) continue;
       const rows = entries.get(value);
       if (!rows) entries.set(value, [row]);
@@ -179,8 +179,8 @@ export class MemoryTable<R> {
   }
 
   #unindex(row: Row<R>): void {
-    for (const { valueOf, entries } of this.#indexList) {
-      const value = valueOf(row.record);
+    for (const { indexValue, entries } of this.#indexList) {
+      const value = indexValue(row.record);
       if (value === undefined) continue;
       const rows = entries.get(value) ?? [];
       const at = firstAfter(rows, row.position - 1);
