@@ -11,6 +11,12 @@ export interface MemoryTableSpec<R> {
   unique?: readonly string[];
 }
 
+/** One index: the value a record is found by, and the rows of each value. */
+interface IndexEntries<R> {
+  indexValue: (record: R) => string | undefined;
+  entries: Map<string, Row<R>[]>;
+}
+
 interface Row<R> {
   position: number;
   record: R;
@@ -49,7 +55,7 @@ export class MemoryTable<R> {
   readonly #rows = new Map<string, Row<R>>();
   readonly #indexes = new Map<string, Map<string, Row<R>[]>>();
   /** Each index's value function and entries, listed once for the writes that walk them all. */
-  readonly #indexList: { indexValue: (record: R) => string | undefined; entries: Map<string, Row<R>[]> }[] = [];
+  readonly #indexList: IndexEntries<R>[] = [];
   readonly #onRead: (table: string, records: number) => void;
   #nextPosition = 1;
 
