@@ -137,7 +137,15 @@ function operationValidator(
     : undefined;
   const describe: RequestHandler = (req, res, next) => {
     const pathParams = stateOf(res).pathParams ?? {};
-    (req as unknown as { openapi: unknown }).openapi = { pathParams, ...route };
+    // Member by member: a spread of `route` costs a copy of its members on every request.
+    (req as unknown as { openapi: ValidatorRoute & { pathParams: Record<string, string> } }).openapi = {
+      expressRoute: route.expressRoute,
+      openApiRoute: route.openApiRoute,
+      schema: route.schema,
+      _responseSchema: route._responseSchema,
+      serial: route.serial,
+      pathParams,
+    };
     req.params = pathParams;
     next();
   };

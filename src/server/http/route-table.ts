@@ -53,10 +53,18 @@ export function buildRouteTable(operations: readonly SpecOperation[]) {
   }
   // Literal segments win over parameters when two templates could match the same path.
   const entries = [...byTemplate.values()].sort((a, b) => b.literalCount - a.literalCount);
+  // A path with no parameter is found by its text: no template of as many segments has more literals.
+  const literalPaths = new Map(
+    [...byTemplate]
+      .filter(([, entry]) => entry.literalCount === entry.segments.length)
+      .map(([template, entry]) => [template, entry.operations]),
+  );
 
   return {
     routes: entries.flatMap((entry) => [...entry.operations.values()]),
     match(method: string, path: string): RouteMatch {
+      const literal = literalPaths.get(path)?.get(method);
+      if (literal) return { kind: "operation", route: literal, params: {} };
       const parts = path.split("/").slice(1);
       const allowed = new Set<string>();
       for (const entry of entries) {
