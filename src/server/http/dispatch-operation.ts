@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { ServerContext } from "../domain/context.ts";
 import type { OperationHandler, OperationHandlers, PathOperationId } from "../operations/operation-types.ts";
-import { clockOf, principalOf, stateOf } from "./request-state.ts";
+import { clockOf, principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
 
 /**
  * The one step that answers an operation: the handler of the operationId the route table matched,
@@ -30,6 +30,9 @@ export function dispatchOperation(
     if (body === undefined) res.end();
     // The response validator takes a JSON null for a missing body; the spec documents it all the same.
     else if (body === null) res.type("application/json").send("null");
-    else res.json(body);
+    else {
+      takeResponseCheck(res)?.(req, res, body);
+      res.json(body);
+    }
   };
 }

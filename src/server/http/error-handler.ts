@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from "express";
+import type { ErrorRequestHandler, Request, Response } from "express";
 import { ChainInputError } from "../../chain/index.ts";
 import { ProblemError, problemCatalogue, validationFailed } from "../problems.ts";
 import { stateOf } from "./request-state.ts";
@@ -24,8 +24,7 @@ const statusOf = (error: ProblemError) => problemCatalogue[error.kind].status;
  * the server's own fault: 500 with a generic detail, the cause logged but never sent.
  */
 export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
-  return (error, req, res, next) => {
-    if (res.headersSent) return next(error);
+  const answer = (error: unknown, req: Request, res: Response) => {
     const { requestId, route } = stateOf(res);
     // An operation answers only the statuses it documents; another is the server's own mistake.
     const undocumented =
@@ -54,5 +53,14 @@ export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
         "An unexpected error occurred; retry later and quote the request id if it persists.",
       ),
     );
+  };
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    try {
+      answer(error, req, res);
+    } catch (invalidAnswer) {
+      // The problem broke the operation's response schema: that is the server's fault, a 500.
+      answer(invalidAnswer, req, res);
+    }
   };
 }

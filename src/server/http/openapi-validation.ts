@@ -7,6 +7,7 @@ import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
 import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
 import { stateOf } from "./request-state.ts";
+import { createResponseCheck } from "./response-check.ts";
 import {
   type IssueWording,
   readIssueWording,
@@ -75,10 +76,9 @@ function validatorDocument(spec: SpecDocument, operation: SpecOperation): SpecDo
 
 let specSerial = 0;
 
-/** The parts of express-openapi-validator's middleware that validate; the others are not needed here. */
+/** The part of express-openapi-validator's middleware that validates requests; the others are not needed here. */
 interface ValidatorParts {
   requestValidationMiddleware(apiDoc: unknown): RequestHandler;
-  responseValidationMiddleware(apiDoc: unknown, serial: number): RequestHandler;
 }
 
 /**
@@ -99,11 +99,13 @@ interface ValidatorRoute {
  * the OpenAPI meta-schema once per validator. The bundled spec is checked when it is built
  * (`npm run lint`) and by test/spec instead.
  *
- * It runs the validator's request and response middleware directly, as its own `installMiddleware`
- * would after loading, but without the steps it does not need per request: finding the route among
- * the document's paths (resolveOperation has matched it, and the route is the same for every
- * request of the operation), path-parameter hooks for Express routes (operations have none), the
- * security step (off) and a promise for the loaded document before each step.
+ * It runs the validator's request middleware directly, as its own `installMiddleware` would after
+ * loading, but without the steps it does not need per request: finding the route among the
+ * document's paths (resolveOperation has matched it, and the route is the same for every request
+ * of the operation), path-parameter hooks for Express routes (operations have none), the security
+ * step (off) and a promise for the loaded document before each step. Answers are checked by the
+ * validator's ResponseValidator where they are sent (createResponseCheck), not by a hook around
+ * `res.json` installed on every request.
  */
 function operationValidator(
   spec: SpecDocument,
@@ -132,8 +134,13 @@ function operationValidator(
     serial,
   };
   const validateRequest = parts.requestValidationMiddleware(document);
-  const validateResponse = options.validateResponses
-    ? parts.responseValidationMiddleware(apiDocRes, serial)
+  const responses = options.validateResponses
+    ? createResponseCheck(apiDocRes, {
+        ajv: validator.ajvOpts.response,
+        validateResponses: validator.options.validateResponses,
+        serial,
+        responses: asObject(route._responseSchema).responses,
+      })
     : undefined;
   const describe: RequestHandler = (req, res, next) => {
     const pathParams = stateOf(res).pathParams ?? {};
@@ -149,12 +156,19 @@ function operationValidator(
     req.params = pathParams;
     next();
   };
-  const checks = validateResponse ? [validateRequest, validateResponse] : [validateRequest];
+  // The answer is checked where it is sent: dispatchOperation and sendProblem take the check.
+  const checkAnswer: RequestHandler = (_req, res, next) => {
+    stateOf(res).responseCheck = responses?.check;
+    next();
+  };
+  // A warm-up request compiles every response schema, even when the request validator refuses its example.
+  const compileResponses: RequestHandler = (req, _res, next) => {
+    responses?.compile(req);
+    next();
+  };
   return {
-    validate: inSequence([describe, ...checks]),
-    // The response step goes first here, so that a warm-up request whose example the request
-    // validator refuses still compiles the response schemas when its refusal is answered.
-    warmUp: inSequence([describe, ...[...checks].reverse()]),
+    validate: inSequence([describe, validateRequest, checkAnswer]),
+    warmUp: inSequence([describe, compileResponses, checkAnswer, validateRequest]),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { Principal } from "../domain/principal.ts";
+import type { ResponseCheck } from "./response-check.ts";
 
 /** What the middleware learns about a request, kept in `res.locals` for the later steps. */
 export interface RequestState {
@@ -12,6 +13,8 @@ export interface RequestState {
   principal?: Principal;
   /** The sandbox clock of the caller's account, read once per request. */
   clock?: SandboxClock;
+  /** Checks the answer against the spec once the request has passed the validator (validateAgainstSpec). */
+  responseCheck?: ResponseCheck | undefined;
 }
 
 export function stateOf(res: Response): RequestState {
@@ -30,4 +33,15 @@ export function principalOf(res: Response): Principal {
   const { principal } = stateOf(res);
   if (!principal) throw new Error("handler reached without an authenticated principal");
   return principal;
+}
+
+/**
+ * The check of the answer about to be sent, taken once: an answer sent instead of one that failed
+ * its check (the 500 that reports it) is not checked again.
+ */
+export function takeResponseCheck(res: Response): ResponseCheck | undefined {
+  const state = stateOf(res);
+  const check = state.responseCheck;
+  state.responseCheck = undefined;
+  return check;
 }

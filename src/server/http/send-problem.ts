@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { ProblemError } from "../problems.ts";
-import { stateOf } from "./request-state.ts";
+import { stateOf, takeResponseCheck } from "./request-state.ts";
 
 /**
  * The request path as a valid URI reference for `instance`: characters a URI cannot hold, and `%`
@@ -12,8 +12,13 @@ function toUriReference(path: string): string {
   );
 }
 
-/** Answers a ProblemError as `application/problem+json`, with its headers. */
+/**
+ * Answers a ProblemError as `application/problem+json`, with its headers. Throws, sending nothing,
+ * when the answer breaks the operation's response schema (see takeResponseCheck).
+ */
 export function sendProblem(req: Request, res: Response, error: ProblemError): void {
   const body = error.toBody({ instance: toUriReference(req.path), requestId: stateOf(res).requestId });
-  res.status(body.status).set(error.headers).type("application/problem+json").json(body);
+  res.status(body.status).set(error.headers).type("application/problem+json");
+  takeResponseCheck(res)?.(req, res, body);
+  res.json(body);
 }

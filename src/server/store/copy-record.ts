@@ -15,12 +15,27 @@ export function copyRecord<T>(value: T): T {
     return copied as T;
   }
   const prototype = Object.getPrototypeOf(value);
-  if (typeof value === "function" || (prototype !== Object.prototype && prototype !== null)) {
-    return structuredClone(value);
+  if (prototype === null) return copyMemberByMember(value as Record<string, unknown>) as T;
+  if (typeof value === "function" || prototype !== Object.prototype) return structuredClone(value);
+  // A spread copies the members of a record's shape at once (a member named __proto__ stays a
+  // member); then only the members that are objects are copied in turn.
+  const copied: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  const keys = Object.keys(copied);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const member = copied[key];
+    if (member !== null && (typeof member === "object" || typeof member === "function")) {
+      copied[key] = copyRecord(member);
+    }
   }
+  return copied as T;
+}
+
+/** An object without a prototype, copied as structuredClone copies it: into a plain object. */
+function copyMemberByMember(value: Record<string, unknown>): Record<string, unknown> {
   const copied: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const member = copyRecord((value as Record<string, unknown>)[key]);
+    const member = copyRecord(value[key]);
     // A member named __proto__ stays a member, as structuredClone keeps it, never a prototype.
     if (key === "__proto__")
       Object.defineProperty(copied, key, {
@@ -31,5 +46,5 @@ export function copyRecord<T>(value: T): T {
       });
     else copied[key] = member;
   }
-  return copied as T;
+  return copied;
 }

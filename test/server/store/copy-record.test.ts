@@ -28,6 +28,18 @@ describe("copyRecord", () => {
     expect(JSON.stringify(copied)).toBe(JSON.stringify(parsed));
   });
 
+  it("copies an object without a prototype into a plain one, as structuredClone does", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, nested: { b: [2] } });
+    const copied = copyRecord({ bare });
+    expect(Object.getPrototypeOf(copied.bare)).toBe(Object.prototype);
+    expect(copied).toStrictEqual(structuredClone({ bare }));
+    expect(copied.bare.nested).not.toBe(bare.nested);
+  });
+
+  it("refuses a function anywhere in a record, as structuredClone does", () => {
+    expect(() => copyRecord({ nested: { list: [{ run: () => 1 }] } })).toThrow();
+  });
+
   it("hands other objects to structuredClone: a Date is copied, a function refused", () => {
     const at = new Date("2026-04-12T10:00:00.000Z");
     const copied = copyRecord({ at, list: [at] });

@@ -147,8 +147,14 @@ describe("the in-memory store at scale", () => {
     const fewRecords = await readsPerOperation(small.server, small.reads);
     const manyRecords = await readsPerOperation(large.server, large.reads);
     expect(manyRecords).toEqual(fewRecords);
-    // The paths that read records do read them: these counts are what an operation costs.
-    expect(fewRecords).toMatchObject({ getPayCalldata: 4, "recordSandboxPayment with its webhook": 12 });
+    // The paths that read records do read them: these counts are what an operation costs. The
+    // payment's webhook fan-out also reads the two events of the link created before, which
+    // concern no webhook and waited for it; the creation itself read nothing.
+    expect(fewRecords).toMatchObject({
+      createSecurePayment: 0,
+      getPayCalldata: 4,
+      "recordSandboxPayment with its webhook": 14,
+    });
     expect(large.server.loggedErrors).toEqual([]);
   });
 });
