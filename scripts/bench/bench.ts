@@ -38,7 +38,7 @@ const { values } = parseArgs({ options: { quick: { type: "boolean", default: fal
 // --quick checks that the benchmark runs; its numbers are too short-lived to compare.
 const settings = values.quick
   ? { rounds: 1, seconds: 1, connections: 10, startups: 1, creationRecords: 2_000, hostileRepeats: 1 }
-  : { rounds: 3, seconds: 5, connections: 10, startups: 3, creationRecords: 50_000, hostileRepeats: 5 };
+  : { rounds: 3, seconds: 5, connections: 10, startups: 5, creationRecords: 50_000, hostileRepeats: 5 };
 const log = (line: string) => process.stderr.write(`${line}\n`);
 // The machine is shared: its load around the run says how far the numbers can be trusted.
 const loadAtStart = os.loadavg();

@@ -63,16 +63,20 @@ export function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Milliseconds one request takes, answered in full with a 2xx (or with `expectStatus`). */
+/**
+ * Milliseconds one request takes, answered in full with a 2xx (or with `expectStatus`). With
+ * `newConnection`, the request asks for its connection to close after it, so that the next one
+ * opens its own.
+ */
 export async function timeRequest(
   baseUrl: string,
   request: LoadRequest,
-  options: { expectStatus?: number } = {},
+  options: { expectStatus?: number; newConnection?: boolean } = {},
 ): Promise<number> {
   const started = performance.now();
   const answer = await fetch(baseUrl + request.path, {
     method: request.method,
-    headers: request.headers,
+    headers: options.newConnection ? { ...request.headers, connection: "close" } : request.headers,
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   await answer.arrayBuffer();

@@ -52,15 +52,21 @@ export interface FirstRequest {
   medianMs: number;
 }
 
-/** The first request of an operation on a fresh server, against the median of the next `repeats`. */
+/**
+ * The first request of an operation on a fresh server, against the median of the next `repeats`.
+ * Each one opens a connection of its own, as the first must: a new client's first request pays
+ * for its connection, and the ones it is compared with pay for theirs too.
+ */
 export async function measureFirstRequest(
   server: ChildServer,
   request: LoadRequest,
   repeats: number,
 ): Promise<FirstRequest> {
-  const firstMs = await timeRequest(server.baseUrl, request);
+  const firstMs = await timeRequest(server.baseUrl, request, { newConnection: true });
   const later: number[] = [];
-  for (let index = 0; index < repeats; index++) later.push(await timeRequest(server.baseUrl, request));
+  for (let index = 0; index < repeats; index++) {
+    later.push(await timeRequest(server.baseUrl, request, { newConnection: true }));
+  }
   return { firstMs, medianMs: median(later) };
 }
 

@@ -31,7 +31,7 @@ import { pagesRouter } from "./pages/pages-router.ts";
 import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
-import { warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
+import { firstCalledOperations, warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
@@ -219,7 +219,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       const { first, later } = warmUpOrder(operations);
       if (warmUp && apiKey) {
         try {
-          await readiness.holdDuring(warmUpOperations(warmUpTarget, first));
+          await readiness.holdDuring(warmUpOperations(warmUpTarget, first, undefined, firstCalledOperations));
         } catch (error) {
           await closeHttp();
           throw error;

@@ -1,6 +1,9 @@
+import { once } from "node:events";
+import { createServer as createHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmUpHeader } from "../../src/server/http/openapi-validation.ts";
-import { firstCalledOperations, warmUpOrder } from "../../src/server/warm-up.ts";
+import { firstCalledOperations, warmUpOperations, warmUpOrder } from "../../src/server/warm-up.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -8,7 +11,9 @@ describe("warmUpOrder", () => {
   const { first, later } = warmUpOrder(readPathOperations());
 
   it("compiles the first-called operations before answering, then the service's, then the sandbox's", () => {
-    expect(first.map((operation) => operation.operationId).sort()).toEqual([...firstCalledOperations].sort());
+    expect(first.map((operation) => operation.operationId).sort()).toEqual(
+      Object.keys(firstCalledOperations).sort(),
+    );
     const sandbox = later.map((operation) => operation.key.startsWith("/sandbox/"));
     expect(sandbox.indexOf(true)).toBeGreaterThan(0);
     expect(sandbox.slice(sandbox.indexOf(true)).every(Boolean)).toBe(true);
@@ -32,5 +37,42 @@ describe("a server that warms up", () => {
       { path: "/query/warmUp", message: `Unknown query parameter 'warmUp', got "1"` },
     ]);
     expect(server.loggedErrors).toEqual([]);
+  });
+});
+
+describe("warmUpOperations", () => {
+  it("sends each example call of an operation as many rounds as asked, each on a connection of its own", async () => {
+    const received: string[] = [];
+    let connections = 0;
+    const sink = createHttpServer((req, res) => {
+      received.push(`${req.method} ${req.url} ${req.headers[warmUpHeader]}`);
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("[]"));
+    });
+    sink.on("connection", () => connections++);
+    sink.listen(0, "127.0.0.1");
+    await once(sink, "listening");
+    try {
+      const { port } = sink.address() as AddressInfo;
+      const listCurrencies = readPathOperations().find(
+        (operation) => operation.operationId === "listCurrencies",
+      );
+      if (!listCurrencies) throw new Error("the spec has no listCurrencies");
+      await warmUpOperations(
+        { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
+        [listCurrencies],
+        undefined,
+        { listCurrencies: 3 },
+      );
+      // The plain call and the one with every query example, three rounds of both.
+      expect(received).toHaveLength(6);
+      expect(new Set(received).size).toBe(2);
+      expect(received.every((line) => line.startsWith("GET /v1/currencies") && line.endsWith(" t"))).toBe(
+        true,
+      );
+      expect(connections).toBe(6);
+    } finally {
+      sink.close();
+    }
   });
 });
