@@ -72,24 +72,39 @@ export interface OverlongArray {
 
 /**
  * The arrays of `value` longer than `limits` allows. The items of an array that is too long are
- * not looked at: finding it costs no more for a million items than for a hundred and one.
+ * not looked at: finding it costs no more for a million items than for a hundred and one. The
+ * path to each array is kept as a list of tokens and written as a pointer only for one that is
+ * found: every request body is looked at, and nearly none has an array too long.
  */
-export function findOverlongArrays(value: unknown, limits: BodyLimits, pointer = ""): OverlongArray[] {
-  if (Array.isArray(value)) {
-    if (limits.maxItems !== undefined && value.length > limits.maxItems) {
-      return [{ pointer, maxItems: limits.maxItems, length: value.length }];
-    }
-    const { items } = limits;
-    return items
-      ? value.flatMap((item, index) => findOverlongArrays(item, items, `${pointer}/${index}`))
-      : [];
-  }
-  if (!isObject(value) || !limits.properties) return [];
+export function findOverlongArrays(value: unknown, limits: BodyLimits): OverlongArray[] {
   const found: OverlongArray[] = [];
-  for (const [name, below] of limits.properties) {
-    if (Object.hasOwn(value, name))
-      found.push(...findOverlongArrays(value[name], below, `${pointer}/${escapePointerToken(name)}`));
-  }
+  const path: (string | number)[] = [];
+  const pointer = () =>
+    path.map((token) => `/${typeof token === "number" ? token : escapePointerToken(token)}`).join("");
+  const visit = (node: unknown, below: BodyLimits) => {
+    if (Array.isArray(node)) {
+      if (below.maxItems !== undefined && node.length > below.maxItems) {
+        found.push({ pointer: pointer(), maxItems: below.maxItems, length: node.length });
+        return;
+      }
+      const { items } = below;
+      if (!items) return;
+      for (let index = 0; index < node.length; index++) {
+        path.push(index);
+        visit(node[index], items);
+        path.pop();
+      }
+      return;
+    }
+    if (!below.properties || !isObject(node)) return;
+    for (const [name, limits] of below.properties) {
+      if (!Object.hasOwn(node, name)) continue;
+      path.push(name);
+      visit(node[name], limits);
+      path.pop();
+    }
+  };
+  visit(value, limits);
   return found;
 }
 
@@ -140,17 +155,26 @@ export function findUnknownMembers(value: unknown, limits: BodyLimits, listed: n
 export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unknown {
   if (Array.isArray(value)) {
     const { items } = limits;
-    if (items) for (const [index, item] of value.entries()) value[index] = withoutUnknownMembers(item, items);
+    if (items)
+      for (let index = 0; index < value.length; index++)
+        value[index] = withoutUnknownMembers(value[index], items);
     return value;
   }
   if (!isObject(value)) return value;
   const { names, properties } = limits;
   let kept = value;
   if (names) {
-    const keys = Object.keys(value);
-    if (keys.some((name) => !names.has(name))) {
+    // A member at a time: no list of the names is made for an object that has only known ones.
+    let unknown = false;
+    for (const name in value) {
+      if (Object.hasOwn(value, name) && !names.has(name)) {
+        unknown = true;
+        break;
+      }
+    }
+    if (unknown) {
       kept = {};
-      for (const name of keys) if (names.has(name)) kept[name] = value[name];
+      for (const name of Object.keys(value)) if (names.has(name)) kept[name] = value[name];
     }
   }
   for (const [name, below] of properties ?? []) {

@@ -7,10 +7,11 @@ const saneRequestId = /^[A-Za-z0-9._:-]{1,200}$/;
 /** Echoes a sane incoming X-Request-Id, or makes one; every answer carries it. */
 export function assignRequestId(): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get("x-request-id");
-    const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : randomUUID();
+    const incoming = req.headers["x-request-id"];
+    const requestId =
+      typeof incoming === "string" && saneRequestId.test(incoming) ? incoming : randomUUID();
     stateOf(res).requestId = requestId;
-    res.set("X-Request-Id", requestId);
+    res.setHeader("X-Request-Id", requestId);
     next();
   };
 }
