@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The `payreq` command. A development checkout runs a bundle of the TypeScript sources, rebuilt
-// whenever a source changed (scripts/bundle-sources.mjs), so that neither a leftover dist/ nor a
-// stale bundle shadows them; without esbuild it runs the sources through tsx. A published
-// package (no src/) runs the compiled CLI from dist/.
+// The `payreq` command. A development checkout runs a CommonJS bundle of the TypeScript sources,
+// rebuilt whenever a source changed (scripts/bundle-sources.mjs), so that neither a leftover dist/
+// nor a stale bundle shadows them, and compiled from V8's code cache beside it
+// (scripts/code-cache.mjs), as the packed command is; without esbuild it runs the sources through
+// tsx. A published package (no src/) runs the compiled CLI from dist/.
 import { existsSync } from "node:fs";
 
 const compiled = new URL("../dist/cli/main.js", import.meta.url);
 const sources = new URL("../src/cli/main.ts", import.meta.url);
+const runCliSource = new URL("../src/cli/run-cli.ts", import.meta.url);
 
 async function loadOptional(specifier) {
   try {
@@ -16,16 +18,16 @@ async function loadOptional(specifier) {
   }
 }
 
-/** The URL of a fresh bundle of the sources; undefined when esbuild, which builds it, is not installed. */
+/** The path of a fresh bundle of the sources; undefined when esbuild, which builds it, is not installed. */
 async function bundledSources() {
-  const { fileURLToPath, pathToFileURL } = await import("node:url");
+  const { fileURLToPath } = await import("node:url");
   const { freshBundle } = await import("../scripts/bundle-sources.mjs");
   try {
-    const bundle = await freshBundle(
-      fileURLToPath(sources),
-      fileURLToPath(new URL("../.cache/cli/main.mjs", import.meta.url)),
+    return await freshBundle(
+      fileURLToPath(runCliSource),
+      fileURLToPath(new URL("../.cache/cli/run-cli.cjs", import.meta.url)),
+      { format: "cjs" },
     );
-    return pathToFileURL(bundle).href;
   } catch (error) {
     if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("'esbuild'"))
       return undefined;
@@ -37,7 +39,9 @@ const inCheckout = existsSync(sources);
 const bundle = inCheckout ? await bundledSources() : undefined;
 const tsx = inCheckout && !bundle ? await loadOptional("tsx/esm/api") : undefined;
 if (bundle) {
-  await import(bundle);
+  const { runWithCodeCache } = await import("../scripts/code-cache.mjs");
+  const { runCli } = runWithCodeCache(bundle);
+  process.exit(await runCli(process.argv.slice(2)));
 } else if (tsx) {
   tsx.register();
   await import(sources.href);
