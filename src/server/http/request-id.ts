@@ -8,8 +8,7 @@ const saneRequestId = /^[A-Za-z0-9._:-]{1,200}$/;
 export function assignRequestId(): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers["x-request-id"];
-    const requestId =
-      typeof incoming === "string" && saneRequestId.test(incoming) ? incoming : randomUUID();
+    const requestId = typeof incoming === "string" && saneRequestId.test(incoming) ? incoming : randomUUID();
     stateOf(res).requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     next();
