@@ -219,7 +219,9 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       const { first, later } = warmUpOrder(operations);
       if (warmUp && apiKey) {
         try {
-          await readiness.holdDuring(warmUpOperations(warmUpTarget, first, undefined, firstCalledOperations));
+          await readiness.holdDuring(
+            warmUpOperations(warmUpTarget, first, undefined, { rounds: firstCalledOperations, spec }),
+          );
         } catch (error) {
           await closeHttp();
           throw error;

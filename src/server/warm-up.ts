@@ -2,7 +2,9 @@ import { Agent, request } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { buildUrl } from "../contract/http-exchange.ts";
 import { type ContractRequest, listValidCalls } from "../contract/valid-inputs.ts";
+import { fillArrays, readBodyLimits } from "../spec/body-limits.ts";
 import type { SpecOperation } from "../spec/operations.ts";
+import type { SpecDocument } from "../spec/spec-document.ts";
 import { warmUpHeader } from "./http/openapi-validation.ts";
 import type { PathOperationId } from "./operations/operation-types.ts";
 
@@ -16,7 +18,8 @@ import type { PathOperationId } from "./operations/operation-types.ts";
  * every request runs (accepting a connection, parsing, the validator, the answer) has run often
  * enough by then that the first caller's request costs about what the next ones cost, not the
  * several times as much a first run of that code costs. The cheap currency list runs most: it
- * warms the path every request shares; a batch of 100 payees is warm after two.
+ * warms the path every request shares. The last round sends each body filled to the limits of
+ * its arrays (100 payees), so that the code run once per item has run a few hundred times.
  */
 export const firstCalledOperations: Readonly<Partial<Record<PathOperationId, number>>> = {
   listCurrencies: 10,
@@ -31,6 +34,12 @@ export interface WarmUpTarget {
   baseUrl: string;
   credential: { header: string; value: string };
   token: string;
+}
+
+/** How the first-called operations are warmed up: their rounds, and the spec their bodies' limits come from. */
+export interface WarmUpRounds {
+  rounds: Readonly<Partial<Record<string, number>>>;
+  spec: SpecDocument;
 }
 
 /** Sends one request and resolves with its status once the answer is read. */
@@ -80,10 +89,19 @@ function exampleCalls(operation: SpecOperation): ContractRequest[] {
   return [call, { ...call, query }];
 }
 
+/** The call with its JSON body's arrays filled to their `maxItems` (fillArrays); other calls as they are. */
+function withFullBody(operation: SpecOperation, call: ContractRequest, spec: SpecDocument): ContractRequest {
+  const limits = operation.body && readBodyLimits(spec, operation.body.schema);
+  if (!call.body || !limits) return call;
+  const text = JSON.stringify(fillArrays(JSON.parse(call.body.text), limits));
+  return { ...call, body: { ...call.body, text } };
+}
+
 /**
  * Compiles and runs the validator's schemas and the handler of each operation, in order: valid
- * calls built from the spec's examples (exampleCalls), marked by the warm-up token, `rounds` times
- * for the operations it names (once for the others). The server answers them like any other,
+ * calls built from the spec's examples (exampleCalls), marked by the warm-up token, as many rounds
+ * as `warmUp` gives for the operation, the last with full bodies (once for the others). The
+ * server answers them like any other,
  * except that the handler works on a scratch context of its own (create-server.ts), so nothing
  * the server keeps changes; the answer compiles the response schemas. Each call opens a
  * connection of its own, as a new client's first request does. A 5xx means the spec cannot be
@@ -94,15 +112,20 @@ export async function warmUpOperations(
   target: WarmUpTarget,
   operations: readonly SpecOperation[],
   signal?: AbortSignal,
-  rounds: Readonly<Partial<Record<string, number>>> = {},
+  warmUp?: WarmUpRounds,
 ): Promise<void> {
   const failures: string[] = [];
   const agent = new Agent({ keepAlive: false, maxSockets: 1 });
   try {
     for (const operation of operations) {
       const calls = exampleCalls(operation);
-      const times = rounds[operation.operationId] ?? 1;
-      for (const call of Array.from({ length: times }, () => calls).flat()) {
+      const rounds = warmUp?.rounds[operation.operationId] ?? 1;
+      const plan = Array.from({ length: rounds }, (_, round) =>
+        warmUp && rounds > 1 && round === rounds - 1
+          ? calls.map((call) => withFullBody(operation, call, warmUp.spec))
+          : calls,
+      ).flat();
+      for (const call of plan) {
         if (signal?.aborted) break;
         const headers = {
           ...call.headers,

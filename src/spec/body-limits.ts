@@ -179,6 +179,28 @@ export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unkno
   return kept;
 }
 
+/**
+ * A copy of `value` whose arrays with a `maxItems` hold that many items, their own items repeated
+ * in turn: the largest body of the shape of `value` that its limits allow. Arrays without items
+ * stay empty.
+ */
+export function fillArrays(value: unknown, limits: BodyLimits): unknown {
+  if (Array.isArray(value)) {
+    const { items, maxItems } = limits;
+    const filled =
+      maxItems !== undefined && value.length > 0
+        ? Array.from({ length: maxItems }, (_, index) => value[index % value.length])
+        : value;
+    return items ? filled.map((item) => fillArrays(item, items)) : [...filled];
+  }
+  if (!isObject(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  for (const [name, below] of limits.properties ?? []) {
+    if (Object.hasOwn(copy, name)) copy[name] = fillArrays(copy[name], below);
+  }
+  return copy;
+}
+
 /** Keywords whose schemas every valid value's parts must meet; `not` is left out, it only refuses. */
 const applicators = ["items", "additionalProperties", "unevaluatedItems", "unevaluatedProperties"];
 const schemaLists = ["allOf", "oneOf", "anyOf", "prefixItems"];

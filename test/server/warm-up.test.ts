@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmUpHeader } from "../../src/server/http/openapi-validation.ts";
 import { firstCalledOperations, warmUpOperations, warmUpOrder } from "../../src/server/warm-up.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";
 
 describe("warmUpOrder", () => {
@@ -62,7 +63,7 @@ describe("warmUpOperations", () => {
         { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
         [listCurrencies],
         undefined,
-        { listCurrencies: 3 },
+        { rounds: { listCurrencies: 3 }, spec: loadBundledSpec() },
       );
       // The plain call and the one with every query example, three rounds of both.
       expect(received).toHaveLength(6);
@@ -71,6 +72,37 @@ describe("warmUpOperations", () => {
         true,
       );
       expect(connections).toBe(6);
+    } finally {
+      sink.close();
+    }
+  });
+
+  it("sends the last round's bodies filled to the limits of their arrays", async () => {
+    const bodies: string[] = [];
+    const sink = createHttpServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        bodies.push(body);
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    sink.listen(0, "127.0.0.1");
+    await once(sink, "listening");
+    try {
+      const { port } = sink.address() as AddressInfo;
+      const batch = readPathOperations().find((operation) => operation.operationId === "createBatchPayout");
+      if (!batch) throw new Error("the spec has no createBatchPayout");
+      await warmUpOperations(
+        { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
+        [batch],
+        undefined,
+        { rounds: { createBatchPayout: 2 }, spec: loadBundledSpec() },
+      );
+      expect(bodies.map((body) => (JSON.parse(body) as { requests: unknown[] }).requests.length)).toEqual([
+        2, 100,
+      ]);
     } finally {
       sink.close();
     }

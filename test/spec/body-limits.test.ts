@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  fillArrays,
   findOverlongArrays,
   findUnboundedArrays,
   findUnknownMembers,
@@ -191,5 +192,35 @@ describe("withoutUnknownMembers", () => {
     expect((clean.list as unknown[])[0]).toEqual({ ok: 1 });
     expect(withoutUnknownMembers("text", limits)).toBe("text");
     expect(withoutUnknownMembers({ list: "not a list", x: 1 }, limits)).toEqual({ list: "not a list" });
+  });
+});
+
+describe("fillArrays", () => {
+  it("fills every bounded array to its maxItems with its own items in turn, and changes nothing else", () => {
+    const limits = readBodyLimits(document, {
+      type: "object",
+      properties: { list: { $ref: "#/components/schemas/Items" }, note: { type: "string" } },
+    });
+    if (!limits) throw new Error("the schema bounds its list");
+    const value = { list: [{ tags: ["a"] }, { tags: [] }], note: "kept" };
+    expect(fillArrays(value, limits)).toEqual({
+      list: [{ tags: ["a", "a"] }, { tags: [] }, { tags: ["a", "a"] }],
+      note: "kept",
+    });
+    expect(value).toEqual({ list: [{ tags: ["a"] }, { tags: [] }], note: "kept" });
+  });
+
+  it("gives a batch payout example 100 requests, the most the spec allows", () => {
+    const spec = loadBundledSpec();
+    const batch = readPathOperations(spec).find((operation) => operation.operationId === "createBatchPayout");
+    const limits = batch?.body && readBodyLimits(spec, batch.body.schema);
+    if (!limits) throw new Error("createBatchPayout has a bounded body");
+    const filled = fillArrays({ requests: [{ amount: "1" }, { amount: "2" }], payer: "0x1" }, limits) as {
+      requests: { amount: string }[];
+      payer: string;
+    };
+    expect(filled.requests).toHaveLength(100);
+    expect(filled.requests.slice(0, 3).map((item) => item.amount)).toEqual(["1", "2", "1"]);
+    expect(filled.payer).toBe("0x1");
   });
 });
