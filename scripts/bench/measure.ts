@@ -39,6 +39,26 @@ export async function measureThroughput(
   return samples;
 }
 
+/**
+ * The median over the rounds of `target`'s rate divided by `baseline`'s: each round's two runs are
+ * seconds apart, so a change of the machine's speed between rounds cancels out of the ratio.
+ */
+export function medianRatio(
+  samples: ThroughputSample[],
+  target: string,
+  baseline: string,
+  operation: string,
+): number {
+  const rateOf = (name: string, round: number) =>
+    samples.find(
+      (sample) => sample.target === name && sample.operation === operation && sample.round === round,
+    )?.result.requestsPerSecond;
+  const rounds = [...new Set(samples.map((sample) => sample.round))];
+  return median(
+    rounds.map((round) => (rateOf(target, round) ?? Number.NaN) / (rateOf(baseline, round) ?? Number.NaN)),
+  );
+}
+
 export function medianRate(samples: ThroughputSample[], target: string, operation: string): number {
   return median(
     samples
