@@ -41,70 +41,68 @@ describe("a server that warms up", () => {
   });
 });
 
+/** A request as the warm-up sent it, and whether it came on a new connection. */
+interface Received {
+  line: string;
+  body: string;
+  newConnection: boolean;
+}
+
+/**
+ * Warms `operationId` up against a server of the test's own, which answers 200 to anything, in
+ * `rounds` rounds; answers what it received.
+ */
+async function warmUpAgainstSink(operationId: string, rounds: number): Promise<Received[]> {
+  const received: Received[] = [];
+  const sink = createHttpServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const socket = req.socket as typeof req.socket & { answered?: boolean };
+      received.push({
+        line: `${req.method} ${req.url} ${req.headers[warmUpHeader]}`,
+        body,
+        newConnection: !socket.answered,
+      });
+      socket.answered = true;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  sink.listen(0, "127.0.0.1");
+  await once(sink, "listening");
+  try {
+    const { port } = sink.address() as AddressInfo;
+    const operation = readPathOperations().find((candidate) => candidate.operationId === operationId);
+    if (!operation) throw new Error(`the spec has no ${operationId}`);
+    await warmUpOperations(
+      { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
+      [operation],
+      undefined,
+      { rounds: { [operationId]: rounds }, spec: loadBundledSpec() },
+    );
+    return received;
+  } finally {
+    sink.close();
+  }
+}
+
 describe("warmUpOperations", () => {
   it("sends each example call of an operation as many rounds as asked, each on a connection of its own", async () => {
-    const received: string[] = [];
-    let connections = 0;
-    const sink = createHttpServer((req, res) => {
-      received.push(`${req.method} ${req.url} ${req.headers[warmUpHeader]}`);
-      req.resume();
-      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("[]"));
-    });
-    sink.on("connection", () => connections++);
-    sink.listen(0, "127.0.0.1");
-    await once(sink, "listening");
-    try {
-      const { port } = sink.address() as AddressInfo;
-      const listCurrencies = readPathOperations().find(
-        (operation) => operation.operationId === "listCurrencies",
-      );
-      if (!listCurrencies) throw new Error("the spec has no listCurrencies");
-      await warmUpOperations(
-        { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
-        [listCurrencies],
-        undefined,
-        { rounds: { listCurrencies: 3 }, spec: loadBundledSpec() },
-      );
-      // The plain call and the one with every query example, three rounds of both.
-      expect(received).toHaveLength(6);
-      expect(new Set(received).size).toBe(2);
-      expect(received.every((line) => line.startsWith("GET /v1/currencies") && line.endsWith(" t"))).toBe(
-        true,
-      );
-      expect(connections).toBe(6);
-    } finally {
-      sink.close();
-    }
+    const received = await warmUpAgainstSink("listCurrencies", 3);
+    // The plain call and the one with every query example, three rounds of both.
+    expect(received).toHaveLength(6);
+    expect(new Set(received.map((request) => request.line)).size).toBe(2);
+    expect(received.every(({ line }) => line.startsWith("GET /v1/currencies") && line.endsWith(" t"))).toBe(
+      true,
+    );
+    expect(received.every((request) => request.newConnection)).toBe(true);
   });
 
   it("sends the last round's bodies filled to the limits of their arrays", async () => {
-    const bodies: string[] = [];
-    const sink = createHttpServer((req, res) => {
-      let body = "";
-      req.setEncoding("utf8");
-      req.on("data", (chunk) => (body += chunk));
-      req.on("end", () => {
-        bodies.push(body);
-        res.writeHead(200, { "content-type": "application/json" }).end("{}");
-      });
-    });
-    sink.listen(0, "127.0.0.1");
-    await once(sink, "listening");
-    try {
-      const { port } = sink.address() as AddressInfo;
-      const batch = readPathOperations().find((operation) => operation.operationId === "createBatchPayout");
-      if (!batch) throw new Error("the spec has no createBatchPayout");
-      await warmUpOperations(
-        { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
-        [batch],
-        undefined,
-        { rounds: { createBatchPayout: 2 }, spec: loadBundledSpec() },
-      );
-      expect(bodies.map((body) => (JSON.parse(body) as { requests: unknown[] }).requests.length)).toEqual([
-        2, 100,
-      ]);
-    } finally {
-      sink.close();
-    }
+    const received = await warmUpAgainstSink("createBatchPayout", 2);
+    expect(received.map(({ body }) => (JSON.parse(body) as { requests: unknown[] }).requests.length)).toEqual(
+      [2, 100],
+    );
   });
 });
