@@ -38,6 +38,8 @@ export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
     target: ["node20"],
     minifyWhitespace: true,
     minifySyntax: true,
+    // Its ES module build, whose unused hash functions the bundle leaves out (its CommonJS main holds them all).
+    alias: { "hash-wasm": "./node_modules/hash-wasm/dist/index.esm.js" },
     ...(format === "esm"
       ? // CommonJS dependencies call require(); an ES module has none of its own.
         {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import express, { type Express, type Request } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
+import { wasmKeccakReady } from "../chain/keccak-utf8.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
@@ -133,9 +134,11 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     },
   };
 
+  // The first requests hash payment references in WebAssembly (keccak-utf8.ts).
   const ready = Promise.all([
     seedClientIds(store, config, baseClock.now()),
     seedWebhookEndpoints(store, config, baseClock.now()),
+    wasmKeccakReady,
   ]);
   const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
