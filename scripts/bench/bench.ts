@@ -14,8 +14,10 @@ import {
   measureFirstRequest,
   measureHostileBodies,
   measureThroughput,
+  measureWarmLatency,
   medianRate,
   medianRatio,
+  type WarmLatency,
 } from "./measure.ts";
 import { formatTable, isMet, type TargetCheck } from "./report.ts";
 import {
@@ -38,8 +40,24 @@ interface FreshRun {
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
 // --quick checks that the benchmark runs; its numbers are too short-lived to compare.
 const settings = values.quick
-  ? { rounds: 1, seconds: 1, connections: 10, startups: 1, creationRecords: 2_000, hostileRepeats: 1 }
-  : { rounds: 7, seconds: 3, connections: 10, startups: 5, creationRecords: 50_000, hostileRepeats: 5 };
+  ? {
+      rounds: 1,
+      seconds: 1,
+      connections: 10,
+      startups: 1,
+      creationRecords: 2_000,
+      hostileRepeats: 1,
+      warmBatches: { warm: 5, timed: 5 },
+    }
+  : {
+      rounds: 7,
+      seconds: 3,
+      connections: 10,
+      startups: 5,
+      creationRecords: 50_000,
+      hostileRepeats: 5,
+      warmBatches: { warm: 100, timed: 50 },
+    };
 const log = (line: string) => process.stderr.write(`${line}\n`);
 // The machine is shared: its load around the run says how far the numbers can be trusted.
 const loadAtStart = os.loadavg();
@@ -80,6 +98,7 @@ const server = await startReferenceServer();
 const prism = await startPrismMock();
 let throughput: Awaited<ReturnType<typeof measureThroughput>>;
 let hostile: HostileBodyTimes;
+let warmBatch: WarmLatency;
 try {
   const answers = {
     [`GET ${listCurrencies.path}`]: await recordAnswer(server, listCurrencies),
@@ -93,6 +112,8 @@ try {
         (nodeHttp) => measureThroughput({ server, prism, express, nodeHttp }, operations, settings),
       ),
   );
+  log("a 100-payee batch on the warm server…");
+  warmBatch = await measureWarmLatency(server, batchOf100Payees, settings.warmBatches);
   log("the largest hostile bodies…");
   hostile = await measureHostileBodies(server, hostileBodies, settings.hostileRepeats);
 } finally {
@@ -189,8 +210,8 @@ checks.push(
     target: 2,
   },
   {
-    metric: "100-payee batch payout (median)",
-    value: median(first.batchOf100Payees.medianMs),
+    metric: "100-payee batch payout on a warm server (median)",
+    value: warmBatch.medianMs,
     unit: "ms",
     comparison: "<=",
     target: 10,
@@ -224,6 +245,7 @@ const details = [
     (operation) =>
       `first ${operation} on a fresh server: ${ms(first[operation].firstMs)}, then ${ms(first[operation].medianMs)} (medians of ${settings.startups} servers)`,
   ),
+  `100-payee batch on the warm server: ${ms([warmBatch.medianMs])} (median of ${warmBatch.timesMs.length}, after ${settings.warmBatches.warm} not timed)`,
   `secure-payment creation: ${Math.round(creation.emptyPerSecond)} req/s on an empty store, ${Math.round(creation.fullPerSecond)} req/s at ${creation.records} records`,
   ...Object.entries(hostile).map(([name, times]) => `${name}: answered in ${ms(times)} (median)`),
 ];
@@ -246,6 +268,7 @@ const results = {
   throughput,
   startup,
   first,
+  warmBatch,
   hostile,
   creation,
 };

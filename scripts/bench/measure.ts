@@ -90,6 +90,31 @@ export async function measureFirstRequest(
   return { firstMs, medianMs: median(later) };
 }
 
+export interface WarmLatency {
+  /** Each timed request's milliseconds, in the order sent. */
+  timesMs: number[];
+  medianMs: number;
+}
+
+/**
+ * The latency of a warm server: `warm` requests sent and not timed, then `timed` ones timed, one
+ * at a time, each on a connection of its own as in measureFirstRequest.
+ */
+export async function measureWarmLatency(
+  server: ChildServer,
+  request: LoadRequest,
+  counts: { warm: number; timed: number },
+): Promise<WarmLatency> {
+  for (let index = 0; index < counts.warm; index++) {
+    await timeRequest(server.baseUrl, request, { newConnection: true });
+  }
+  const timesMs: number[] = [];
+  for (let index = 0; index < counts.timed; index++) {
+    timesMs.push(await timeRequest(server.baseUrl, request, { newConnection: true }));
+  }
+  return { timesMs, medianMs: median(timesMs) };
+}
+
 export interface CreationRate {
   emptyPerSecond: number;
   fullPerSecond: number;
