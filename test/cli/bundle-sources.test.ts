@@ -34,4 +34,22 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
       "must sit two directories below",
     );
   });
+
+  it("keeps iconv-lite's Unicode encodings and leaves out its legacy code pages", async () => {
+    const iconvEntry = path.join(dir, "iconv-entry.ts");
+    const iconvBundle = path.join(dir, "iconv-bundle.mjs");
+    writeFileSync(
+      iconvEntry,
+      [
+        'import iconv from "iconv-lite";',
+        'export const known = ["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7", "latin1", "shift_jis", "gbk"].filter((name) => iconv.encodingExists(name));',
+        'export const decoded = [iconv.decode(Buffer.from("\\uFEFF{}", "utf8"), "utf-8"), iconv.decode(Buffer.from("[1]", "utf16le"), "utf-16le")];',
+      ].join("\n"),
+    );
+    await bundleForNode(iconvEntry, iconvBundle);
+    const { known, decoded } = await import(iconvBundle);
+    expect(known).toEqual(["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7"]);
+    expect(decoded).toEqual(["{}", "[1]"]);
+    expect(statSync(iconvBundle).size).toBeLessThan(100_000);
+  });
 });
