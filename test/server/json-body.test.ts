@@ -19,7 +19,7 @@ async function post(body: Buffer | string, headers: Record<string, string>) {
     body,
   });
   const text = await answer.text();
-  return { status: answer.status, headers: answer.headers, body: JSON.parse(text) };
+  return { status: answer.status, headers: answer.headers, body: JSON.parse(text), text };
 }
 
 const json = "application/json";
