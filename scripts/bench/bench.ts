@@ -136,10 +136,20 @@ for (let run = 0; run < settings.startups; run++) {
     })),
   );
 }
+/** Milliseconds a bare `node -e 0` takes here: Node's own start, the floor under every start-up above. */
+function nodeStartTimes(): number[] {
+  return Array.from({ length: settings.startups }, () => {
+    const started = performance.now();
+    spawnSync(process.execPath, ["-e", "0"]);
+    return performance.now() - started;
+  });
+}
+
 const startup = {
   npmStart: freshRuns.map((run) => run.startedInMs),
   compiledServe: await startupTimes(startCompiledServer),
   prism: await startupTimes(startPrismMock),
+  bareNode: nodeStartTimes(),
 };
 const firstOperations = ["listCurrencies", "createSecurePayment", "batchOf100Payees"] as const;
 const first = Object.fromEntries(
@@ -240,7 +250,7 @@ const rates = Object.keys(operations).map(
 const ms = (values: number[]) => `${Math.round(median(values))} ms`;
 const details = [
   ...rates,
-  `start-up to the first answer (medians of ${settings.startups}): npm start ${ms(startup.npmStart)}, compiled payreq serve ${ms(startup.compiledServe)}, Prism ${ms(startup.prism)}`,
+  `start-up to the first answer (medians of ${settings.startups}): npm start ${ms(startup.npmStart)}, compiled payreq serve ${ms(startup.compiledServe)}, Prism ${ms(startup.prism)}; a bare \`node -e 0\` ${ms(startup.bareNode)}`,
   ...firstOperations.map(
     (operation) =>
       `first ${operation} on a fresh server: ${ms(first[operation].firstMs)}, then ${ms(first[operation].medianMs)} (medians of ${settings.startups} servers)`,
