@@ -147,10 +147,11 @@ export function findUnknownMembers(value: unknown, limits: BodyLimits, listed: n
 }
 
 /**
- * `value` without the members of its closed objects that their schema does not name: each object
- * that has any becomes a copy of its named members, in body order; everything else is kept as it
- * is. The validator's `removeAdditional` drops the same members, one `delete` at a time, which
- * for tens of thousands of members costs more than the copy.
+ * `value` without the members of its closed objects that their schema does not name: each closed
+ * object becomes a copy of its named members, in the schema's order; everything else is kept as
+ * it is. The names are looked up, not listed: listing the names of an object of tens of thousands
+ * of members costs V8 a sort of them all (30 ms for 85,000), and the validator's
+ * `removeAdditional` would drop them one `delete` at a time.
  */
 export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unknown {
   if (Array.isArray(value)) {
@@ -164,14 +165,8 @@ export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unkno
   const { names, properties } = limits;
   let kept = value;
   if (names) {
-    // The names are listed once: for tens of thousands of members, listing is most of the work.
-    const keys = Object.keys(value);
-    let index = 0;
-    while (index < keys.length && names.has(keys[index] as string)) index++;
-    if (index < keys.length) {
-      kept = {};
-      for (const name of keys) if (names.has(name)) kept[name] = value[name];
-    }
+    kept = {};
+    for (const name of names) if (Object.hasOwn(value, name)) kept[name] = value[name];
   }
   for (const [name, below] of properties ?? []) {
     if (Object.hasOwn(kept, name)) kept[name] = withoutUnknownMembers(kept[name], below);

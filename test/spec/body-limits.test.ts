@@ -174,22 +174,21 @@ describe("withoutUnknownMembers", () => {
     },
   });
 
-  it("keeps only the named members of closed objects, in body order, at every depth the limits reach", () => {
+  it("keeps only the named members of closed objects, in the schema's order, at every depth the limits reach", () => {
     if (!limits) throw new Error("limits expected");
     const body = JSON.parse(
       '{"extra":1,"list":[{"x":2,"open":{"any":3},"ok":4,"__proto__":{"polluted":true}},{"ok":5}],"name":"n","more":[6]}',
     );
     const kept = withoutUnknownMembers(body, limits) as Record<string, unknown>;
-    expect(JSON.stringify(kept)).toBe('{"list":[{"open":{"any":3},"ok":4},{"ok":5}],"name":"n"}');
+    expect(JSON.stringify(kept)).toBe('{"list":[{"ok":4,"open":{"any":3}},{"ok":5}],"name":"n"}');
     expect(Object.getPrototypeOf((kept.list as object[])[0])).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it("returns a body without unknown members as it is, and leaves values of another type to the validator", () => {
+  it("keeps a body without unknown members as it is, and leaves values of another type to the validator", () => {
     if (!limits) throw new Error("limits expected");
     const clean = { list: [{ ok: 1 }], name: "n" };
-    expect(withoutUnknownMembers(clean, limits)).toBe(clean);
-    expect((clean.list as unknown[])[0]).toEqual({ ok: 1 });
+    expect(withoutUnknownMembers(clean, limits)).toEqual({ list: [{ ok: 1 }], name: "n" });
     expect(withoutUnknownMembers("text", limits)).toBe("text");
     expect(withoutUnknownMembers({ list: "not a list", x: 1 }, limits)).toEqual({ list: "not a list" });
   });
