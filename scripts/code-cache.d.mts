@@ -10,5 +10,7 @@ export interface CachedBundle {
 export declare function codeCacheFile(bundleFile: string): string;
 /** Runs a CommonJS bundle, compiled from the code cache beside it when that was made from this very source. */
 export declare function loadWithCodeCache(bundleFile: string): CachedBundle;
-/** Runs the bundle, and writes a fitting cache as the process exits when the one beside it did not fit. */
+/** The event a bundled program emits on `process` once it has started: its cache is written then. */
+export declare const startedEvent: "payreq:started";
+/** Runs the bundle, and writes a fitting cache, when the one beside it did not fit, once the program has started or as it exits. */
 export declare function runWithCodeCache(bundleFile: string): unknown;

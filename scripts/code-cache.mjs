@@ -60,9 +60,29 @@ export function loadWithCodeCache(bundleFile) {
   };
 }
 
-/** Runs the bundle, and writes a fitting cache as the process exits when the one beside it did not fit. */
+/**
+ * The event a bundled program emits on `process` once it has started (`payreq serve` once it
+ * answers): the cache is written then rather than at exit. A server that ran for hours has had
+ * the bytecode of its start (the modules' bodies, the warm-up) dropped by V8 when it stops, and a
+ * cache written then would hold half of it.
+ */
+export const startedEvent = "payreq:started";
+
+/**
+ * Runs the bundle, and writes a fitting cache, when the one beside it did not fit, as the
+ * program reports it has started or else as the process exits.
+ */
 export function runWithCodeCache(bundleFile) {
   const bundle = loadWithCodeCache(bundleFile);
-  if (!bundle.cacheAccepted) process.once("exit", () => bundle.writeCache());
+  if (!bundle.cacheAccepted) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      bundle.writeCache();
+    };
+    process.once(startedEvent, write);
+    process.once("exit", write);
+  }
   return bundle.exports;
 }

@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, repoRoot } from "../../scripts/bundle-sources.mjs";
-import { codeCacheFile, loadWithCodeCache } from "../../scripts/code-cache.mjs";
+import { codeCacheFile, loadWithCodeCache, startedEvent } from "../../scripts/code-cache.mjs";
+import { startedEvent as reportedEvent } from "../../src/cli/started-event.ts";
 
 const cache = path.join(repoRoot, ".cache");
 mkdirSync(cache, { recursive: true });
@@ -57,5 +59,25 @@ describe("the packed command's CommonJS bundle and its V8 code cache (scripts/co
     writeFileSync(entry, "export const here: string = import.meta.url;\n");
     await bundleForNode(entry, bundle, { format: "cjs" });
     expect((loadWithCodeCache(bundle).exports as { here: string }).here).toBe(pathToFileURL(bundle).href);
+  });
+
+  it("writes a missing cache once the program reports it has started, not only as it exits", () => {
+    expect(reportedEvent).toBe(startedEvent);
+    const bundle = path.join(dir, "started.cjs");
+    // Reports its start a moment after it has run, as a server does once it listens, then looks
+    // for the cache before the process exits.
+    writeFileSync(
+      bundle,
+      "setImmediate(() => {\n" +
+        `  process.emit(${JSON.stringify(startedEvent)});\n` +
+        '  process.stdout.write(String(require("node:fs").existsSync(__filename + ".v8-cache")));\n' +
+        "});\n",
+    );
+    const runner = `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, "scripts", "code-cache.mjs")).href)};\nrunWithCodeCache(${JSON.stringify(bundle)});\n`;
+    const printed = execFileSync(process.execPath, ["--input-type=module", "-e", runner], {
+      encoding: "utf8",
+    });
+    expect(printed).toBe("true");
+    expect(loadWithCodeCache(bundle).cacheAccepted).toBe(true);
   });
 });

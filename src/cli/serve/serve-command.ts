@@ -9,6 +9,7 @@ import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
 import { readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
+import { reportStarted } from "../started-event.ts";
 import { watchStopSignals } from "../stop-signal.ts";
 import { isLoopbackBindAddress, loopbackWebhookTargets } from "./local-webhook-targets.ts";
 
@@ -130,6 +131,7 @@ export async function runServe(
         "",
       ].join("\n"),
     );
+    reportStarted();
     await stop.received;
     await running.close();
     return 0;
