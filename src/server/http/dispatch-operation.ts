@@ -39,6 +39,7 @@ export function dispatchOperation(
         body: req.body,
       },
     );
+    // Set first: the response check picks its schema by the answer's status.
     res.status(route.successStatus);
     if (body === undefined) res.end();
     // The response validator takes a JSON null for a missing body; the spec documents it all the same.
