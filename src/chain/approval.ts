@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, type Hex } from "viem";
 import { erc20ApproveAbi } from "./abis.ts";
-import { normalizeAddress } from "./inputs.ts";
+import { encodedAddress, normalizeAddress } from "./inputs.ts";
 
 /** One transaction for the payer's wallet to send: target, calldata and native value in wei. */
 export interface BuiltTransaction {
@@ -16,7 +16,7 @@ export function buildApproval(input: { token: Address; spender: Address; amount:
     data: encodeFunctionData({
       abi: erc20ApproveAbi,
       functionName: "approve",
-      args: [normalizeAddress(input.spender, "spender"), input.amount],
+      args: [encodedAddress(input.spender, "spender"), input.amount],
     }),
     value: 0n,
   };

@@ -5,6 +5,7 @@ import { type BatchRequestDetail, batchPaymentNetworkIds } from "./batch-request
 import { type PaymentContracts, resolveContracts } from "./contracts.ts";
 import { ChainInputError } from "./errors.ts";
 import {
+  encodedAddress,
   normalizeAddress,
   normalizePaymentReference,
   requireNonNegative,
@@ -87,7 +88,7 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
     contracts.batchConversionPayments,
     "contracts.batchConversionPayments",
   );
-  const feeAddress = normalizeAddress(input.feeAddress, "feeAddress");
+  const feeAddress = encodedAddress(input.feeAddress, "feeAddress");
   const batchFee = readBatchFeeBasisPoints(input.batchFeeBasisPoints);
 
   const erc20Details: BatchRequestDetail[] = [];
@@ -104,7 +105,7 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
     const feeAmount = requireNonNegative(payment.feeAmount, `${at}.feeAmount`);
     anyFee ||= feeAmount > 0n;
     const detail = {
-      recipient: normalizeAddress(payment.payee, `${at}.payee`),
+      recipient: encodedAddress(payment.payee, `${at}.payee`),
       requestAmount: amount,
       paymentReference: normalizePaymentReference(payment.paymentReference, `${at}.paymentReference`),
       feeAmount,
@@ -117,12 +118,12 @@ export function buildBatchPaymentTransactions(input: BatchPaymentInput): BatchPa
       nativeAmountsAndFees += amount + feeAmount;
       return;
     }
-    const token = normalizeAddress(payment.token.address, `${at}.token.address`);
+    const token = encodedAddress(payment.token.address, `${at}.token.address`);
     erc20Details.push({ path: [token], ...detail });
-    const total = tokenTotals.get(token.toLowerCase()) ?? { token, amounts: 0n, amountsAndFees: 0n };
+    const total = tokenTotals.get(token) ?? { token, amounts: 0n, amountsAndFees: 0n };
     total.amounts += amount;
     total.amountsAndFees += amount + feeAmount;
-    tokenTotals.set(token.toLowerCase(), total);
+    tokenTotals.set(token, total);
   });
 
   const hasErc20 = erc20Details.length > 0;

@@ -3,6 +3,7 @@ import { erc20FeeProxyAbi, ethereumFeeProxyAbi } from "./abis.ts";
 import { type BuiltTransaction, buildApproval } from "./approval.ts";
 import { type PaymentContracts, resolveContracts } from "./contracts.ts";
 import {
+  encodedAddress,
   normalizeAddress,
   normalizePaymentReference,
   requireNonNegative,
@@ -45,7 +46,7 @@ export interface PaymentTransactions {
 export function buildPaymentTransactions(input: PaymentInput): PaymentTransactions {
   const contracts = resolveContracts(input.network, input.contracts);
   requireSameNetwork(input.token, input.network, "token");
-  const payee = normalizeAddress(input.payee, "payee");
+  const payee = encodedAddress(input.payee, "payee");
   const amount = requirePositive(input.amount, "amount");
   const feeAmount = requireNonNegative(input.feeAmount, "feeAmount");
   const feeAddress = resolveFeeAddress(input.feeAddress, feeAmount, "feeAddress");
@@ -64,7 +65,7 @@ export function buildPaymentTransactions(input: PaymentInput): PaymentTransactio
     return { transactions: [payment], needsApproval: false, approvalTransactionIndex: null };
   }
 
-  const token = normalizeAddress(input.token.address, "token.address");
+  const token = encodedAddress(input.token.address, "token.address");
   const proxy = normalizeAddress(contracts.erc20FeeProxy, "contracts.erc20FeeProxy");
   const required = amount + feeAmount;
   const needsApproval = input.currentAllowance === undefined || input.currentAllowance < required;

@@ -6,10 +6,19 @@ import type { TokenRecord } from "./tokens.ts";
 
 /** The checksummed form of an address given in any letter case; rejects anything else. */
 export function normalizeAddress(value: string, field: string): Address {
+  return getAddress(encodedAddress(value, field));
+}
+
+/**
+ * The lower-case form of an address, for calldata: ABI encoding writes every address in lower
+ * case, and viem's encoder checks a mixed-case one against its checksum, a keccak hash that a
+ * batch of distinct payees would pay once per payee, where a lower-case one passes by its pattern.
+ */
+export function encodedAddress(value: string, field: string): Address {
   if (!isAddress(value, { strict: false })) {
     throw new ChainInputError(field, "invalid_address", `${field} must be 0x and 40 hex digits.`);
   }
-  return getAddress(value.toLowerCase());
+  return value.toLowerCase() as Address;
 }
 
 /** The lower-case form of a payment reference, `0x` and 16 hex digits. */
@@ -58,5 +67,5 @@ export function resolveFeeAddress(feeAddress: string | undefined, feeAmount: big
     }
     return zeroAddress;
   }
-  return normalizeAddress(feeAddress, field);
+  return encodedAddress(feeAddress, field);
 }

@@ -155,6 +155,18 @@ describe("buildBatchPaymentTransactions", () => {
     expect(fee).toBe(zeroAddress);
   });
 
+  it("encodes the same calldata for addresses in any letter case, a wrong checksum included", () => {
+    const built = buildBatchPaymentTransactions(mixed);
+    const recased = (address: string) => `0x${address.slice(2).toUpperCase()}` as `0x${string}`;
+    const lowerCase = buildBatchPaymentTransactions({
+      ...mixed,
+      feeAddress: feeAddress.toLowerCase() as `0x${string}`,
+      payments: mixed.payments.map((payment) => ({ ...payment, payee: recased(payment.payee) })),
+    });
+    expect(lowerCase).toEqual(built);
+    expect(decodeBatch(lowerCase.batchPayment.data)[2]).toBe(feeAddress);
+  });
+
   it("rejects what the contract would revert on or lose, naming the payment", () => {
     expect(rejection(() => buildBatchPaymentTransactions({ ...mixed, payments: [] }))).toEqual({
       field: "payments",
