@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
+import { buildConfigValidator } from "./build-config-validator.ts";
 import { buildPage } from "./build-page.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
 
@@ -13,6 +14,8 @@ export const generatedFiles = {
   docs: "docs/index.html",
   pageScript: `${pageAssetFolder}/${pageAssets.script}`,
   pageStyle: `${pageAssetFolder}/${pageAssets.style}`,
+  configValidator: "generated/sandbox-config-validator.cjs",
+  configValidatorTypes: "generated/sandbox-config-validator.d.cts",
 } as const;
 
 function outputPath(outputRoot: string, relative: string): string {
@@ -65,4 +68,8 @@ export function buildAll(outputRoot: string = repoRoot): void {
   generateTypes(outputRoot, bundledSpec);
   buildDocs(outputRoot, bundledSpec);
   buildPage(outputRoot);
+  buildConfigValidator({
+    code: outputPath(outputRoot, generatedFiles.configValidator),
+    types: outputPath(outputRoot, generatedFiles.configValidatorTypes),
+  });
 }

@@ -208,7 +208,7 @@ function compile(project: string) {
 }
 
 describe("the packed package in a consumer project", () => {
-  it("ships the built library and CLI, the generated spec, types and page, and nothing else", () => {
+  it("ships the built library and CLI, the generated spec, types, page and config validator, and nothing else", () => {
     expect(packedFiles).toContain("dist/index.js");
     expect(packedFiles).toContain("dist/index.d.ts");
     expect(packedFiles).toContain("dist/client/create-client.js");
@@ -224,6 +224,7 @@ describe("the packed package in a consumer project", () => {
       "generated/openapi.json",
       "generated/page/secure-payment.css",
       "generated/page/secure-payment.js",
+      "generated/sandbox-config-validator.cjs",
       "generated/schema.d.ts",
       "package.json",
     ]);

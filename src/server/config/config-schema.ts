@@ -2,6 +2,18 @@ import { webhookEventNames } from "../../client/webhook-event.ts";
 import { schemaEnum } from "../../spec/schemas.ts";
 
 /**
+ * How Ajv compiles the schema below, at build time (scripts/build-config-validator.ts): every
+ * error, defaults filled in. Strict mode refuses unknown keywords; checking the schema against
+ * the JSON Schema meta-schema is left to a test.
+ */
+export const sandboxConfigAjvOptions = {
+  allErrors: true,
+  strict: true,
+  useDefaults: true,
+  validateSchema: false,
+} as const;
+
+/**
  * JSON Schema (2020-12) of a sandbox configuration file; see SandboxConfig. The `default`s are the
  * configuration's defaults: parseConfig fills them in once, and nothing else repeats them.
  */

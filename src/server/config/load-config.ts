@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
+import validate from "../../../generated/sandbox-config-validator.cjs";
 import { allowListHint, createTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseLiteralHost } from "../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../webhook-delivery/webhook-url.ts";
-import { configPatternHints, sandboxConfigSchema } from "./config-schema.ts";
+import { configPatternHints } from "./config-schema.ts";
 import { configuredEndpointId, type ResolvedConfig, type SandboxConfig } from "./sandbox-config.ts";
 import { findWebhookSettingsProblems } from "./webhook-settings-problems.ts";
 
@@ -18,14 +19,6 @@ export class ConfigError extends Error {
   }
 }
 
-// Strict mode still refuses unknown keywords; checking the schema against the JSON Schema
-// meta-schema would compile that meta-schema at every start, so a test does it once instead.
-const validate = new Ajv2020({
-  allErrors: true,
-  strict: true,
-  useDefaults: true,
-  validateSchema: false,
-}).compile(sandboxConfigSchema);
 
 /** `/accounts/0/apiKeys/1` -> `accounts[0].apiKeys[1]`. */
 function fieldName(pointer: string): string {
