@@ -19,7 +19,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 /** `/accounts/0/apiKeys/1` -> `accounts[0].apiKeys[1]`. */
 function fieldName(pointer: string): string {
   const name = pointer
