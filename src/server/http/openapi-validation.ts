@@ -7,7 +7,7 @@ import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
 import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
 import { stateOf } from "./request-state.ts";
-import { createResponseCheck } from "./response-check.ts";
+import { type CompiledResponses, createResponseCheck } from "./response-check.ts";
 import {
   type IssueWording,
   readIssueWording,
@@ -110,7 +110,7 @@ interface ValidatorRoute {
 function operationValidator(
   spec: SpecDocument,
   operation: SpecOperation,
-  options: { validateResponses: boolean; strictBodies: boolean },
+  options: { validateResponses: boolean; strictBodies: boolean; compiledResponses: CompiledResponses },
 ): OperationValidator {
   const document = validatorDocument(spec, operation);
   const validator = new OpenApiValidator(validatorOptions(document, options));
@@ -139,7 +139,9 @@ function operationValidator(
         ajv: validator.ajvOpts.response,
         validateResponses: validator.options.validateResponses,
         serial,
-        responses: asObject(route._responseSchema).responses,
+        responses: asObject(asObject(route._responseSchema).responses),
+        compiled: options.compiledResponses,
+        cacheKey: `${operation.method}-${operation.key}`,
       })
     : undefined;
   const describe: RequestHandler = (req, res, next) => {
@@ -162,8 +164,8 @@ function operationValidator(
     next();
   };
   // A warm-up request compiles every response schema, even when the request validator refuses its example.
-  const compileResponses: RequestHandler = (req, _res, next) => {
-    responses?.compile(req);
+  const compileResponses: RequestHandler = (_req, _res, next) => {
+    responses?.compile();
     next();
   };
   return {
@@ -189,10 +191,11 @@ export function validateAgainstSpec(
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
   const validators = new Map<SpecOperation, OperationValidator>();
+  const compiledResponses: CompiledResponses = new Map();
   const validatorOf = (operation: SpecOperation) => {
     let validator = validators.get(operation);
     if (!validator) {
-      validator = operationValidator(spec, operation, options);
+      validator = operationValidator(spec, operation, { ...options, compiledResponses });
       validators.set(operation, validator);
     }
     return validator;

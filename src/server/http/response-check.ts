@@ -5,9 +5,13 @@ type SchemaValidator = (data: { response: unknown }) => boolean;
 /** The validator's compiled response schemas: by status (or `2XX`, `default`), then by media type. */
 type ResponseValidators = Record<string, Record<string, SchemaValidator>>;
 
+/** The compiled schemas of responses, by their content as JSON: the same error answer, say, is compiled once per server. */
+export type CompiledResponses = Map<string, Record<string, SchemaValidator>>;
+
 /** The parts of express-openapi-validator's ResponseValidator that its own response hook calls. */
 interface ResponseValidatorParts {
-  _getOrBuildValidator(req: Request, responses: unknown): ResponseValidators;
+  /** Compiles each response's schemas (its Ajv caches them under `cacheKey`); what its `_getOrBuildValidator` calls. */
+  buildValidators(responses: Record<string, unknown>, cacheKey: string): ResponseValidators;
   _validate(input: {
     validators: ResponseValidators;
     body: unknown;
@@ -40,8 +44,18 @@ function acceptsOf(req: Request, res: Response): string[] {
  */
 export function createResponseCheck(
   responseDocument: unknown,
-  options: { ajv: unknown; validateResponses: unknown; serial: number; responses: unknown },
-): { check: ResponseCheck; compile(req: Request): void } {
+  options: {
+    ajv: unknown;
+    validateResponses: unknown;
+    serial: number;
+    /** The operation's responses, by status. */
+    responses: Record<string, unknown>;
+    /** Where the server's operations keep and find compiled responses. */
+    compiled: CompiledResponses;
+    /** The operation's own name for its schemas in its Ajv's cache. */
+    cacheKey: string;
+  },
+): { check: ResponseCheck; compile(): void } {
   const validator = new ResponseValidator(
     responseDocument as ConstructorParameters<typeof ResponseValidator>[0],
     options.ajv as ConstructorParameters<typeof ResponseValidator>[1],
@@ -49,8 +63,8 @@ export function createResponseCheck(
     options.serial,
   ) as unknown as ResponseValidatorParts;
   let validators: ResponseValidators | undefined;
-  const compile = (req: Request) => {
-    validators ??= validator._getOrBuildValidator(req, options.responses);
+  const compile = () => {
+    validators ??= compileShared(validator, options.responses, options.cacheKey, options.compiled);
     return validators;
   };
   /** The one JSON schema of a status, or null where `_validate` must choose (none, or several media types). */
@@ -72,7 +86,7 @@ export function createResponseCheck(
   const check: ResponseCheck = (req, res, body) => {
     const status = res.statusCode;
     if (status >= 500) return;
-    const all = compile(req);
+    const all = compile();
     if (directValidator(all, status)?.({ response: body })) return;
     validator._validate({
       validators: all,
@@ -83,4 +97,35 @@ export function createResponseCheck(
     });
   };
   return { check, compile };
+}
+
+/**
+ * The operation's responses compiled, each taken from `compiled` when a response with the same
+ * content was compiled before (the errors every operation answers alike), else compiled here and
+ * kept there. A status whose content cannot be checked is left out, as the validator leaves it.
+ */
+function compileShared(
+  validator: ResponseValidatorParts,
+  responses: Record<string, unknown>,
+  cacheKey: string,
+  compiled: CompiledResponses,
+): ResponseValidators {
+  const found: ResponseValidators = {};
+  const missing: Record<string, unknown> = {};
+  const contentOf = (response: unknown) =>
+    JSON.stringify((response as { content?: unknown }).content ?? null);
+  for (const [status, response] of Object.entries(responses)) {
+    const kept = compiled.get(contentOf(response));
+    if (kept) found[status] = kept;
+    else missing[status] = response;
+  }
+  if (Object.keys(missing).length === 0) return found;
+  const built = validator.buildValidators(missing, cacheKey);
+  for (const [status, response] of Object.entries(missing)) {
+    const schemas = built[status];
+    if (!schemas) continue;
+    found[status] = schemas;
+    compiled.set(contentOf(response), schemas);
+  }
+  return found;
 }
