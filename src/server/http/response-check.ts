@@ -112,20 +112,23 @@ function compileShared(
 ): ResponseValidators {
   const found: ResponseValidators = {};
   const missing: Record<string, unknown> = {};
-  const contentOf = (response: unknown) =>
-    JSON.stringify((response as { content?: unknown }).content ?? null);
+  const keys = new Map<string, string>();
   for (const [status, response] of Object.entries(responses)) {
-    const kept = compiled.get(contentOf(response));
+    const key = JSON.stringify((response as { content?: unknown }).content ?? null);
+    const kept = compiled.get(key);
     if (kept) found[status] = kept;
-    else missing[status] = response;
+    else {
+      missing[status] = response;
+      keys.set(status, key);
+    }
   }
-  if (Object.keys(missing).length === 0) return found;
+  if (keys.size === 0) return found;
   const built = validator.buildValidators(missing, cacheKey);
-  for (const [status, response] of Object.entries(missing)) {
+  for (const [status, key] of keys) {
     const schemas = built[status];
     if (!schemas) continue;
     found[status] = schemas;
-    compiled.set(contentOf(response), schemas);
+    compiled.set(key, schemas);
   }
   return found;
 }
