@@ -14,6 +14,7 @@ import {
   prepareContractRun,
   summariseOperations,
   summariseResults,
+  UnknownOperationError,
 } from "../src/contract/index.ts";
 
 const usage = `Usage: npm run contract -- --base-url URL (--api-key KEY | --client-id ID --origin ORIGIN) [options]
@@ -38,6 +39,8 @@ Options:
                               reference server run with --strict-bodies); without it a stateful
                               target must ignore them, as the service does. A mock reads the
                               closed schemas literally, so without --stateful it is implied
+  --operation ID              run only the checks of this operation (its operationId, such as
+                              createSecurePayment); repeat it for several
   --by-operation              print one line per operation instead of one per check: ANSWERS
                               when every valid call of it passed, NO otherwise, then its
                               checks by outcome (a mock's report shows what it can answer)
@@ -108,6 +111,7 @@ function readOptions() {
       "strict-bodies": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       "by-operation": { type: "boolean", default: false },
+      operation: { type: "string", multiple: true },
       timeout: { type: "string", default: "15000" },
       help: { type: "boolean", default: false },
     },
@@ -156,6 +160,7 @@ function readOptions() {
     json: values.json,
     byOperation: values["by-operation"],
     timeoutMs,
+    ...(values.operation ? { onlyOperations: values.operation } : {}),
   };
 }
 
@@ -171,7 +176,21 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const { target, stateful, strictBodies, json, byOperation, timeoutMs } = options;
+  const { target, stateful, strictBodies, json, byOperation, timeoutMs, onlyOperations } = options;
+  const suiteOptions = {
+    stateful,
+    strictBodies,
+    timeoutMs,
+    ...(onlyOperations ? { operations: onlyOperations } : {}),
+  };
+  let checks: ReturnType<typeof planContractChecks>;
+  try {
+    checks = planContractChecks(target, suiteOptions);
+  } catch (error) {
+    if (!(error instanceof UnknownOperationError)) throw error;
+    console.error(`--operation: ${error.message}\n\n${usage}`);
+    return 2;
+  }
   let run: Awaited<ReturnType<typeof prepareContractRun>>;
   try {
     run = await prepareContractRun(target, { stateful, timeoutMs });
@@ -182,7 +201,7 @@ async function main(): Promise<number> {
   }
   const results: CheckResult[] = [];
   let unanswered = 0;
-  for (const check of planContractChecks(target, { stateful, strictBodies, timeoutMs })) {
+  for (const check of checks) {
     const result = await check.run();
     results.push(result);
     if (!json && !byOperation) console.log(formatResultLine(result));

@@ -13,6 +13,7 @@ export {
   type ResultSummary,
   runContractSuite,
   summariseResults,
+  UnknownOperationError,
 } from "./run-suite.ts";
 export type {
   CheckResult,

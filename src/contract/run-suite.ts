@@ -8,9 +8,15 @@ import { takeSandboxFootprint } from "./sandbox-footprint.ts";
 import { planStatefulScenarios } from "./stateful-scenarios.ts";
 import type { CheckResult, ContractSuiteOptions, ContractTarget, PlannedCheck } from "./target.ts";
 
+/** `options.operations` names an operationId the spec does not have. */
+export class UnknownOperationError extends Error {
+  override name = "UnknownOperationError";
+}
+
 /**
  * Plans every check of the contract suite for a target, from the operations of the spec's `paths`
- * (generated/openapi.json unless another document is given). Nothing is sent until a check is run.
+ * (generated/openapi.json unless another document is given), or those of `options.operations`
+ * only. Nothing is sent until a check is run.
  */
 export function planContractChecks(
   target: ContractTarget,
@@ -19,10 +25,18 @@ export function planContractChecks(
 ): PlannedCheck[] {
   const context: SuiteContext = { spec, validator: createSchemaValidator(spec), target, options };
   const operations = readPathOperations(spec);
-  const checks = [
+  const planned = [
     ...operations.flatMap((operation) => planOperationChecks(context, operation)),
     ...planStatefulScenarios(context, operations),
   ];
+  const chosen = options.operations && new Set(options.operations);
+  if (chosen) {
+    const known = new Set(operations.map((operation) => operation.operationId));
+    const unknown = [...chosen].filter((id) => !known.has(id));
+    if (unknown.length > 0)
+      throw new UnknownOperationError(`no operation of the spec has the operationId ${unknown.join(", ")}`);
+  }
+  const checks = chosen ? planned.filter((check) => chosen.has(check.operationId)) : planned;
   const seen = new Set<string>();
   for (const check of checks) {
     const key = `${check.operationId} ${check.check}`;
@@ -65,10 +79,11 @@ export async function runContractSuite(
   options: ContractSuiteOptions,
   spec: SpecDocument = loadBundledSpec(),
 ): Promise<CheckResult[]> {
+  const checks = planContractChecks(target, options, spec);
   const run = await prepareContractRun(target, options, spec);
   const results: CheckResult[] = [];
   try {
-    for (const check of planContractChecks(target, options, spec)) results.push(await check.run());
+    for (const check of checks) results.push(await check.run());
   } finally {
     await run.finish();
   }

@@ -25,6 +25,11 @@ export interface ContractSuiteOptions {
   strictBodies?: boolean;
   /** Per-request time limit; 15 s by default. */
   timeoutMs?: number;
+  /**
+   * Only the checks of these operations (by operationId), stateful scenarios included; every
+   * operation's when absent. An id the spec does not have is an error (UnknownOperationError).
+   */
+  operations?: readonly string[];
 }
 
 export type Outcome = "pass" | "fail" | "needs-stateful-server";

@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
+import { readPathOperations } from "../../src/spec/operations.ts";
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
 import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
@@ -61,6 +62,10 @@ describe("npm run contract: arguments", () => {
       "the extra credential must be of the other kind than the first (API key vs client ID)",
     ],
     [
+      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--operation", "createSecurePayments"],
+      "--operation: no operation of the spec has the operationId createSecurePayments",
+    ],
+    [
       ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--timeout", "soon"],
       '--timeout must be a whole number of milliseconds, got "soon"',
     ],
@@ -71,6 +76,15 @@ describe("npm run contract: arguments", () => {
     expect(run.stdout).toBe("");
   });
 });
+
+const pathOperationIds = readPathOperations().map((operation) => operation.operationId);
+const clientIdOnlyOperations = [
+  "createPayeeDestination",
+  "deactivatePayeeDestination",
+  "getActivePayeeDestination",
+  "getPayeeDestination",
+  "getPayeeDestinationSigningData",
+];
 
 // Prism takes any client ID from any origin.
 const anyClientIdForTheMock = ["--extra-client-id", "any", "--extra-origin", "https://app.example"];
@@ -86,29 +100,37 @@ describe("npm run contract: reports", () => {
   });
 
   // Prism reads the closed body schemas literally, so it runs in the strict-bodies mode.
-  it("passes the mock: one line per check, a summary, exit 0, and never the key", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--strict-bodies"]);
+  it("passes the mock: one line per check of the chosen operations, a summary, exit 0, and never the key", async () => {
+    const chosen = ["listCurrencies", "createSecurePayment"];
+    const run = await runCli([
+      "--base-url",
+      prism?.baseUrl ?? "",
+      "--api-key",
+      secretKey,
+      "--strict-bodies",
+      ...chosen.flatMap((operationId) => ["--operation", operationId]),
+    ]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toBe("PASS     listCurrencies › valid call (API key): 200 application/json");
     expect(lines).toContain(
       "STATEFUL listCurrencies › wrong API key -> 401: Prism accepts any API key value",
     );
-    expect(lines.slice(0, -1).every((line) => /^(PASS|STATEFUL) {1,5}\w+ › /.test(line))).toBe(true);
+    const checkLines = lines.slice(0, -1);
+    expect(checkLines.every((line) => /^(PASS|STATEFUL) {1,5}\w+ › /.test(line))).toBe(true);
+    expect(new Set(checkLines.map((line) => line.split(/ +/)[1]))).toEqual(new Set(chosen));
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^${lines.length - 1} checks against ${prism?.baseUrl}, stateless target \\(a mock\\): \\d+ passed, 0 failed, \\d+ need a stateful server`,
+        `^${checkLines.length} checks against ${prism?.baseUrl}, stateless target \\(a mock\\): \\d+ passed, 0 failed, \\d+ need a stateful server`,
       ),
     );
     expect(run.stdout + run.stderr).not.toContain(secretKey);
   });
 
-  it("takes the key from PAYREQ_API_KEY and prints JSON with --json", async () => {
-    // With a client ID besides the key, every operation can be called, the client-ID-only ones too.
-    const run = await runCli(
-      ["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies", ...anyClientIdForTheMock],
-      { PAYREQ_API_KEY: secretKey },
-    );
+  it("takes the key from PAYREQ_API_KEY and prints JSON with --json: every operation but the client-ID-only ones answers", async () => {
+    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--json", "--strict-bodies"], {
+      PAYREQ_API_KEY: secretKey,
+    });
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ baseUrl: prism?.baseUrl, stateful: false, summary: { failed: 0 } });
@@ -118,7 +140,6 @@ describe("npm run contract: reports", () => {
       outcome: "pass",
       reason: "200 application/json",
     });
-    // Which operations the mock can answer: every one, valid calls included; some checks need state.
     expect(report.operations).toContainEqual({
       operationId: "submitRecurringPaymentSignature",
       passed: expect.any(Number),
@@ -126,13 +147,16 @@ describe("npm run contract: reports", () => {
       needsStatefulServer: expect.any(Number),
       answersValidCalls: true,
     });
-    expect(
-      report.operations.every((operation: { answersValidCalls: boolean }) => operation.answersValidCalls),
-    ).toBe(true);
+    expect(report.operations).toHaveLength(pathOperationIds.length);
+    // With a key alone, the operations that take only a client ID cannot be called validly.
+    const unanswered = report.operations
+      .filter((operation: { answersValidCalls: boolean }) => !operation.answersValidCalls)
+      .map((operation: { operationId: string }) => operation.operationId);
+    expect(unanswered.toSorted()).toEqual(clientIdOnlyOperations);
     expect(run.stdout).not.toContain(secretKey);
   });
 
-  it("prints one line per operation with --by-operation", async () => {
+  it("prints one line per operation with --by-operation: with a client ID besides the key, every operation answers", async () => {
     const run = await runCli([
       "--base-url",
       prism?.baseUrl ?? "",
@@ -143,28 +167,33 @@ describe("npm run contract: reports", () => {
     ]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
+    expect(lines.slice(0, -1).map((line) => line.split(":")[0])).toEqual(
+      pathOperationIds.map((operationId) => `ANSWERS  ${operationId}`),
+    );
     expect(
       lines
         .slice(0, -1)
         .every((line) => /^ANSWERS {2}\w+: \d+ passed, 0 failed, \d+ need a stateful server$/.test(line)),
     ).toBe(true);
-    expect(lines.find((line) => line.includes(" createPayout:"))).toMatch(/^ANSWERS {2}createPayout: /);
   });
 
-  it("says NO for the operations that take only a client ID when given only a key", async () => {
-    const run = await runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, "--by-operation"]);
-    expect(run.status).toBe(0);
-    const unanswered = run.stdout
-      .trim()
-      .split("\n")
-      .filter((line) => line.startsWith("NO "))
-      .map((line) => line.split(":")[0]?.split(/ +/)[1]);
-    expect(unanswered.toSorted()).toEqual([
+  it("says NO for an operation that takes only a client ID when given only a key", async () => {
+    const run = await runCli([
+      "--base-url",
+      prism?.baseUrl ?? "",
+      "--api-key",
+      secretKey,
+      "--by-operation",
+      "--operation",
+      "createPayout",
+      "--operation",
       "createPayeeDestination",
-      "deactivatePayeeDestination",
-      "getActivePayeeDestination",
-      "getPayeeDestination",
-      "getPayeeDestinationSigningData",
+    ]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.slice(0, -1).map((line) => line.split(":")[0])).toEqual([
+      "ANSWERS  createPayout",
+      "NO       createPayeeDestination",
     ]);
   });
 
