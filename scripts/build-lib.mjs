@@ -1,0 +1,37 @@
+// `npm run build:lib`, which the `prepare` script runs: compiles the library to dist/ with tsc and
+// bundles the `payreq` command (bundle-cli.mjs), unless dist/ was built from these very inputs.
+// npm runs `prepare` twice when it installs payreq from a git URL (once the clone's dependencies
+// are in, and again when it packs the clone); the second build would only repeat the first.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { hashBuildInputs } from "./build-inputs.mjs";
+import { repoRoot } from "./bundle-sources.mjs";
+
+const recordFile = path.join(repoRoot, ".cache", "build-lib", "inputs.sha256");
+const outputs = [
+  "dist/index.js",
+  "dist/contract/index.js",
+  "dist/cli/main.cjs",
+  "dist/cli/main.cjs.v8-cache",
+];
+
+const inputs = hashBuildInputs(repoRoot);
+const built =
+  outputs.every((file) => existsSync(path.join(repoRoot, file))) &&
+  existsSync(recordFile) &&
+  readFileSync(recordFile, "utf8") === inputs;
+if (built) {
+  console.log("dist/ is up to date: it was built from the same sources, lockfile and Node.js version.");
+} else {
+  rmSync(recordFile, { force: true });
+  rmSync(path.join(repoRoot, "dist"), { recursive: true, force: true });
+  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "bundle-cli.mjs")], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+  mkdirSync(path.dirname(recordFile), { recursive: true });
+  writeFileSync(recordFile, inputs);
+}
