@@ -19,8 +19,9 @@ export default defineConfig({
     // Two files at a time even on two cores (vitest's default would be one): many tests mostly
     // wait on processes they start (npm, Prism, PostgreSQL, tsc, Chromium).
     maxWorkers: 2,
-    // One PostgreSQL server for the whole run, started by the first test file that needs one.
-    globalSetup: ["test/support/postgres-global-setup.ts"],
+    // One PostgreSQL server and one Prism mock for the whole run, each started by the first test
+    // file that needs it.
+    globalSetup: ["test/support/postgres-global-setup.ts", "test/support/prism-global-setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ContractTarget } from "../../src/contract/target.ts";
 import { v2ScenarioChecks } from "../../src/contract/v2-scenarios.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { type RunningPrism, startPrism } from "../support/prism.ts";
+import { sharedPrism } from "../support/shared-prism.ts";
 import { describeContractSuite } from "./describe-contract-suite.ts";
 
 // The contract suite against the Prism mock, one test per check. Prism is stateless: the checks it
@@ -16,13 +16,8 @@ const target: ContractTarget = {
   extra: { clientId: "mock-client-id", origin: "https://shop.example.com" },
 };
 
-let prism: RunningPrism | undefined;
 beforeAll(async () => {
-  prism = await startPrism();
-  target.baseUrl = prism.baseUrl;
-});
-afterAll(async () => {
-  await prism?.stop();
+  target.baseUrl = (await sharedPrism()).baseUrl;
 });
 
 // Prism reads the closed request-body schemas literally: it refuses members they do not describe.

@@ -4,8 +4,9 @@ import { repoRoot } from "../../scripts/run-tool.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
-import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
+import { findFreePort } from "../support/prism.ts";
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
+import { type SharedPrism, sharedPrism } from "../support/shared-prism.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 
 const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
@@ -90,13 +91,13 @@ const clientIdOnlyOperations = [
 const anyClientIdForTheMock = ["--extra-client-id", "any", "--extra-origin", "https://app.example"];
 
 describe("npm run contract: reports", () => {
-  let prism: RunningPrism | undefined;
+  let prism: SharedPrism | undefined;
   let broken: BrokenServer | undefined;
   beforeAll(async () => {
-    [prism, broken] = await Promise.all([startPrism(), startBrokenServer()]);
+    [prism, broken] = await Promise.all([sharedPrism(), startBrokenServer()]);
   });
   afterAll(async () => {
-    await Promise.all([prism?.stop(), broken?.stop()]);
+    await broken?.stop();
   });
 
   // Prism reads the closed body schemas literally, so it runs in the strict-bodies mode.

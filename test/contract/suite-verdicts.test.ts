@@ -4,7 +4,8 @@ import type { CheckResult } from "../../src/contract/target.ts";
 import { v2ScenarioChecks } from "../../src/contract/v2-scenarios.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { findFreePort, type RunningPrism, startPrism } from "../support/prism.ts";
+import { findFreePort } from "../support/prism.ts";
+import { type SharedPrism, sharedPrism } from "../support/shared-prism.ts";
 import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 import { type ConformingProxy, startConformingProxy } from "./conforming-proxy.ts";
 
@@ -17,12 +18,12 @@ function find(results: CheckResult[], operationId: string, check: string): Check
 }
 
 describe("against a conforming stateful server (Prism behind a proxy that adds state)", () => {
-  let prism: RunningPrism | undefined;
+  let prism: SharedPrism | undefined;
   let proxy: ConformingProxy | undefined;
   let results: CheckResult[] = [];
 
   beforeAll(async () => {
-    prism = await startPrism();
+    prism = await sharedPrism();
     proxy = await startConformingProxy(prism.baseUrl, loadBundledSpec());
     const target = {
       baseUrl: proxy.baseUrl,
@@ -34,7 +35,6 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
   });
   afterAll(async () => {
     await proxy?.stop();
-    await prism?.stop();
   });
 
   // The proxy keeps no payers, bank accounts or client IDs, so the v2 scenarios, which read back what

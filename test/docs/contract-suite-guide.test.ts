@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { guideBlocks } from "../support/compile-guide-snippets.ts";
-import { type RunningPrism, startPrism } from "../support/prism.ts";
 import { runGuideCommands } from "../support/run-guide-commands.ts";
+import { type SharedPrism, sharedPrism } from "../support/shared-prism.ts";
 
 const guidePath = "docs/contract-suite.md";
 const documentedMock = "http://127.0.0.1:4010";
 
-let prism: RunningPrism;
+let prism: SharedPrism;
 beforeAll(async () => {
-  prism = await startPrism();
+  prism = await sharedPrism();
 });
-afterAll(() => prism?.stop());
 
 describe("docs/contract-suite.md", () => {
   it("pipes the --json report as documented, and its sample summary matches a run against the mock", async () => {

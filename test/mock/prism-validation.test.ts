@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createSchemaValidator } from "../../src/spec/schema-validator.ts";
 import { getAtPointer, loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { type RunningPrism, startPrism } from "../support/prism.ts";
+import { startPrism } from "../support/prism.ts";
+import { type SharedPrism, sharedPrism } from "../support/shared-prism.ts";
 
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
@@ -22,12 +23,9 @@ const validBody = {
   ],
 };
 
-let prism: RunningPrism;
+let prism: SharedPrism;
 beforeAll(async () => {
-  prism = await startPrism();
-});
-afterAll(async () => {
-  await prism?.stop();
+  prism = await sharedPrism();
 });
 
 function createSecurePayment(body: string, headers: Record<string, string> = { "x-api-key": "any" }) {

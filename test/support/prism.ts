@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -8,6 +9,8 @@ import { repoRoot } from "../../scripts/run-tool.ts";
 export interface RunningPrism {
   baseUrl: string;
   port: number;
+  /** The process (and process group) ID of the prism launcher. */
+  pid: number;
   /** Stops Prism and every process it started; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -18,6 +21,8 @@ export interface PrismOptions {
   /** The spec to serve; generated/openapi.json by default. */
   specPath?: string;
   startupTimeoutMs?: number;
+  /** A file to append Prism's output to, instead of pipes to this process. */
+  logFile?: string;
 }
 
 const host = "127.0.0.1";
@@ -79,26 +84,31 @@ async function startOnce(port: number, options: PrismOptions): Promise<RunningPr
   const args = ["mock", spec, "--host", host, "--port", String(port), "-v", "error"];
   if (options.dynamic) args.push("--dynamic");
   // Its own process group, so that stopping it also stops whatever the prism launcher started.
+  const { logFile } = options;
+  const logFd = logFile === undefined ? undefined : openSync(logFile, "a");
   const child = spawn(path.join(repoRoot, "node_modules", ".bin", "prism"), args, {
     cwd: repoRoot,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", logFd ?? "pipe", logFd ?? "pipe"],
     env: { ...process.env, NO_COLOR: "1" },
   });
+  if (logFd !== undefined) closeSync(logFd);
   let output = "";
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-4_000);
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
+  const printed = () => (logFile === undefined ? output : readFileSync(logFile, "utf8").slice(-4_000));
   const baseUrl = `http://${host}:${port}`;
   try {
-    await waitUntilAnswering(child, baseUrl, options.startupTimeoutMs ?? 30_000, () => output);
+    await waitUntilAnswering(child, baseUrl, options.startupTimeoutMs ?? 30_000, printed);
   } catch (error) {
     await stopProcessGroup(child);
     throw error;
   }
-  return { baseUrl, port, stop: () => stopProcessGroup(child) };
+  child.unref();
+  return { baseUrl, port, pid: child.pid as number, stop: () => stopProcessGroup(child) };
 }
 
 /**
