@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { findFreePort } from "../support/prism.ts";
-import { runPayreq } from "./payreq-process.ts";
+import { runPayreq, runPayreqInProcess } from "./payreq-process.ts";
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
   .version;
@@ -176,17 +176,25 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [["mock", "--dynamic=false"], "--dynamic takes no value", "payreq mock"],
   ])("payreq %j", async (args, message, command) => {
-    const run = await runPayreq(args);
+    const run = await runPayreqInProcess(args);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(`${message}\nRun '${command} --help' for the options.\n`);
+  });
+
+  it("answers the same from the executable as in-process: status 2 and the message on standard error", async () => {
+    const args = ["webhooks", "trigger", "payment.reversed"];
+    const spawned = await runPayreq(args);
+    expect(spawned).toEqual(await runPayreqInProcess(args));
+    expect(spawned.status).toBe(2);
+    expect(spawned.stderr).toMatch(/^unknown event "payment\.reversed": /);
   });
 
   it.each([
     ["serve", 0],
     ["mock", 1],
   ])("payreq %s with a bad PORT names PORT, as --port is not given", async (command, min) => {
-    const run = await runPayreq([command], { PORT: "abc" });
+    const run = await runPayreqInProcess([command], { PORT: "abc" });
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(
       `--port (or PORT) must be a whole number from ${min} to 65535, got "abc"\n` +
@@ -195,7 +203,7 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
   });
 
   it("does not echo a secret given on a bad command line", async () => {
-    const run = await runPayreq([
+    const run = await runPayreqInProcess([
       "webhooks",
       "listen",
       "--secret",
@@ -262,7 +270,7 @@ describe("docs/cli.md", () => {
       const section = sectionOf(command);
       expect(section).not.toBe("");
       expect(section).toContain(`npx payreq ${command}`);
-      const help = await runPayreq([...command.split(" "), "--help"]);
+      const help = await runPayreqInProcess([...command.split(" "), "--help"]);
       const flags = new Set(help.stdout.match(/--[a-z][a-z-]+/g));
       expect(flags.size).toBeGreaterThan(1);
       for (const flag of flags) {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { runCli } from "../../src/cli/run-cli.ts";
 import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
@@ -12,6 +13,30 @@ export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
     cwd: repoRoot,
     env: { ...envWithoutSandboxSettings, ...env },
   });
+}
+
+/**
+ * Runs `payreq ...args` in this process, through the same runCli that bin/payreq.mjs calls, with
+ * its output captured: for command lines refused before any work is done, where a process of its
+ * own would add only its start-up. The executable itself is tested by spawning it (runPayreq).
+ */
+export async function runPayreqInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(args, {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+      },
+    },
+    env: { ...envWithoutSandboxSettings, ...env },
+  });
+  return { status, stdout, stderr };
 }
 
 export type RunningPayreq = RunningProcess;
