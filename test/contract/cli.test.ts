@@ -92,6 +92,9 @@ const anyClientIdForTheMock = ["--extra-client-id", "any", "--extra-origin", "ht
 
 describe("npm run contract: reports", () => {
   let prism: SharedPrism | undefined;
+  /** `npm run contract` against the shared mock with the secret key, and `args` besides. */
+  const againstMock = (...args: string[]) =>
+    runCli(["--base-url", prism?.baseUrl ?? "", "--api-key", secretKey, ...args]);
   let broken: BrokenServer | undefined;
   beforeAll(async () => {
     [prism, broken] = await Promise.all([sharedPrism(), startBrokenServer()]);
@@ -103,14 +106,10 @@ describe("npm run contract: reports", () => {
   // Prism reads the closed body schemas literally, so it runs in the strict-bodies mode.
   it("passes the mock: one line per check of the chosen operations, a summary, exit 0, and never the key", async () => {
     const chosen = ["listCurrencies", "createSecurePayment"];
-    const run = await runCli([
-      "--base-url",
-      prism?.baseUrl ?? "",
-      "--api-key",
-      secretKey,
+    const run = await againstMock(
       "--strict-bodies",
       ...chosen.flatMap((operationId) => ["--operation", operationId]),
-    ]);
+    );
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toBe("PASS     listCurrencies › valid call (API key): 200 application/json");
@@ -158,14 +157,7 @@ describe("npm run contract: reports", () => {
   });
 
   it("prints one line per operation with --by-operation: with a client ID besides the key, every operation answers", async () => {
-    const run = await runCli([
-      "--base-url",
-      prism?.baseUrl ?? "",
-      "--api-key",
-      secretKey,
-      "--by-operation",
-      ...anyClientIdForTheMock,
-    ]);
+    const run = await againstMock("--by-operation", ...anyClientIdForTheMock);
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines.slice(0, -1).map((line) => line.split(":")[0])).toEqual(
@@ -179,17 +171,13 @@ describe("npm run contract: reports", () => {
   });
 
   it("says NO for an operation that takes only a client ID when given only a key", async () => {
-    const run = await runCli([
-      "--base-url",
-      prism?.baseUrl ?? "",
-      "--api-key",
-      secretKey,
+    const run = await againstMock(
       "--by-operation",
       "--operation",
       "createPayout",
       "--operation",
       "createPayeeDestination",
-    ]);
+    );
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines.slice(0, -1).map((line) => line.split(":")[0])).toEqual([

@@ -1,13 +1,4 @@
-import {
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
@@ -15,6 +6,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { describeUnless } from "./describe-unless.ts";
 import { runToEnd } from "./run-to-end.ts";
+import { readRunRecord, startOncePerRun } from "./start-once-per-run.ts";
 
 /** Where Debian installs each major version of PostgreSQL. */
 const debianRoot = "/usr/lib/postgresql";
@@ -144,40 +136,19 @@ let shared: Promise<TestPostgres> | undefined;
  * and the run's global teardown stops it.
  */
 export function sharedPostgres(): Promise<TestPostgres> {
-  shared ??= (async () => {
-    const folder = inject("sharedPostgresFolder");
-    const record = path.join(folder, "server.json");
-    const failure = path.join(folder, "failure.txt");
-    let claimed = true;
-    try {
-      mkdirSync(path.join(folder, "starting"));
-    } catch {
-      claimed = false;
-    }
-    if (claimed) {
-      try {
-        writeFileSync(record, JSON.stringify(await startServer()));
-      } catch (error) {
-        writeFileSync(failure, String(error));
-        throw error;
-      }
-    }
-    for (let waited = 0; !existsSync(record); waited += 100) {
-      if (existsSync(failure))
-        throw new Error(`the shared PostgreSQL did not start: ${readFileSync(failure, "utf8")}`);
-      if (waited > patienceMs) throw new Error("the shared PostgreSQL did not start within 90 s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const place = JSON.parse(readFileSync(record, "utf8")) as ServerPlace;
-    return { createDatabase: databasesOn(place) };
-  })();
+  shared ??= startOncePerRun<ServerPlace>(
+    inject("sharedPostgresFolder"),
+    "PostgreSQL",
+    startServer,
+    patienceMs,
+  ).then((place) => ({ createDatabase: databasesOn(place) }));
   return shared;
 }
 
 /** Stops the shared server recorded in `folder`, if a test file started one, and removes the folder. */
 export async function stopSharedPostgres(folder: string): Promise<void> {
-  const record = path.join(folder, "server.json");
-  if (existsSync(record)) await stopServer(JSON.parse(readFileSync(record, "utf8")) as ServerPlace);
+  const place = readRunRecord<ServerPlace>(folder);
+  if (place) await stopServer(place);
   rmSync(folder, { recursive: true, force: true });
 }
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { inject } from "vitest";
 import { startPrism } from "./prism.ts";
+import { readRunRecord, startOncePerRun } from "./start-once-per-run.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -30,46 +31,24 @@ let shared: Promise<SharedPrism> | undefined;
  * it, the others wait for it, and the run's global teardown stops it (stopSharedPrism).
  */
 export function sharedPrism(): Promise<SharedPrism> {
-  shared ??= (async () => {
-    const folder = inject("sharedPrismFolder");
-    const record = path.join(folder, "prism.json");
-    const failure = path.join(folder, "failure.txt");
-    let claimed = true;
-    try {
-      mkdirSync(path.join(folder, "starting"));
-    } catch {
-      claimed = false;
-    }
-    if (claimed) {
-      try {
-        // Its output goes to a file: the pipes of the file that started it close when its worker ends.
-        const prism = await startPrism({ logFile: path.join(folder, "prism.log") });
-        writeFileSync(
-          record,
-          JSON.stringify({ baseUrl: prism.baseUrl, pid: prism.pid } satisfies PrismRecord),
-        );
-      } catch (error) {
-        writeFileSync(failure, String(error));
-        throw error;
-      }
-    }
-    for (let waited = 0; !existsSync(record); waited += 100) {
-      if (existsSync(failure))
-        throw new Error(`the shared Prism did not start: ${readFileSync(failure, "utf8")}`);
-      if (waited > patienceMs) throw new Error("the shared Prism did not start within 60 s");
-      await delay(100);
-    }
-    const { baseUrl } = JSON.parse(readFileSync(record, "utf8")) as PrismRecord;
-    return { baseUrl };
-  })();
+  shared ??= startOncePerRun<PrismRecord>(
+    inject("sharedPrismFolder"),
+    "Prism",
+    async () => {
+      // Its output goes to a file: the pipes of the file that started it close when its worker ends.
+      const prism = await startPrism({ logFile: path.join(inject("sharedPrismFolder"), "prism.log") });
+      return { baseUrl: prism.baseUrl, pid: prism.pid };
+    },
+    patienceMs,
+  ).then(({ baseUrl }) => ({ baseUrl }));
   return shared;
 }
 
 /** Stops the shared Prism's process group, if one was started, and removes the run's folder. */
 export async function stopSharedPrism(folder: string): Promise<void> {
-  const record = path.join(folder, "prism.json");
-  if (existsSync(record)) {
-    const { pid } = JSON.parse(readFileSync(record, "utf8")) as PrismRecord;
+  const started = readRunRecord<PrismRecord>(folder);
+  if (started) {
+    const { pid } = started;
     // Signal 0 only asks whether the group still exists.
     const signal = (name: NodeJS.Signals | 0) => {
       try {
