@@ -34,7 +34,9 @@ export function planContractChecks(
     const known = new Set(operations.map((operation) => operation.operationId));
     const unknown = [...chosen].filter((id) => !known.has(id));
     if (unknown.length > 0)
-      throw new UnknownOperationError(`no operation of the spec has the operationId ${unknown.join(", ")}`);
+      throw new UnknownOperationError(
+        `no operation of the spec has the operationId ${unknown.map((id) => JSON.stringify(id)).join(", ")}`,
+      );
   }
   const checks = chosen ? planned.filter((check) => chosen.has(check.operationId)) : planned;
   const seen = new Set<string>();

@@ -64,7 +64,7 @@ describe("npm run contract: arguments", () => {
     ],
     [
       ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--operation", "createSecurePayments"],
-      "--operation: no operation of the spec has the operationId createSecurePayments",
+      '--operation: no operation of the spec has the operationId "createSecurePayments"',
     ],
     [
       ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--timeout", "soon"],

@@ -83,9 +83,9 @@ async function startOnce(port: number, options: PrismOptions): Promise<RunningPr
   const spec = options.specPath ?? path.join(repoRoot, "generated", "openapi.json");
   const args = ["mock", spec, "--host", host, "--port", String(port), "-v", "error"];
   if (options.dynamic) args.push("--dynamic");
-  // Its own process group, so that stopping it also stops whatever the prism launcher started.
   const { logFile } = options;
   const logFd = logFile === undefined ? undefined : openSync(logFile, "a");
+  // Its own process group, so that stopping it also stops whatever the prism launcher started.
   const child = spawn(path.join(repoRoot, "node_modules", ".bin", "prism"), args, {
     cwd: repoRoot,
     detached: true,
