@@ -174,6 +174,39 @@ function operationValidator(
   };
 }
 
+/** The validators made for one spec with one set of options, and the response schemas they compiled. */
+interface ValidatorSet {
+  /** By operationId: each server reads its own SpecOperation objects from the same spec. */
+  validators: Map<string, OperationValidator>;
+  compiledResponses: CompiledResponses;
+}
+
+const validatorSets = new WeakMap<SpecDocument, Map<string, ValidatorSet>>();
+
+/**
+ * The validators of `spec` with these options, shared by every server of this process that
+ * validates against the same spec object alike: a validator depends on nothing else, and keeps
+ * nothing of a request. Servers after the first (several instances on one database, a test
+ * suite's servers) find their operations compiled.
+ */
+export function sharedValidators(
+  spec: SpecDocument,
+  options: { validateResponses: boolean; strictBodies: boolean },
+): ValidatorSet {
+  let byOptions = validatorSets.get(spec);
+  if (!byOptions) {
+    byOptions = new Map();
+    validatorSets.set(spec, byOptions);
+  }
+  const key = `responses ${options.validateResponses}, strict bodies ${options.strictBodies}`;
+  let set = byOptions.get(key);
+  if (!set) {
+    set = { validators: new Map(), compiledResponses: new Map() };
+    byOptions.set(key, set);
+  }
+  return set;
+}
+
 /** The header a warm-up request carries its token in (warm-up.ts); no other request can know the token. */
 export const warmUpHeader = "x-payreq-warm-up";
 
@@ -190,13 +223,12 @@ export function validateAgainstSpec(
 ): RequestHandler {
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
-  const validators = new Map<SpecOperation, OperationValidator>();
-  const compiledResponses: CompiledResponses = new Map();
+  const { validators, compiledResponses } = sharedValidators(spec, options);
   const validatorOf = (operation: SpecOperation) => {
-    let validator = validators.get(operation);
+    let validator = validators.get(operation.operationId);
     if (!validator) {
       validator = operationValidator(spec, operation, { ...options, compiledResponses });
-      validators.set(operation, validator);
+      validators.set(operation.operationId, validator);
     }
     return validator;
   };
