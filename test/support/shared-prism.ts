@@ -31,12 +31,13 @@ let shared: Promise<SharedPrism> | undefined;
  * it, the others wait for it, and the run's global teardown stops it (stopSharedPrism).
  */
 export function sharedPrism(): Promise<SharedPrism> {
+  const folder = inject("sharedPrismFolder");
   shared ??= startOncePerRun<PrismRecord>(
-    inject("sharedPrismFolder"),
+    folder,
     "Prism",
     async () => {
       // Its output goes to a file: the pipes of the file that started it close when its worker ends.
-      const prism = await startPrism({ logFile: path.join(inject("sharedPrismFolder"), "prism.log") });
+      const prism = await startPrism({ logFile: path.join(folder, "prism.log") });
       return { baseUrl: prism.baseUrl, pid: prism.pid };
     },
     patienceMs,

@@ -5,7 +5,7 @@ type SchemaValidator = (data: { response: unknown }) => boolean;
 /** The validator's compiled response schemas: by status (or `2XX`, `default`), then by media type. */
 type ResponseValidators = Record<string, Record<string, SchemaValidator>>;
 
-/** The compiled schemas of responses, by their content as JSON: the same error answer, say, is compiled once per server. */
+/** The compiled schemas of responses, by their content as JSON: the same error answer, say, is compiled once (sharedValidators). */
 export type CompiledResponses = Map<string, Record<string, SchemaValidator>>;
 
 /** The parts of express-openapi-validator's ResponseValidator that its own response hook calls. */
@@ -50,7 +50,7 @@ export function createResponseCheck(
     serial: number;
     /** The operation's responses, by status. */
     responses: Record<string, unknown>;
-    /** Where the server's operations keep and find compiled responses. */
+    /** Where the operations validated alike keep and find compiled responses. */
     compiled: CompiledResponses;
     /** The operation's own name for its schemas in its Ajv's cache. */
     cacheKey: string;
