@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
-import { stateOf } from "./request-state.ts";
+import { startRequestState } from "./request-state.ts";
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,200}$/;
 
@@ -9,7 +9,7 @@ export function assignRequestId(): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers["x-request-id"];
     const requestId = typeof incoming === "string" && saneRequestId.test(incoming) ? incoming : randomUUID();
-    stateOf(res).requestId = requestId;
+    startRequestState(res, requestId);
     res.setHeader("X-Request-Id", requestId);
     next();
   };
