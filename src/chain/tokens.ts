@@ -96,16 +96,23 @@ export function findToken(currencyId: string): TokenRecord | undefined {
   return tokensById.get(currencyId.toLowerCase());
 }
 
+/** The table by network, in table order: listing a network's currencies reads only them. */
+const tokensByNetwork = new Map<string, TokenRecord[]>();
+for (const token of tokenTable) {
+  const onNetwork = tokensByNetwork.get(token.network);
+  if (onNetwork) onNetwork.push(token);
+  else tokensByNetwork.set(token.network, [token]);
+}
+
 /** The currencies on a network and/or with a symbol (case-insensitive), in table order. */
 export function listTokens(
   filter: { network?: string | undefined; symbol?: string | undefined } = {},
 ): TokenRecord[] {
+  const candidates = filter.network === undefined ? tokenTable : (tokensByNetwork.get(filter.network) ?? []);
   const symbol = filter.symbol?.toLowerCase();
-  return tokenTable.filter(
-    (token) =>
-      (filter.network === undefined || token.network === filter.network) &&
-      (symbol === undefined || token.symbol.toLowerCase() === symbol),
-  );
+  return symbol === undefined
+    ? candidates.slice()
+    : candidates.filter((token) => token.symbol.toLowerCase() === symbol);
 }
 
 /** The currency with this contract address on a network (case-insensitive), if the table has one. */

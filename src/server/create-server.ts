@@ -147,7 +147,8 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  const isWarmUp = (req: Request) => req.get(warmUpHeader) === warmUpToken;
+  // The header's name is lower case, as Node keeps every request header's.
+  const isWarmUp = (req: Request) => req.headers[warmUpHeader] === warmUpToken;
   // Warm-up requests run their handler on a context of their own, whose changes nobody reads.
   const warmUpContext: ServerContext = {
     ...ctx,

@@ -190,5 +190,28 @@ describe("findToken and listTokens", () => {
     expect(listTokens({ network: undefined, symbol: "FAU" }).map((token) => token.id)).toEqual([
       "FAU-sepolia",
     ]);
+    expect(listTokens({ network: "goerli" })).toEqual([]);
+  });
+
+  it("lists what a search of the whole table finds, for every network and symbol", () => {
+    const networks = [undefined, ...new Set(tokenTable.map((token) => token.network)), "__proto__"];
+    const symbols = [undefined, ...new Set(tokenTable.map((token) => token.symbol.toUpperCase()))];
+    for (const network of networks) {
+      for (const symbol of symbols) {
+        const searched = tokenTable.filter(
+          (token) =>
+            (network === undefined || token.network === network) &&
+            (symbol === undefined || token.symbol.toLowerCase() === symbol.toLowerCase()),
+        );
+        expect(listTokens({ network, symbol }), `${network} ${symbol}`).toEqual(searched);
+      }
+    }
+  });
+
+  it("answers a list of its own, which the caller may change", () => {
+    const listed = listTokens({ network: "sepolia" });
+    listed.length = 0;
+    expect(listTokens({ network: "sepolia" })).toHaveLength(4);
+    expect(listTokens()).toHaveLength(tokenTable.length);
   });
 });

@@ -89,8 +89,9 @@ export async function storeSecurePaymentLink(
         clientId: callerClientId(principal),
       }),
     );
+    const createdAt = now.toISOString();
     for (const record of records) {
-      await storeNewRequest(tx, record, { securePaymentToken: token }, now.toISOString());
+      await storeNewRequest(tx, record, { securePaymentToken: token }, createdAt);
     }
     const link = { token, requestIds: records.map((record) => record.requestId), network };
     return putNewSecurePayment(ctx, tx, principal, link, details);
@@ -107,19 +108,21 @@ export async function putNewSecurePayment(
   details: SecurePaymentLinkDetails,
 ): Promise<SecurePaymentRecord> {
   const now = ctx.clock.now();
+  // Formatting a date is a microsecond's work: the link's three times of creation share one.
+  const createdAt = now.toISOString();
   const created: SecurePaymentRecord = {
     accountId: principal.accountId,
     ...link,
     status: "pending",
     ...details,
-    createdAt: now.toISOString(),
+    createdAt,
     expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
-    updatedAt: now.toISOString(),
+    updatedAt: createdAt,
   };
   await tx.putSecurePayment(created);
   await tx.appendEvent({
     type: "secure_payment.created",
-    occurredAt: now.toISOString(),
+    occurredAt: createdAt,
     data: { token: created.token, requestIds: created.requestIds },
   });
   return created;

@@ -236,7 +236,7 @@ export function validateAgainstSpec(
     const route = stateOf(res).route;
     if (!route) return next(new Error("validateAgainstSpec runs after resolveOperation"));
     const validator = validatorOf(route);
-    if (req.get(warmUpHeader) === options.warmUpToken) return validator.warmUp(req, res, next);
+    if (req.headers[warmUpHeader] === options.warmUpToken) return validator.warmUp(req, res, next);
     validator.validate(req, res, next);
   };
 }
