@@ -48,6 +48,73 @@ const unicodeOnlyIconv = {
 };
 
 /**
+ * The installed copies of each package, from the lockfile: `name@version` to the folders (from
+ * the repository root) holding that version, sorted.
+ */
+function installedCopies() {
+  const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
+  const copies = new Map();
+  for (const [folder, entry] of Object.entries(lock.packages ?? {})) {
+    const at = folder.lastIndexOf("node_modules/");
+    if (at < 0 || entry.version === undefined) continue;
+    const key = `${folder.slice(at + "node_modules/".length)}@${entry.version}`;
+    copies.set(key, [...(copies.get(key) ?? []), folder].sort());
+  }
+  return copies;
+}
+
+/**
+ * One copy of each package at each version. npm nests a package under each dependent whose
+ * version range the copy at the top does not meet: Express, body-parser and send each hold their
+ * own mime-types 3.0.2 and mime-db 1.54.0, because Prism's 2.x sits at the top. The copies are
+ * the same files, which a bundle would carry, load and run once per copy (mime-db's table of
+ * media types is 200 KB). An import that resolves into a copy takes the first of that version's
+ * copies in the lockfile's order, as one `npm dedupe` would install it if it could.
+ */
+const oneCopyOfEachVersion = {
+  name: "one-copy-of-each-version",
+  setup(build) {
+    /** Each installed package's folder, and the first copy of its version's. */
+    const firstCopyOf = new Map();
+    for (const same of installedCopies().values()) {
+      for (const folder of same) firstCopyOf.set(folder, same[0]);
+    }
+    /** The installed package a file belongs to: the deepest package folder that holds it. */
+    const packageOf = (relative) => {
+      for (let end = relative.lastIndexOf("/node_modules/"); end >= 0; ) {
+        const start = end + "/node_modules/".length;
+        const name = relative
+          .slice(start)
+          .split("/", relative[start] === "@" ? 2 : 1)
+          .join("/");
+        const folder = relative.slice(0, start + name.length);
+        if (firstCopyOf.has(folder)) return folder;
+        end = relative.lastIndexOf("/node_modules/", end - 1);
+      }
+      const top = relative.split("/", relative.startsWith("node_modules/@") ? 3 : 2).join("/");
+      return firstCopyOf.has(top) ? top : undefined;
+    };
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData?.oneCopy) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { oneCopy: true },
+      });
+      // esbuild's own resolution reports what this one could not resolve (or leaves it to run time).
+      if (resolved.errors.length > 0) return undefined;
+      if (!path.isAbsolute(resolved.path)) return resolved;
+      const relative = path.relative(repoRoot, resolved.path).split(path.sep).join("/");
+      const folder = packageOf(relative);
+      const first = folder && firstCopyOf.get(folder);
+      if (!first || first === folder) return resolved;
+      return { ...resolved, path: path.join(repoRoot, first, relative.slice(folder.length)) };
+    });
+  },
+};
+
+/**
  * Bundles `entry` into `outfile` and returns the files it was built from. The bundle must sit two
  * directories below the package root, as every source file does: the sources find generated/ and
  * docs/ by URLs relative to themselves. Identifiers are kept, so that stack traces stay readable.
@@ -70,7 +137,7 @@ export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
     minifySyntax: true,
     // Its ES module build, whose unused hash functions the bundle leaves out (its CommonJS main holds them all).
     alias: { "hash-wasm": "./node_modules/hash-wasm/dist/index.esm.js" },
-    plugins: [unicodeOnlyIconv],
+    plugins: [oneCopyOfEachVersion, unicodeOnlyIconv],
     ...(format === "esm"
       ? // CommonJS dependencies call require(); an ES module has none of its own.
         {

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, freshBundle, repoRoot } from "../../scripts/bundle-sources.mjs";
@@ -51,5 +52,65 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
     expect(known).toEqual(["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7"]);
     expect(decoded).toEqual(["{}", "[1]"]);
     expect(statSync(iconvBundle).size).toBeLessThan(100_000);
+  });
+
+  it("holds one copy of each version of a package, however many npm installed, and runs on it", async () => {
+    // The installed packages from the lockfile: each folder's `name@version`.
+    const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version?: string }>;
+    };
+    const versionOf = new Map<string, string>();
+    for (const [folder, entry] of Object.entries(lock.packages)) {
+      const at = folder.lastIndexOf("node_modules/");
+      if (at >= 0 && entry.version) versionOf.set(folder, `${folder.slice(at + 13)}@${entry.version}`);
+    }
+    const copiesOf = (key: string) => [...versionOf].filter(([, version]) => version === key).length;
+    // Express, body-parser and send each have a mime-types 3.0.2 and a mime-db 1.54.0 of their own.
+    expect(copiesOf("mime-types@3.0.2")).toBe(3);
+    expect(copiesOf("mime-db@1.54.0")).toBe(3);
+
+    const expressEntry = path.join(dir, "express-entry.ts");
+    const expressBundle = path.join(dir, "express-bundle.mjs");
+    writeFileSync(
+      expressEntry,
+      [
+        'import express from "express";',
+        "export function start() {",
+        "  const app = express();",
+        '  app.post("/echo", express.json(), (req, res) => res.json({ got: req.body, type: req.is("json") }));',
+        '  return app.listen(0, "127.0.0.1");',
+        "}",
+      ].join("\n"),
+    );
+    const inputs = await bundleForNode(expressEntry, expressBundle);
+    const folders = new Map<string, Set<string>>();
+    for (const input of inputs) {
+      const relative = path.relative(repoRoot, input).split(path.sep).join("/");
+      const folder = [...versionOf.keys()]
+        .filter((candidate) => relative.startsWith(`${candidate}/`))
+        .sort((a, b) => b.length - a.length)[0];
+      if (folder === undefined) continue;
+      const key = versionOf.get(folder) as string;
+      folders.set(key, (folders.get(key) ?? new Set()).add(folder));
+    }
+    expect(folders.get("mime-types@3.0.2")).toEqual(
+      new Set(["node_modules/body-parser/node_modules/mime-types"]),
+    );
+    expect([...folders].filter(([, copies]) => copies.size > 1)).toEqual([]);
+
+    const { start } = (await import(expressBundle)) as { start: () => import("node:http").Server };
+    const server = start();
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8" },
+        body: '{"a":1}',
+      });
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await answer.json()).toEqual({ got: { a: 1 }, type: "json" });
+    } finally {
+      server.close();
+    }
   });
 });
