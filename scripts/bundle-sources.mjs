@@ -47,20 +47,46 @@ const unicodeOnlyIconv = {
   },
 };
 
+/** The version of the package installed in `folder` (from the repository root), if there is one. */
+function installedVersion(folder) {
+  try {
+    return JSON.parse(readFileSync(path.join(repoRoot, folder, "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The installed copies of each package, from the lockfile: `name@version` to the folders (from
- * the repository root) holding that version, sorted.
+ * The installed packages, from the lockfile: every package folder (from the repository root),
+ * and for each folder of a package installed more than once at one version, the first of those
+ * folders in sorted order, each checked against the package.json installed there. None without a
+ * lockfile.
  */
-function installedCopies() {
-  const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
+function installedPackages() {
+  const folders = new Set();
+  const firstCopyOf = new Map();
+  let lock;
+  try {
+    lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
+  } catch {
+    return { folders, firstCopyOf };
+  }
   const copies = new Map();
   for (const [folder, entry] of Object.entries(lock.packages ?? {})) {
     const at = folder.lastIndexOf("node_modules/");
     if (at < 0 || entry.version === undefined) continue;
+    folders.add(folder);
     const key = `${folder.slice(at + "node_modules/".length)}@${entry.version}`;
-    copies.set(key, [...(copies.get(key) ?? []), folder].sort());
+    copies.set(key, [...(copies.get(key) ?? []), folder]);
   }
-  return copies;
+  for (const [key, same] of copies) {
+    if (same.length < 2) continue;
+    const version = key.slice(key.lastIndexOf("@") + 1);
+    const installed = same.filter((folder) => installedVersion(folder) === version).sort();
+    if (installed.length < 2) continue;
+    for (const folder of installed) firstCopyOf.set(folder, installed[0]);
+  }
+  return { folders, firstCopyOf };
 }
 
 /**
@@ -74,11 +100,7 @@ function installedCopies() {
 const oneCopyOfEachVersion = {
   name: "one-copy-of-each-version",
   setup(build) {
-    /** Each installed package's folder, and the first copy of its version's. */
-    const firstCopyOf = new Map();
-    for (const same of installedCopies().values()) {
-      for (const folder of same) firstCopyOf.set(folder, same[0]);
-    }
+    const { folders, firstCopyOf } = installedPackages();
     /** The installed package a file belongs to: the deepest package folder that holds it. */
     const packageOf = (relative) => {
       for (let end = relative.lastIndexOf("/node_modules/"); end >= 0; ) {
@@ -88,11 +110,11 @@ const oneCopyOfEachVersion = {
           .split("/", relative[start] === "@" ? 2 : 1)
           .join("/");
         const folder = relative.slice(0, start + name.length);
-        if (firstCopyOf.has(folder)) return folder;
+        if (folders.has(folder)) return folder;
         end = relative.lastIndexOf("/node_modules/", end - 1);
       }
       const top = relative.split("/", relative.startsWith("node_modules/@") ? 3 : 2).join("/");
-      return firstCopyOf.has(top) ? top : undefined;
+      return folders.has(top) ? top : undefined;
     };
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData?.oneCopy) return undefined;
