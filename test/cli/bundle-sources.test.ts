@@ -9,6 +9,14 @@ mkdirSync(cache, { recursive: true });
 const dir = mkdtempSync(path.join(cache, "test-bundle-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Bundles a TypeScript entry of these lines in the test's folder: the bundle's path and what it was built from. */
+async function bundleLines(name: string, lines: string[]): Promise<{ bundle: string; inputs: string[] }> {
+  const entry = path.join(dir, `${name}-entry.ts`);
+  const bundle = path.join(dir, `${name}-bundle.mjs`);
+  writeFileSync(entry, lines.join("\n"));
+  return { bundle, inputs: await bundleForNode(entry, bundle) };
+}
+
 describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)", () => {
   const entry = path.join(dir, "entry.ts");
   const part = path.join(dir, "part.ts");
@@ -37,17 +45,11 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
   });
 
   it("keeps iconv-lite's Unicode encodings and leaves out its legacy code pages", async () => {
-    const iconvEntry = path.join(dir, "iconv-entry.ts");
-    const iconvBundle = path.join(dir, "iconv-bundle.mjs");
-    writeFileSync(
-      iconvEntry,
-      [
-        'import iconv from "iconv-lite";',
-        'export const known = ["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7", "latin1", "shift_jis", "gbk"].filter((name) => iconv.encodingExists(name));',
-        'export const decoded = [iconv.decode(Buffer.from("\\uFEFF{}", "utf8"), "utf-8"), iconv.decode(Buffer.from("[1]", "utf16le"), "utf-16le")];',
-      ].join("\n"),
-    );
-    await bundleForNode(iconvEntry, iconvBundle);
+    const { bundle: iconvBundle } = await bundleLines("iconv", [
+      'import iconv from "iconv-lite";',
+      'export const known = ["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7", "latin1", "shift_jis", "gbk"].filter((name) => iconv.encodingExists(name));',
+      'export const decoded = [iconv.decode(Buffer.from("\\uFEFF{}", "utf8"), "utf-8"), iconv.decode(Buffer.from("[1]", "utf16le"), "utf-16le")];',
+    ]);
     const { known, decoded } = await import(iconvBundle);
     expect(known).toEqual(["utf-8", "utf-16le", "utf-16be", "utf-32", "utf-7"]);
     expect(decoded).toEqual(["{}", "[1]"]);
@@ -69,20 +71,14 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
     expect(copiesOf("mime-types@3.0.2")).toBe(3);
     expect(copiesOf("mime-db@1.54.0")).toBe(3);
 
-    const expressEntry = path.join(dir, "express-entry.ts");
-    const expressBundle = path.join(dir, "express-bundle.mjs");
-    writeFileSync(
-      expressEntry,
-      [
-        'import express from "express";',
-        "export function start() {",
-        "  const app = express();",
-        '  app.post("/echo", express.json(), (req, res) => res.json({ got: req.body, type: req.is("json") }));',
-        '  return app.listen(0, "127.0.0.1");',
-        "}",
-      ].join("\n"),
-    );
-    const inputs = await bundleForNode(expressEntry, expressBundle);
+    const { bundle: expressBundle, inputs } = await bundleLines("express", [
+      'import express from "express";',
+      "export function start() {",
+      "  const app = express();",
+      '  app.post("/echo", express.json(), (req, res) => res.json({ got: req.body, type: req.is("json") }));',
+      '  return app.listen(0, "127.0.0.1");',
+      "}",
+    ]);
     const folders = new Map<string, Set<string>>();
     for (const input of inputs) {
       const relative = path.relative(repoRoot, input).split(path.sep).join("/");
