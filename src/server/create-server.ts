@@ -18,7 +18,7 @@ import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
 import { inSequence } from "./http/in-sequence.ts";
-import { translateValidatorErrors, validateAgainstSpec, warmUpHeader } from "./http/openapi-validation.ts";
+import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
 import { createReadiness } from "./http/readiness.ts";
@@ -32,7 +32,13 @@ import { pagesRouter } from "./pages/pages-router.ts";
 import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
-import { firstCalledOperations, warmUpOperations, warmUpOrder, warmUpWhenQuiet } from "./warm-up.ts";
+import {
+  firstCalledOperations,
+  warmUpHeader,
+  warmUpOperations,
+  warmUpOrder,
+  warmUpWhenQuiet,
+} from "./warm-up.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
@@ -181,7 +187,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       validateAgainstSpec(spec, {
         validateResponses: options.validateResponses ?? true,
         strictBodies: config.strictBodies,
-        warmUpToken,
+        isWarmUp,
       }),
       dispatchOperation(operationHandlers, (req) => (isWarmUp(req) ? warmUpContext : ctx)),
     ]),

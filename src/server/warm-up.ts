@@ -5,7 +5,6 @@ import { type ContractRequest, listValidCalls } from "../contract/valid-inputs.t
 import { fillArrays, readBodyLimits } from "../spec/body-limits.ts";
 import type { SpecOperation } from "../spec/operations.ts";
 import type { SpecDocument } from "../spec/spec-document.ts";
-import { warmUpHeader } from "./http/openapi-validation.ts";
 import type { PathOperationId } from "./operations/operation-types.ts";
 
 /**
@@ -26,6 +25,9 @@ export const firstCalledOperations: Readonly<Partial<Record<PathOperationId, num
   createSecurePayment: 5,
   createBatchPayout: 2,
 };
+
+/** The header a warm-up request carries its token in; no other request can know the token. */
+export const warmUpHeader = "x-payreq-warm-up";
 
 /** How long the server must have had no request before the background warm-up compiles the next operation. */
 export const quietMsBeforeWarmUp = 200;

@@ -2,8 +2,12 @@ import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { warmUpHeader } from "../../src/server/http/openapi-validation.ts";
-import { firstCalledOperations, warmUpOperations, warmUpOrder } from "../../src/server/warm-up.ts";
+import {
+  firstCalledOperations,
+  warmUpHeader,
+  warmUpOperations,
+  warmUpOrder,
+} from "../../src/server/warm-up.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";

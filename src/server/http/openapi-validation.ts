@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { operationDocument } from "../../spec/operation-document.ts";
@@ -207,9 +207,6 @@ export function sharedValidators(
   return set;
 }
 
-/** The header a warm-up request carries its token in (warm-up.ts); no other request can know the token. */
-export const warmUpHeader = "x-payreq-warm-up";
-
 /**
  * express-openapi-validator: every request, and every response unless switched off. One
  * validator per operation: it never looks for the route among all paths on each request (the
@@ -219,7 +216,12 @@ export const warmUpHeader = "x-payreq-warm-up";
  */
 export function validateAgainstSpec(
   spec: SpecDocument,
-  options: { validateResponses: boolean; strictBodies: boolean; warmUpToken: string },
+  options: {
+    validateResponses: boolean;
+    strictBodies: boolean;
+    /** Whether a request is the server's own warm-up (create-server.ts). */
+    isWarmUp: (req: Request) => boolean;
+  },
 ): RequestHandler {
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
@@ -236,7 +238,7 @@ export function validateAgainstSpec(
     const route = stateOf(res).route;
     if (!route) return next(new Error("validateAgainstSpec runs after resolveOperation"));
     const validator = validatorOf(route);
-    if (req.headers[warmUpHeader] === options.warmUpToken) return validator.warmUp(req, res, next);
+    if (options.isWarmUp(req)) return validator.warmUp(req, res, next);
     validator.validate(req, res, next);
   };
 }
