@@ -79,6 +79,12 @@ export class WebhookDispatcher {
   #unsubscribe: (() => void) | undefined;
   readonly #timers = new Map<string, { cancel: () => void }>();
   readonly #inFlight = new Map<string, Promise<void>>();
+  /**
+   * Deliveries a poll claimed while this worker's own claim of them was under way. The poll's
+   * claim can commit first, and the other claim then finds the delivery leased (to this worker):
+   * it attempts the poll's claim instead of leaving the delivery to wait out the lease.
+   */
+  readonly #claimedByPoll = new Map<string, WebhookDeliveryRecord>();
   #fanOut: Promise<void> = Promise.resolve();
   /** A fan-out is queued and has not started: it will read every event committed until it starts. */
   #fanOutWaiting = false;
@@ -221,8 +227,8 @@ export class WebhookDispatcher {
       limit: pollBatch,
     });
     for (const delivery of claimed) {
-      if (this.#inFlight.has(delivery.id)) continue;
-      this.#start(delivery.id, () => this.#attempt(delivery));
+      if (this.#inFlight.has(delivery.id)) this.#claimedByPoll.set(delivery.id, delivery);
+      else this.#start(delivery.id, () => this.#attempt(delivery));
     }
   }
 
@@ -252,7 +258,10 @@ export class WebhookDispatcher {
   #start(deliveryId: string, work: () => Promise<void>): void {
     const attempt = work()
       .catch((error) => this.#options.logger.error(`webhook delivery ${deliveryId} failed`, error))
-      .finally(() => this.#inFlight.delete(deliveryId));
+      .finally(() => {
+        this.#inFlight.delete(deliveryId);
+        this.#claimedByPoll.delete(deliveryId);
+      });
     this.#inFlight.set(deliveryId, attempt);
     this.#track(attempt);
   }
@@ -260,13 +269,15 @@ export class WebhookDispatcher {
   async #claimAndAttempt(deliveryId: string, dueMs: number | undefined): Promise<void> {
     if (!this.#running) return;
     const now = Math.max(this.#system.now().getTime(), dueMs ?? 0);
-    const [delivery] = await this.#options.store.claimWebhookDeliveries({
+    const [claimed] = await this.#options.store.claimWebhookDeliveries({
       owner: this.#owner,
       now: new Date(now),
       leaseUntil: new Date(now + this.#leaseMs),
       limit: 1,
       id: deliveryId,
     });
+    const delivery = claimed ?? this.#claimedByPoll.get(deliveryId);
+    this.#claimedByPoll.delete(deliveryId);
     if (delivery) await this.#attempt(delivery);
   }
 
