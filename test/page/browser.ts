@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestServer, type TestServer } from "../server/helpers.ts";
 import { describeUnless } from "../support/describe-unless.ts";
 import { addFakeWallet, type FakeWalletOptions } from "./fake-wallet.ts";
@@ -83,14 +83,14 @@ export async function openPayerPage(browser: Browser, wallet: FakeWalletOptions 
 export interface BrowserAndServer {
   readonly server: TestServer;
   readonly browser: Browser;
-  /** A fresh payer page (see `openPayerPage`), closed after the file's tests. */
+  /** A fresh payer page (see `openPayerPage`), closed after the test that opened it. */
   openPage(wallet: FakeWalletOptions | null): Promise<PayerPage>;
 }
 
 /**
  * Starts a test server (`startServer`, a plain test server by default) and Chromium before the
- * file's tests, unless the browser tests are skipped, and closes them and every page opened
- * through `openPage` after them.
+ * file's tests, unless the browser tests are skipped, and closes them after them. A page opened
+ * through `openPage` closes after the test that opened it.
  */
 export function useBrowserAndServer(
   startServer: () => Promise<TestServer> = startTestServer,
@@ -102,8 +102,11 @@ export function useBrowserAndServer(
     if (browserSkipReason) return;
     [server, browser] = await Promise.all([startServer(), launchChromium()]);
   });
+  // Each test's pages close after it: open pages keep rendering and running their timers.
+  const closeOpened = () => Promise.all(opened.splice(0).map((payerPage) => payerPage.context.close()));
+  afterEach(closeOpened);
   afterAll(async () => {
-    await Promise.all(opened.map((payerPage) => payerPage.context.close()));
+    await closeOpened();
     await Promise.all([browser?.close(), server?.close()]);
   });
   const started = <T>(value: T | undefined): T => {

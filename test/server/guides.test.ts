@@ -13,13 +13,8 @@ import type { RunningProcess } from "../support/start-process.ts";
 
 const defaultBase = "BASE=http://127.0.0.1:3000";
 
-let server: RunningProcess;
+let server: RunningProcess | undefined;
 let base = "";
-// Started as `npm start` starts it: from the bundle, without a TypeScript loader to compile first.
-beforeAll(async () => {
-  ({ server, url: base } = await startServerScriptProcess(["--port", "0"]));
-});
-afterAll(() => server?.kill());
 
 /** Runs a guide's `sh` blocks in order in one bash session; returns its output lines. */
 function runGuide(guide: string): string[] {
@@ -40,62 +35,71 @@ function runGuide(guide: string): string[] {
   return result.stdout.trimEnd().split("\n");
 }
 
-describe("docs/payers.md", () => {
-  it("runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails", () => {
-    const lines = runGuide("payers.md");
-    expect(lines[0]).toBe("status before registration: 404");
-    expect(lines).toContain("{ agreementStatus: 'pending', kycStatus: 'initiated' }");
-    expect(lines).toContain("pending / initiated / compliant: false");
-    expect(lines).toContain("completed / initiated / compliant: false");
-    expect(lines).toContain("compliant: true");
-    expect(lines.find((line) => line.startsWith("paymentDetailsId: "))).toMatch(
-      /^paymentDetailsId: [0-9a-f-]{36}$/,
-    );
-    expect(lines).toContain("[ 'Musterbank Berlin EUR approved' ]");
-    expect(lines.at(-1)).toBe("off-ramp calldata: 2 transactions");
+// The server runs while the guides run, and stops before the snippets compile.
+describe("the guides' sh blocks, against npm start", () => {
+  // Started as `npm start` starts it: from the bundle, without a TypeScript loader to compile first.
+  beforeAll(async () => {
+    ({ server, url: base } = await startServerScriptProcess(["--port", "0"]));
   });
-});
+  afterAll(() => server?.kill());
 
-describe("docs/client-ids.md", () => {
-  it("runs a client ID's life: createClientId, listClientIds, browser calls, updateClientId, deleteClientId", () => {
-    const lines = runGuide("client-ids.md");
-    expect(lines).toEqual([
-      "active https://shop.example.com fee 1.5",
-      "[ 'Sandbox browser client: active', 'Checkout page: active' ]",
-      "preflight: 204",
-      expect.stringMatching(/^routes: .*USDC-base/),
-      "from another origin: 403",
-      "inactive, fee null",
-      "while inactive: 401",
-      "active",
-      "active again: 200",
-      "delete: 200",
-      "after deletion: 401",
-      "preflight after deletion: 403",
-      "revoked",
-      "/problems/invalid-state",
-    ]);
+  describe("docs/payers.md", () => {
+    it("runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails", () => {
+      const lines = runGuide("payers.md");
+      expect(lines[0]).toBe("status before registration: 404");
+      expect(lines).toContain("{ agreementStatus: 'pending', kycStatus: 'initiated' }");
+      expect(lines).toContain("pending / initiated / compliant: false");
+      expect(lines).toContain("completed / initiated / compliant: false");
+      expect(lines).toContain("compliant: true");
+      expect(lines.find((line) => line.startsWith("paymentDetailsId: "))).toMatch(
+        /^paymentDetailsId: [0-9a-f-]{36}$/,
+      );
+      expect(lines).toContain("[ 'Musterbank Berlin EUR approved' ]");
+      expect(lines.at(-1)).toBe("off-ramp calldata: 2 transactions");
+    });
   });
-});
 
-describe("docs/currencies.md", () => {
-  it("runs listCurrenciesV2 and listConversionRoutesV2 as written", () => {
-    const lines = runGuide("currencies.md");
-    expect(lines.slice(0, 3)).toEqual(["[ 'USDC-base 6' ]", "one object: FAU-sepolia", "no match: 404"]);
-    expect(lines[3]).toMatch(/^USD -> .*USDC-base/);
-    expect(lines[4]).toMatch(/^base,optimism: [1-9]\d* tokens$/);
+  describe("docs/client-ids.md", () => {
+    it("runs a client ID's life: createClientId, listClientIds, browser calls, updateClientId, deleteClientId", () => {
+      const lines = runGuide("client-ids.md");
+      expect(lines).toEqual([
+        "active https://shop.example.com fee 1.5",
+        "[ 'Sandbox browser client: active', 'Checkout page: active' ]",
+        "preflight: 204",
+        expect.stringMatching(/^routes: .*USDC-base/),
+        "from another origin: 403",
+        "inactive, fee null",
+        "while inactive: 401",
+        "active",
+        "active again: 200",
+        "delete: 200",
+        "after deletion: 401",
+        "preflight after deletion: 403",
+        "revoked",
+        "/problems/invalid-state",
+      ]);
+    });
   });
-});
 
-describe("docs/secure-payments.md", () => {
-  it("runs findSecurePayment and getSecurePaymentCalldata as written", () => {
-    expect(runGuide("secure-payments.md")).toEqual([
-      "batch pending",
-      "the token of the link",
-      "1 approval, then batchPayments to 0x1aF3f22685AcdDc788B3730ed415912d8f654420",
-      expect.stringMatching(/^completed, completed at \d{4}-\d\d-\d\dT/),
-      "calldata of a completed link: 409",
-    ]);
+  describe("docs/currencies.md", () => {
+    it("runs listCurrenciesV2 and listConversionRoutesV2 as written", () => {
+      const lines = runGuide("currencies.md");
+      expect(lines.slice(0, 3)).toEqual(["[ 'USDC-base 6' ]", "one object: FAU-sepolia", "no match: 404"]);
+      expect(lines[3]).toMatch(/^USD -> .*USDC-base/);
+      expect(lines[4]).toMatch(/^base,optimism: [1-9]\d* tokens$/);
+    });
+  });
+
+  describe("docs/secure-payments.md", () => {
+    it("runs findSecurePayment and getSecurePaymentCalldata as written", () => {
+      expect(runGuide("secure-payments.md")).toEqual([
+        "batch pending",
+        "the token of the link",
+        "1 approval, then batchPayments to 0x1aF3f22685AcdDc788B3730ed415912d8f654420",
+        expect.stringMatching(/^completed, completed at \d{4}-\d\d-\d\dT/),
+        "calldata of a completed link: 409",
+      ]);
+    });
   });
 });
 
