@@ -250,7 +250,10 @@ export class WebhookDispatcher {
     timer.cancel = this.#options.scheduler.schedule(delayMs, () => {
       if (this.#timers.get(deliveryId) !== timer) return;
       this.#timers.delete(deliveryId);
-      this.#start(deliveryId, () => this.#claimAndAttempt(deliveryId, dueMs));
+      // A poll's claim got there first: the attempt under way holds the delivery and plans what follows.
+      if (!this.#inFlight.has(deliveryId)) {
+        this.#start(deliveryId, () => this.#claimAndAttempt(deliveryId, dueMs));
+      }
       this.#release();
     });
   }

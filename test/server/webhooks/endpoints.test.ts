@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookEventNames } from "../../../src/client/webhook-event.ts";
-import { createDefaultConfig, sampleCredentials, type WebhookScheduler } from "../../../src/server/index.ts";
+import { createDefaultConfig, sampleCredentials } from "../../../src/server/index.ts";
 import { problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
 import {
   createRequest,
@@ -9,6 +9,7 @@ import {
   registerEndpoint,
   startWebhookServer,
 } from "./harness.ts";
+import { heldScheduler } from "./held-scheduler.ts";
 import { hasValidSignature, type Receiver, startReceiver } from "./receiver.ts";
 
 let server: TestServer | undefined;
@@ -23,26 +24,6 @@ afterEach(async () => {
   server = undefined;
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
-
-/** A scheduler that holds every task until the test runs them. */
-function heldScheduler(): { scheduler: WebhookScheduler; runAll(): void; held(): number } {
-  const tasks = new Set<() => void>();
-  return {
-    scheduler: {
-      schedule(_delayMs, task) {
-        tasks.add(task);
-        return () => tasks.delete(task);
-      },
-    },
-    runAll() {
-      for (const task of [...tasks]) {
-        tasks.delete(task);
-        task();
-      }
-    },
-    held: () => tasks.size,
-  };
-}
 
 const eventOf = (body: Buffer) => JSON.parse(body.toString("utf8")).event;
 

@@ -5,105 +5,129 @@ import type { WebhookEndpointRecord } from "../../../src/server/store/records.ts
 import type { Store } from "../../../src/server/store/store.ts";
 import { WebhookDispatcher } from "../../../src/server/webhook-delivery/dispatcher.ts";
 import { createDeliveryRecord } from "../../../src/server/webhook-delivery/fan-out.ts";
-import type { WebhookScheduler } from "../../../src/server/webhook-delivery/scheduler.ts";
 import { createTargetAllowList } from "../../../src/server/webhook-delivery/target-allow-list.ts";
+import { heldScheduler } from "./held-scheduler.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 
-/** Holds every planned attempt until `runHeld` runs them. */
-function heldScheduler() {
-  const held: (() => void)[] = [];
-  const scheduler: WebhookScheduler = {
-    schedule(_delayMs, task) {
-      held.push(task);
-      return () => held.splice(held.indexOf(task), 1);
-    },
+// A worker on a shared store polls for due deliveries besides planning its own attempts. Here the
+// first poll and the attempt the worker planned for one pending delivery meet, in either order.
+
+const timeoutMs = 5_000;
+
+let receiver: Receiver | undefined;
+afterEach(() => receiver?.close());
+
+/** A memory store holding one endpoint at the receiver and one pending delivery to it. */
+async function storeWithPendingDelivery(url: string, now: Date) {
+  const store = createMemoryStore();
+  const endpoint: WebhookEndpointRecord = {
+    id: "we_poll",
+    accountId: "acct_poll",
+    url,
+    secret: "whsec_poll",
+    events: ["payment.confirmed"],
+    source: "api",
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
-  const runHeld = () => {
-    for (const task of held.splice(0)) task();
-  };
-  return { scheduler, runHeld, held };
+  const delivery = createDeliveryRecord({
+    endpoint,
+    eventId: "evt_poll",
+    event: "payment.confirmed",
+    requestId: null,
+    payload: { event: "payment.confirmed" },
+    test: false,
+    now,
+  });
+  await store.putWebhookEndpoint(endpoint);
+  await store.putWebhookDelivery(delivery);
+  return { store, delivery };
 }
 
-describe("a worker's poll and its own planned attempt claiming one delivery at once", () => {
-  let receiver: Receiver | undefined;
-  afterEach(() => receiver?.close());
+/**
+ * A started worker polling every 5 ms on `inner`, whose planned attempts wait for the test
+ * (`held`). Its first poll runs `duringFirstPoll` once its claim has started committing.
+ * `claimsById` counts the planned attempts' claims.
+ */
+function startPollingWorker(inner: Store, duringFirstPoll: (runPlanned: () => void) => void = () => {}) {
+  const held = heldScheduler();
+  let firstPollDone: () => void = () => {};
+  const firstPoll = new Promise<void>((resolve) => {
+    firstPollDone = resolve;
+  });
+  let polls = 0;
+  const counts = { claimsById: 0 };
+  const store: Store = {
+    ...inner,
+    claimWebhookDeliveries: async (claim) => {
+      if (claim.id !== undefined) counts.claimsById++;
+      if (claim.id !== undefined || polls++ > 0) return inner.claimWebhookDeliveries(claim);
+      const claimed = inner.claimWebhookDeliveries(claim);
+      duringFirstPoll(held.runAll);
+      const result = await claimed;
+      firstPollDone();
+      return result;
+    },
+  };
+  const dispatcher = new WebhookDispatcher({
+    store,
+    baseClock: systemClock,
+    retryDelaysMs: [],
+    timeoutMs,
+    allowList: createTargetAllowList(["127.0.0.1"]),
+    scheduler: held.scheduler,
+    logger: { error: (message, error) => expect.fail(`${message}: ${String(error)}`) },
+    pollIntervalMs: 5,
+    eventRetention: 1_000,
+    deliveryRetention: 100,
+  });
+  dispatcher.start();
+  return { dispatcher, held, firstPoll, counts };
+}
 
-  it("sends the delivery at once, whichever claim commits first, instead of after the lease", async () => {
+describe("a worker's poll and its own planned attempt of one delivery", () => {
+  it("sends it at once when the poll's claim commits first, instead of after the lease", async () => {
     receiver = await startReceiver();
-    const inner = createMemoryStore();
     const now = new Date();
-    const endpoint: WebhookEndpointRecord = {
-      id: "we_poll",
-      accountId: "acct_poll",
-      url: receiver.url,
-      secret: "whsec_poll",
-      events: ["payment.confirmed"],
-      source: "api",
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    const delivery = createDeliveryRecord({
-      endpoint,
-      eventId: "evt_poll",
-      event: "payment.confirmed",
-      requestId: null,
-      payload: { event: "payment.confirmed" },
-      test: false,
-      now,
-    });
-    await inner.putWebhookEndpoint(endpoint);
-    await inner.putWebhookDelivery(delivery);
-
-    const { scheduler, runHeld, held } = heldScheduler();
-    // The first poll's claim commits; the planned attempt starts right after, before the poll has
-    // looked at what it claimed, and claims the delivery by its id.
-    let raced: () => void = () => {};
-    const race = new Promise<void>((resolve) => {
-      raced = resolve;
-    });
-    let polls = 0;
-    const store: Store = {
-      ...inner,
-      claimWebhookDeliveries: async (claim) => {
-        if (claim.id !== undefined || polls++ > 0) return inner.claimWebhookDeliveries(claim);
-        const claimed = inner.claimWebhookDeliveries(claim);
-        runHeld();
-        const result = await claimed;
-        raced();
-        return result;
-      },
-    };
-    const timeoutMs = 5_000;
-    const dispatcher = new WebhookDispatcher({
-      store,
-      baseClock: systemClock,
-      retryDelaysMs: [],
-      timeoutMs,
-      allowList: createTargetAllowList(["127.0.0.1"]),
-      scheduler,
-      logger: { error: (message, error) => expect.fail(`${message}: ${String(error)}`) },
-      pollIntervalMs: 5,
-      eventRetention: 1_000,
-      deliveryRetention: 100,
-    });
-    dispatcher.start();
+    const { store, delivery } = await storeWithPendingDelivery(receiver.url, now);
+    // The planned attempt starts while the poll's claim is committing, and claims the delivery by
+    // its id before the poll has looked at what it claimed.
+    const { dispatcher, held, firstPoll } = startPollingWorker(store, (runPlanned) => runPlanned());
     try {
       // The worker plans the pending delivery as it starts; the plan waits for the first poll.
-      await expect.poll(() => held.length).toBe(1);
-      await race;
+      await expect.poll(() => held.held()).toBe(1);
+      await firstPoll;
       await dispatcher.settled();
-      const sent = await inner.getWebhookDelivery(delivery.id);
+      const sent = await store.getWebhookDelivery(delivery.id);
       expect(sent?.state).toBe("delivered");
       expect(sent?.lease).toBeNull();
       expect(sent?.attempts.map((attempt) => [attempt.trigger, attempt.statusCode])).toEqual([
         ["initial", 200],
       ]);
       // Sent within the attempt's timeout, not after the lease of twice that.
-      const took = Date.parse(sent?.updatedAt ?? "") - now.getTime();
-      expect(took).toBeLessThan(timeoutMs);
+      expect(Date.parse(sent?.updatedAt ?? "") - now.getTime()).toBeLessThan(timeoutMs);
       expect(receiver.received).toHaveLength(1);
     } finally {
       await dispatcher.stop();
     }
+  });
+
+  it("leaves it to the poll's attempt when that started first, and stop() waits for that attempt", async () => {
+    receiver = await startReceiver({ hang: true });
+    const { store, delivery } = await storeWithPendingDelivery(receiver.url, new Date());
+    const { dispatcher, held, firstPoll, counts } = startPollingWorker(store);
+    await firstPoll;
+    // The poll's attempt is under way, held by the receiver; the planned attempt comes due now.
+    await receiver.arrived(1);
+    expect(held.held()).toBe(1);
+    held.runAll();
+    expect(counts.claimsById).toBe(0);
+    // Stopping aborts the poll's attempt, which records nothing and gives the lease back before stop() resolves.
+    await dispatcher.stop();
+    const left = await store.getWebhookDelivery(delivery.id);
+    expect(left?.state).toBe("pending");
+    expect(left?.attempts).toEqual([]);
+    expect(left?.lease).toBeNull();
+    expect(receiver.received).toHaveLength(1);
   });
 });
