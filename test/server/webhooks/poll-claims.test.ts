@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../../src/server/clock.ts";
 import { createMemoryStore } from "../../../src/server/index.ts";
-import type { WebhookEndpointRecord } from "../../../src/server/store/records.ts";
 import type { Store } from "../../../src/server/store/store.ts";
 import { WebhookDispatcher } from "../../../src/server/webhook-delivery/dispatcher.ts";
-import { createDeliveryRecord } from "../../../src/server/webhook-delivery/fan-out.ts";
 import { createTargetAllowList } from "../../../src/server/webhook-delivery/target-allow-list.ts";
+import { delivery, endpoint } from "../store/fixtures.ts";
 import { heldScheduler } from "./held-scheduler.ts";
 import { type Receiver, startReceiver } from "./receiver.ts";
 
@@ -17,31 +16,14 @@ const timeoutMs = 5_000;
 let receiver: Receiver | undefined;
 afterEach(() => receiver?.close());
 
-/** A memory store holding one endpoint at the receiver and one pending delivery to it. */
-async function storeWithPendingDelivery(url: string, now: Date) {
+/** A memory store holding one endpoint at the receiver and one pending delivery to it, due now. */
+async function storeWithPendingDelivery(url: string) {
   const store = createMemoryStore();
-  const endpoint: WebhookEndpointRecord = {
-    id: "we_poll",
-    accountId: "acct_poll",
-    url,
-    secret: "whsec_poll",
-    events: ["payment.confirmed"],
-    source: "api",
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  const delivery = createDeliveryRecord({
-    endpoint,
-    eventId: "evt_poll",
-    event: "payment.confirmed",
-    requestId: null,
-    payload: { event: "payment.confirmed" },
-    test: false,
-    now,
-  });
-  await store.putWebhookEndpoint(endpoint);
-  await store.putWebhookDelivery(delivery);
-  return { store, delivery };
+  const hook = { ...endpoint("we_poll"), url };
+  const pending = delivery("dlv_poll", { endpointId: hook.id, url });
+  await store.putWebhookEndpoint(hook);
+  await store.putWebhookDelivery(pending);
+  return { store, pending };
 }
 
 /**
@@ -89,7 +71,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
   it("sends it at once when the poll's claim commits first, instead of after the lease", async () => {
     receiver = await startReceiver();
     const now = new Date();
-    const { store, delivery } = await storeWithPendingDelivery(receiver.url, now);
+    const { store, pending } = await storeWithPendingDelivery(receiver.url);
     // The planned attempt starts while the poll's claim is committing, and claims the delivery by
     // its id before the poll has looked at what it claimed.
     const { dispatcher, held, firstPoll } = startPollingWorker(store, (runPlanned) => runPlanned());
@@ -98,7 +80,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
       await expect.poll(() => held.held()).toBe(1);
       await firstPoll;
       await dispatcher.settled();
-      const sent = await store.getWebhookDelivery(delivery.id);
+      const sent = await store.getWebhookDelivery(pending.id);
       expect(sent?.state).toBe("delivered");
       expect(sent?.lease).toBeNull();
       expect(sent?.attempts.map((attempt) => [attempt.trigger, attempt.statusCode])).toEqual([
@@ -114,7 +96,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
 
   it("leaves it to the poll's attempt when that started first, and stop() waits for that attempt", async () => {
     receiver = await startReceiver({ hang: true });
-    const { store, delivery } = await storeWithPendingDelivery(receiver.url, new Date());
+    const { store, pending } = await storeWithPendingDelivery(receiver.url);
     const { dispatcher, held, firstPoll, counts } = startPollingWorker(store);
     await firstPoll;
     // The poll's attempt is under way, held by the receiver; the planned attempt comes due now.
@@ -124,7 +106,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
     expect(counts.claimsById).toBe(0);
     // Stopping aborts the poll's attempt, which records nothing and gives the lease back before stop() resolves.
     await dispatcher.stop();
-    const left = await store.getWebhookDelivery(delivery.id);
+    const left = await store.getWebhookDelivery(pending.id);
     expect(left?.state).toBe("pending");
     expect(left?.attempts).toEqual([]);
     expect(left?.lease).toBeNull();
