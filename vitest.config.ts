@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -11,6 +12,8 @@ export default defineConfig({
       include: ["test/**/*.test-d.ts"],
       tsconfig: "./tsconfig.type-tests.json",
       ignoreSourceErrors: true,
+      // TypeScript 7's native compiler, by its path: see scripts/run-tool.ts.
+      checker: fileURLToPath(new URL("node_modules/typescript-native/bin/tsc", import.meta.url)),
     },
     // Each worker keeps the modules it loaded from one test file to the next: the spec, its
     // validators and the server's code are loaded once per worker instead of once per file, which

@@ -26,7 +26,8 @@ if (built) {
 } else {
   rmSync(recordFile, { force: true });
   rmSync(path.join(repoRoot, "dist"), { recursive: true, force: true });
-  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  // TypeScript 7's native compiler (the package alias typescript-native): see scripts/run-tool.ts.
+  const tsc = path.join(repoRoot, "node_modules", "typescript-native", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "inherit" });
   execFileSync(process.execPath, [path.join(repoRoot, "scripts", "bundle-cli.mjs")], {
     cwd: repoRoot,
