@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { nativeTypeScriptCompiler } from "./scripts/run-tool.ts";
 
 export default defineConfig({
   test: {
@@ -13,7 +13,7 @@ export default defineConfig({
       tsconfig: "./tsconfig.type-tests.json",
       ignoreSourceErrors: true,
       // TypeScript 7's native compiler, by its path: see scripts/run-tool.ts.
-      checker: fileURLToPath(new URL("node_modules/typescript-native/bin/tsc", import.meta.url)),
+      checker: nativeTypeScriptCompiler,
     },
     // Each worker keeps the modules it loaded from one test file to the next: the spec, its
     // validators and the server's code are loaded once per worker instead of once per file, which
