@@ -2,6 +2,7 @@
 // `payreq` command in a checkout and the packed package's command line. One file loads in a
 // fraction of the time of hundreds of modules and needs no TypeScript loader, and only the parts
 // of viem the code uses are in it. Plain JavaScript, so that it runs before anything is compiled.
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +16,22 @@ function writeAtomically(file, contents) {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, contents);
   renameSync(temporary, file);
+}
+
+/**
+ * Refuses a bundle with a byte outside ASCII, naming where it is. One such character makes V8 hold
+ * the whole script as two bytes a character: for the 2 MB command-line bundle, decoding it took
+ * twice as long on every start (12 ms against 6 here) and compiling it from its cache 4 ms more.
+ * esbuild escapes such characters in strings, but keeps a regular expression's as written; the
+ * source then writes the escape (\u2026, say) itself.
+ */
+function requireAscii(file, contents) {
+  if (isAscii(contents)) return;
+  const at = contents.findIndex((byte) => byte > 0x7f);
+  const around = Buffer.from(contents.subarray(Math.max(0, at - 40), at + 40)).toString("utf8");
+  throw new Error(
+    `${path.relative(repoRoot, file)} would hold a character outside ASCII, in ${JSON.stringify(around)}: escape it in the source`,
+  );
 }
 
 /**
@@ -176,6 +193,7 @@ export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
     logLevel: "warning",
   });
   const [output] = result.outputFiles;
+  requireAscii(outfile, output.contents);
   writeAtomically(outfile, output.contents);
   return Object.keys(result.metafile.inputs).map((input) => path.resolve(repoRoot, input));
 }

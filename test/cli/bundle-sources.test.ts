@@ -44,6 +44,22 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
     );
   });
 
+  it("refuses a bundle that would hold a character outside ASCII, naming where, and writes none", async () => {
+    const name = "non-ascii";
+    await expect(
+      bundleLines(name, ["export const waiting = /Starting …\\s+Prism/.test('Starting … Prism');"]),
+    ).rejects.toThrow(
+      `.cache/${path.basename(dir)}/${name}-bundle.mjs would hold a character outside ASCII, in "import.meta.url);\\nvar waiting=/Starting …\\\\s+Prism/.test(\\"Starting \\\\u2026 Prism": escape it in the source`,
+    );
+    expect(statSync(path.join(dir, `${name}-bundle.mjs`), { throwIfNoEntry: false })).toBeUndefined();
+
+    // The same expression with the escape bundles, and matches the same text.
+    const { bundle: escaped } = await bundleLines("escaped", [
+      "export const waiting = /Starting \\u2026\\s+Prism/.test('Starting … Prism');",
+    ]);
+    expect((await import(escaped)).waiting).toBe(true);
+  });
+
   it("keeps iconv-lite's Unicode encodings and leaves out its legacy code pages", async () => {
     const { bundle: iconvBundle } = await bundleLines("iconv", [
       'import iconv from "iconv-lite";',

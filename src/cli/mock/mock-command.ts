@@ -133,8 +133,11 @@ export async function runMock(
   }
 }
 
-/** Prism's start-up notice, which it prints even at the "error" level. */
-const startingLine = /\[CLI\] …\s+awaiting\s+Starting Prism/;
+/**
+ * Prism's start-up notice, which it prints even at the "error" level. The ellipsis is escaped: the
+ * bundle must stay ASCII (bundle-sources.mjs), and esbuild keeps a regular expression's characters.
+ */
+const startingLine = /\[CLI\] \u2026\s+awaiting\s+Starting Prism/;
 
 /**
  * Passes Prism's log through, whole lines at a time; quiet, without its start-up notice.
