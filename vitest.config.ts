@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
 import { nativeTypeScriptCompiler } from "./scripts/run-tool.ts";
 
-// Some machines (this project's CI among them) name the system's whole certificate bundle in
-// NODE_EXTRA_CA_CERTS, which every Node process parses as it starts: some 50 ms of CPU each, for
-// the 200 or so processes a run starts. None of them opens a TLS connection: the servers, CLIs
-// and browsers the tests start talk over loopback, and npm installs from its cache, offline.
+// Some machines (the one docs/performance.md was measured on among them) name the system's whole
+// certificate bundle in NODE_EXTRA_CA_CERTS, which every Node process parses as it starts: some
+// 50 ms of CPU each, for the 200 or so processes a run starts. None of them opens a TLS
+// connection: the servers, CLIs and browsers the tests start talk over loopback, and npm installs
+// from its cache, offline. A test that needs TLS sets the variable for the process it starts.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 export default defineConfig({
