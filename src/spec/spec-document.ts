@@ -37,15 +37,32 @@ export function escapePointerToken(token: string): string {
 }
 
 export function unescapePointerToken(token: string): string {
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+  return token.includes("~") ? token.replaceAll("~1", "/").replaceAll("~0", "~") : token;
+}
+
+/**
+ * Each pointer's tokens, unescaped, split once: the spec's references are a few hundred strings,
+ * each followed many times (every server start reads every operation's). Bounded, for callers
+ * that read pointers of their own.
+ */
+const pointerTokens = new Map<string, readonly string[]>();
+const maxCachedPointers = 10_000;
+
+function tokensOf(pointer: string): readonly string[] {
+  let tokens = pointerTokens.get(pointer);
+  if (tokens === undefined) {
+    tokens = pointer.replace(/^\//, "").split("/").map(unescapePointerToken);
+    if (pointerTokens.size >= maxCachedPointers) pointerTokens.clear();
+    pointerTokens.set(pointer, tokens);
+  }
+  return tokens;
 }
 
 /** Reads the value at a JSON Pointer such as `/components/schemas/Currency`. */
 export function getAtPointer(document: unknown, pointer: string): unknown {
   if (pointer === "" || pointer === "/") return document;
   let current: unknown = document;
-  for (const raw of pointer.replace(/^\//, "").split("/")) {
-    const token = unescapePointerToken(raw);
+  for (const token of tokensOf(pointer)) {
     if (Array.isArray(current)) current = current[Number(token)];
     else if (isObject(current) && Object.hasOwn(current, token)) current = current[token];
     else return undefined;
