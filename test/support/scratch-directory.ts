@@ -1,0 +1,43 @@
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Linux's shared-memory file system: files kept in memory, never journaled to a disk. */
+const memoryFileSystem = "/dev/shm";
+
+function isWritableDirectory(directory: string): boolean {
+  try {
+    accessSync(directory, constants.W_OK);
+    return statSync(directory).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A new temporary directory for a test that writes and deletes tens of thousands of files (npm
+ * installs): in memory (/dev/shm) where the system has it, else in the usual temporary directory.
+ * On a journaled disk such a test spends more of its time waiting on the disk than working.
+ */
+export function makeScratchDirectory(prefix: string): string {
+  const parent = isWritableDirectory(memoryFileSystem) ? memoryFileSystem : os.tmpdir();
+  return mkdtempSync(path.join(parent, prefix));
+}
+
+/**
+ * An npm cache for `npm_config_cache` that reads the packages of `sharedCache` (npm's cache, as
+ * `npm ci` filled it) and keeps its own scratch space under `directory`. npm clones a git
+ * dependency, installs its dependencies and packs it in the cache's `_cacache/tmp`: with
+ * `directory` from makeScratchDirectory, that too happens in memory. Every other entry of the
+ * shared cache is linked, so the packages stay where they are and npm still finds them offline.
+ */
+export function cacheWithScratchSpace(sharedCache: string, directory: string): string {
+  const cache = path.join(directory, "npm-cache");
+  const store = path.join(cache, "_cacache");
+  mkdirSync(path.join(store, "tmp"), { recursive: true });
+  const sharedStore = path.join(sharedCache, "_cacache");
+  for (const entry of readdirSync(sharedStore)) {
+    if (entry !== "tmp") symlinkSync(path.join(sharedStore, entry), path.join(store, entry));
+  }
+  return cache;
+}
