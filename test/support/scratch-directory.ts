@@ -1,14 +1,32 @@
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statfsSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 /** Linux's shared-memory file system: files kept in memory, never journaled to a disk. */
 const memoryFileSystem = "/dev/shm";
 
-function isWritableDirectory(directory: string): boolean {
+/**
+ * Room a scratch directory must find free in memory. The installed-package test holds some 300 MB
+ * at its peak; containers often give /dev/shm only 64 MB, where it would run out of space.
+ */
+const neededFreeBytes = 1024 ** 3;
+
+/** True when `directory` is a directory this process can write in, with `neededFreeBytes` free. */
+function hasRoomToWrite(directory: string): boolean {
   try {
     accessSync(directory, constants.W_OK);
-    return statSync(directory).isDirectory();
+    if (!statSync(directory).isDirectory()) return false;
+    const { bavail, bsize } = statfsSync(directory);
+    return bavail * bsize >= neededFreeBytes;
   } catch {
     return false;
   }
@@ -16,11 +34,11 @@ function isWritableDirectory(directory: string): boolean {
 
 /**
  * A new temporary directory for a test that writes and deletes tens of thousands of files (npm
- * installs): in memory (/dev/shm) where the system has it, else in the usual temporary directory.
- * On a journaled disk such a test spends more of its time waiting on the disk than working.
+ * installs): in memory (/dev/shm) where the system has it with room enough, else in the usual
+ * temporary directory. On a journaled disk such a test spends much of its time waiting on it.
  */
 export function makeScratchDirectory(prefix: string): string {
-  const parent = isWritableDirectory(memoryFileSystem) ? memoryFileSystem : os.tmpdir();
+  const parent = hasRoomToWrite(memoryFileSystem) ? memoryFileSystem : os.tmpdir();
   return mkdtempSync(path.join(parent, prefix));
 }
 
