@@ -29,9 +29,10 @@ function erc20(network: NetworkName, symbol: string, name: string, decimals: num
 }
 
 // Native symbols and ids follow the service's currency list: the symbol of a non-mainnet native
-// coin already carries the network ("ETH-base"), hence ids such as "ETH-base-base".
-function native(network: NetworkName, symbol: string, name: string) {
-  const hash = computeNativeCurrencyHash(symbol);
+// coin already carries the network ("ETH-base"), hence ids such as "ETH-base-base". The hash is
+// written out (computeNativeCurrencyHash gives it, test/chain/tokens.test.ts checks each): a
+// Keccak in JavaScript costs the server's start some 5-10 ms for the six.
+function native(network: NetworkName, symbol: string, name: string, hash: Address) {
   return {
     id: `${symbol}-${network}`,
     name,
@@ -48,33 +49,33 @@ const records = [
   erc20("mainnet", "USDT", "Tether USD", 6, "0xdAC17F958D2ee523a2206206994597C13D831ec7"),
   erc20("mainnet", "DAI", "Dai Stablecoin", 18, "0x6B175474E89094C44Da98b954EedeAC495271d0F"),
   erc20("mainnet", "WETH", "Wrapped Ether", 18, "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2"),
-  native("mainnet", "ETH", "Ether"),
+  native("mainnet", "ETH", "Ether", "0xf5af88e117747e87fc5929f2ff87221b1447652e"),
   erc20("base", "USDC", "USD Coin", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
   erc20("base", "USDT", "Tether USD", 6, "0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2"),
   erc20("base", "DAI", "Dai Stablecoin", 18, "0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb"),
   erc20("base", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
-  native("base", "ETH-base", "Base Ether"),
+  native("base", "ETH-base", "Base Ether", "0xb678b03f3f3a6ea652ad1d183032fac176d83b08"),
   // Where a bridged USDC came first, the service lists native USDC as USDCn.
   erc20("optimism", "USDC", "USD Coin", 6, "0x7F5c764cBc14f9669B88837ca1490cCa17c31607"),
   erc20("optimism", "USDCn", "USD Coin", 6, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
   erc20("optimism", "USDT", "Tether USD", 6, "0x94b008aA00579c1307B0EF2c499aD98a8ce58e58"),
   erc20("optimism", "DAI", "Dai Stablecoin", 18, "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1"),
   erc20("optimism", "WETH", "Wrapped Ether", 18, "0x4200000000000000000000000000000000000006"),
-  native("optimism", "ETH-optimism", "Optimism Ether"),
+  native("optimism", "ETH-optimism", "Optimism Ether", "0x058fa190e345e245c74b4f1adbff6adfcfd8fff3"),
   erc20("arbitrum-one", "USDC", "USD Coin", 6, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
   erc20("arbitrum-one", "USDT", "Tether USD", 6, "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
   erc20("arbitrum-one", "DAI", "Dai Stablecoin", 18, "0xDA10009cBd5D07dd0CeCc66161FC93D7c9000da1"),
-  native("arbitrum-one", "AETH", "Arbitrum Ether"),
+  native("arbitrum-one", "AETH", "Arbitrum Ether", "0x0ee88324f875d378f9a06643830934cadff6b1e5"),
   erc20("matic", "USDC", "USD Coin (PoS)", 6, "0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174"),
   erc20("matic", "USDCn", "USD Coin", 6, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
   erc20("matic", "USDT", "(PoS) Tether USD", 6, "0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
   erc20("matic", "DAI", "(PoS) Dai Stablecoin", 18, "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"),
-  native("matic", "MATIC", "Matic"),
+  native("matic", "MATIC", "Matic", "0x23c7fe5a44ca213deed6f3e2e714d747fcbcdbf0"),
   erc20("sepolia", "FAU", "FAU", 18, "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C"),
   // The service's test tokens: 18 decimals, as its currency list gives them.
   erc20("sepolia", "fUSDC", "FakeUSDC", 18, "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"),
   erc20("sepolia", "fUSDT", "FakeUSDT", 18, "0xF046b3CA5ae2879c6bAcC4D42fAF363eE8379F78"),
-  native("sepolia", "ETH-sepolia", "Sepolia Ether"),
+  native("sepolia", "ETH-sepolia", "Sepolia Ether", "0xbb3546497a53cd710beb11b84c5240327f145bcb"),
 ];
 
 /** Every currency the reference server knows, with addresses checked against their issuers. */
