@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { nativeTypeScriptCompiler } from "./scripts/run-tool.ts";
+import { nativeTypeScriptCompiler } from "./scripts/typescript-native.mjs";
 
 // Some machines (the one docs/performance.md was measured on among them) name the system's whole
 // certificate bundle in NODE_EXTRA_CA_CERTS, which every Node process parses as it starts: some
@@ -19,7 +19,7 @@ export default defineConfig({
       include: ["test/**/*.test-d.ts"],
       tsconfig: "./tsconfig.type-tests.json",
       ignoreSourceErrors: true,
-      // TypeScript 7's native compiler, by its path: see scripts/run-tool.ts.
+      // TypeScript 7's native compiler, by its path: see scripts/typescript-native.mjs.
       checker: nativeTypeScriptCompiler,
     },
     // Each worker keeps the modules it loaded from one test file to the next: the spec, its

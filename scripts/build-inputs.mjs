@@ -16,6 +16,7 @@ const inputFiles = [
   "scripts/bundle-cli.mjs",
   "scripts/bundle-sources.mjs",
   "scripts/code-cache.mjs",
+  "scripts/typescript-native.mjs",
 ];
 
 function filesUnder(root, folder) {

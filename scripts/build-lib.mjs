@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { hashBuildInputs } from "./build-inputs.mjs";
 import { repoRoot } from "./bundle-sources.mjs";
+import { nativeTypeScriptCompiler } from "./typescript-native.mjs";
 
 const recordFile = path.join(repoRoot, ".cache", "build-lib", "inputs.sha256");
 const outputs = [
@@ -26,9 +27,10 @@ if (built) {
 } else {
   rmSync(recordFile, { force: true });
   rmSync(path.join(repoRoot, "dist"), { recursive: true, force: true });
-  // TypeScript 7's native compiler (the package alias typescript-native): see scripts/run-tool.ts.
-  const tsc = path.join(repoRoot, "node_modules", "typescript-native", "bin", "tsc");
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "inherit" });
+  execFileSync(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.build.json"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
   execFileSync(process.execPath, [path.join(repoRoot, "scripts", "bundle-cli.mjs")], {
     cwd: repoRoot,
     stdio: "inherit",

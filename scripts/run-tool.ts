@@ -18,19 +18,7 @@ export interface ToolResult {
   stderr: string;
 }
 
-/**
- * TypeScript 7, the native compiler, which type-checks the project and builds the library.
- * TypeScript 5.9 (package `typescript`) stays for what uses its JavaScript API, which 7 does not
- * have: openapi-typescript and the in-process compiles of the guides' snippets. Both packages
- * install a `tsc` command, so it is called by its path, never as `node_modules/.bin/tsc`.
- */
-export const nativeTypeScriptCompiler = path.join(
-  repoRoot,
-  "node_modules",
-  "typescript-native",
-  "bin",
-  "tsc",
-);
+export { nativeTypeScriptCompiler } from "./typescript-native.mjs";
 
 /** Runs a CLI installed in node_modules/.bin from the repository root, without a shell. */
 export function runTool(tool: string, args: string[]): ToolResult {

@@ -26,6 +26,7 @@ function buildTree(): string {
     "scripts/bundle-cli.mjs": "",
     "scripts/bundle-sources.mjs": "",
     "scripts/code-cache.mjs": "",
+    "scripts/typescript-native.mjs": "",
     "README.md": "# x\n",
   };
   for (const [file, text] of Object.entries(files)) {
