@@ -11,17 +11,21 @@ import {
 import os from "node:os";
 import path from "node:path";
 
-/** Linux's shared-memory file system: files kept in memory, never journaled to a disk. */
-const memoryFileSystem = "/dev/shm";
+/** Where a scratch directory goes when it can, and the room it must find free there. */
+export interface ScratchPlace {
+  /** A file system kept in memory; by default Linux's shared memory, /dev/shm, never journaled to a disk. */
+  memoryFileSystem: string;
+  /**
+   * By default 1 GiB: the installed-package test holds some 300 MB at its peak, and containers
+   * often give /dev/shm only 64 MB, where it would run out of space.
+   */
+  neededFreeBytes: number;
+}
 
-/**
- * Room a scratch directory must find free in memory. The installed-package test holds some 300 MB
- * at its peak; containers often give /dev/shm only 64 MB, where it would run out of space.
- */
-const neededFreeBytes = 1024 ** 3;
+const inSharedMemory: ScratchPlace = { memoryFileSystem: "/dev/shm", neededFreeBytes: 1024 ** 3 };
 
 /** True when `directory` is a directory this process can write in, with `neededFreeBytes` free. */
-function hasRoomToWrite(directory: string): boolean {
+function hasRoomToWrite(directory: string, neededFreeBytes: number): boolean {
   try {
     accessSync(directory, constants.W_OK);
     if (!statSync(directory).isDirectory()) return false;
@@ -37,8 +41,10 @@ function hasRoomToWrite(directory: string): boolean {
  * installs): in memory (/dev/shm) where the system has it with room enough, else in the usual
  * temporary directory. On a journaled disk such a test spends much of its time waiting on it.
  */
-export function makeScratchDirectory(prefix: string): string {
-  const parent = hasRoomToWrite(memoryFileSystem) ? memoryFileSystem : os.tmpdir();
+export function makeScratchDirectory(prefix: string, place: ScratchPlace = inSharedMemory): string {
+  const parent = hasRoomToWrite(place.memoryFileSystem, place.neededFreeBytes)
+    ? place.memoryFileSystem
+    : os.tmpdir();
   return mkdtempSync(path.join(parent, prefix));
 }
 
