@@ -1,12 +1,11 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
-import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
-import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
-import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
+import type { SpecDocument } from "../../spec/spec-document.ts";
 import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
+import { operationSchema, operationValidationInputs } from "./operation-validation-inputs.ts";
+import { type PrecompiledResponses, precompiledResponsesFor } from "./precompiled-responses.ts";
 import { stateOf } from "./request-state.ts";
 import { type CompiledResponses, createResponseCheck } from "./response-check.ts";
 import {
@@ -16,76 +15,9 @@ import {
   type ValidatorIssue,
 } from "./validation-issues.ts";
 
-type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
-
-/**
- * The validator's options, the same for every operation. Security is checked by `authenticate`
- * beforehand, and unknown paths never reach it.
- *
- * Request bodies are closed in the spec (`additionalProperties: false`), which names the members
- * the service knows. By default the validator removes any other member before the operation runs,
- * as the real service does; with `strictBodies` it refuses them instead, naming each one.
- */
-function validatorOptions(
-  document: SpecDocument,
-  options: { validateResponses: boolean; strictBodies: boolean },
-): ValidatorOptions {
-  return {
-    apiSpec: document as unknown as ValidatorOptions["apiSpec"],
-    validateRequests: {
-      allErrors: true,
-      allowUnknownQueryParameters: false,
-      // true: remove the members a closed (additionalProperties: false) schema does not list.
-      removeAdditional: !options.strictBodies,
-    },
-    validateResponses: options.validateResponses ? { allErrors: true } : false,
-    validateSecurity: false,
-    validateFormats: true,
-    ajvFormats: { mode: "full" },
-    ignoreUndocumented: true,
-    fileUploader: false,
-  };
-}
-
-/**
- * Ajv's options as the validator sets them, and two that make compiling cheaper, which is most of
- * what the server does before it answers its first request:
- * - each schema's code is generated without Ajv's optimising pass over it. The pass only drops
- *   names the code does not need; V8 drops them as well once the code is hot, and a first compile
- *   takes some 30 % less without it;
- * - no meta-schema is added to each new Ajv (four per operation): schemas are not validated
- *   against one (`validateSchema: false`), and none refers to one.
- */
-function cheaperToCompile<T extends object>(ajvOptions: T): T & { code: { optimize: false }; meta: false } {
-  return { ...ajvOptions, code: { optimize: false }, meta: false };
-}
-
 interface OperationValidator {
   validate: RequestHandler;
   warmUp: RequestHandler;
-}
-
-/**
- * The operation's document as its validator gets it. Every error answer of an operation is the
- * same Problem (test/spec/error-responses.test.ts): the errors become one `default` response,
- * compiled once instead of once per status. That an operation answers only the statuses it
- * documents is checked where problems are answered (error-handler.ts).
- */
-function validatorDocument(spec: SpecDocument, operation: SpecOperation): SpecDocument {
-  const document = operationDocument(spec, operation);
-  const item = asObject(asObject(document.paths)[operation.key]);
-  const method = asObject(item[operation.method.toLowerCase()]);
-  const responses = Object.entries(asObject(method.responses));
-  const errors = responses.filter(([status]) => !status.startsWith("2"));
-  const contents = new Set(errors.map(([, response]) => JSON.stringify(asObject(response).content)));
-  const [firstError] = errors;
-  if (firstError && contents.size === 1) {
-    method.responses = Object.fromEntries([
-      ...responses.filter(([status]) => status.startsWith("2")),
-      ["default", { description: "Any documented error.", content: asObject(firstError[1]).content }],
-    ]);
-  }
-  return document;
 }
 
 let specSerial = 0;
@@ -119,42 +51,39 @@ interface ValidatorRoute {
 function operationValidator(
   spec: SpecDocument,
   operation: SpecOperation,
-  options: { validateResponses: boolean; strictBodies: boolean; compiledResponses: CompiledResponses },
+  options: {
+    validateResponses: boolean;
+    strictBodies: boolean;
+    compiledResponses: CompiledResponses;
+    precompiledResponses: PrecompiledResponses | undefined;
+  },
 ): OperationValidator {
-  const document = validatorDocument(spec, operation);
-  const validator = new OpenApiValidator(validatorOptions(document, options));
+  const inputs = operationValidationInputs(spec, operation, options);
   const serial = ++specSerial;
-  // As installMiddleware does once the document is loaded: the preprocessor completes the
-  // document in place and gives the copy responses are checked against.
-  const { apiDocRes } = new SchemaPreprocessor(
-    document as unknown as ConstructorParameters<typeof SchemaPreprocessor>[0],
-    cheaperToCompile(validator.ajvOpts.preprocessor),
-    validator.options.validateResponses as ConstructorParameters<typeof SchemaPreprocessor>[2],
-  ).preProcess();
-  const method = operation.method.toLowerCase();
-  const schemaOf = (apiDoc: unknown) =>
-    asObject(asObject(asObject(apiDoc).paths)[operation.key])[method] as unknown;
   const route: ValidatorRoute = {
     expressRoute: operation.key.replace(/\{([^}]+)\}/g, ":$1"),
     openApiRoute: operation.key,
-    schema: schemaOf(document),
-    _responseSchema: apiDocRes ? schemaOf(apiDocRes) : undefined,
+    schema: operationSchema(inputs.document, operation),
+    _responseSchema: inputs.responseDocument
+      ? operationSchema(inputs.responseDocument, operation)
+      : undefined,
     serial,
   };
   // What the validator's requestValidationMiddleware makes, with its Ajv options as above.
   const requestValidator = new RequestValidator(
-    document as unknown as ConstructorParameters<typeof RequestValidator>[0],
-    cheaperToCompile(validator.ajvOpts.request),
+    inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
+    inputs.requestAjvOptions,
   );
   const validateRequest: RequestHandler = (req, res, next) => requestValidator.validate(req, res, next);
   const responses = options.validateResponses
-    ? createResponseCheck(apiDocRes, {
-        ajv: cheaperToCompile(validator.ajvOpts.response),
-        validateResponses: validator.options.validateResponses,
+    ? createResponseCheck(inputs.responseDocument, {
+        ajv: inputs.responseAjvOptions,
+        validateResponses: inputs.validateResponses,
         serial,
-        responses: asObject(asObject(route._responseSchema).responses),
+        responses: inputs.responses,
         compiled: options.compiledResponses,
-        cacheKey: `${operation.method}-${operation.key}`,
+        precompiled: options.precompiledResponses?.(operation.operationId),
+        cacheKey: inputs.responseCacheKey,
       })
     : undefined;
   const describe: RequestHandler = (req, res, next) => {
@@ -192,6 +121,8 @@ interface ValidatorSet {
   /** By operationId: each server reads its own SpecOperation objects from the same spec. */
   validators: Map<string, OperationValidator>;
   compiledResponses: CompiledResponses;
+  /** The response schemas `npm run build` compiled for this spec, if it did. */
+  precompiledResponses: PrecompiledResponses | undefined;
 }
 
 const validatorSets = new WeakMap<SpecDocument, Map<string, ValidatorSet>>();
@@ -214,7 +145,11 @@ export function sharedValidators(
   const key = `responses ${options.validateResponses}, strict bodies ${options.strictBodies}`;
   let set = byOptions.get(key);
   if (!set) {
-    set = { validators: new Map(), compiledResponses: new Map() };
+    set = {
+      validators: new Map(),
+      compiledResponses: new Map(),
+      precompiledResponses: options.validateResponses ? precompiledResponsesFor(spec) : undefined,
+    };
     byOptions.set(key, set);
   }
   return set;
@@ -238,11 +173,15 @@ export function validateAgainstSpec(
 ): RequestHandler {
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
-  const { validators, compiledResponses } = sharedValidators(spec, options);
+  const { validators, compiledResponses, precompiledResponses } = sharedValidators(spec, options);
   const validatorOf = (operation: SpecOperation) => {
     let validator = validators.get(operation.operationId);
     if (!validator) {
-      validator = operationValidator(spec, operation, { ...options, compiledResponses });
+      validator = operationValidator(spec, operation, {
+        ...options,
+        compiledResponses,
+        precompiledResponses,
+      });
       validators.set(operation.operationId, validator);
     }
     return validator;

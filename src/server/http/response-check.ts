@@ -3,13 +3,21 @@ import { ResponseValidator } from "express-openapi-validator/dist/middlewares/op
 
 type SchemaValidator = (data: { response: unknown }) => boolean;
 /** The validator's compiled response schemas: by status (or `2XX`, `default`), then by media type. */
-type ResponseValidators = Record<string, Record<string, SchemaValidator>>;
+export type ResponseValidators = Record<string, Record<string, SchemaValidator>>;
+
+/**
+ * An operation's response schemas compiled by `npm run build` (precompiled-responses.ts), made
+ * with the formats of the Ajv that would otherwise compile them.
+ */
+export type PrecompiledOperation = (formats: object) => ResponseValidators;
 
 /** The compiled schemas of responses, by their content as JSON: the same error answer, say, is compiled once (sharedValidators). */
 export type CompiledResponses = Map<string, Record<string, SchemaValidator>>;
 
 /** The parts of express-openapi-validator's ResponseValidator that its own response hook calls. */
 interface ResponseValidatorParts {
+  /** The Ajv its schemas are compiled with. */
+  ajvBody: { formats: object };
   /** Compiles each response's schemas (its Ajv caches them under `cacheKey`); what its `_getOrBuildValidator` calls. */
   buildValidators(responses: Record<string, unknown>, cacheKey: string): ResponseValidators;
   _validate(input: {
@@ -52,6 +60,8 @@ export function createResponseCheck(
     responses: Record<string, unknown>;
     /** Where the operations validated alike keep and find compiled responses. */
     compiled: CompiledResponses;
+    /** The operation's responses as `npm run build` compiled them, when it did. */
+    precompiled?: PrecompiledOperation | undefined;
     /** The operation's own name for its schemas in its Ajv's cache. */
     cacheKey: string;
   },
@@ -64,7 +74,13 @@ export function createResponseCheck(
   ) as unknown as ResponseValidatorParts;
   let validators: ResponseValidators | undefined;
   const compile = () => {
-    validators ??= compileShared(validator, options.responses, options.cacheKey, options.compiled);
+    validators ??= compileShared(
+      validator,
+      options.responses,
+      options.cacheKey,
+      options.compiled,
+      options.precompiled?.(validator.ajvBody.formats),
+    );
     return validators;
   };
   /** The one JSON schema of a status, or null where `_validate` must choose (none, or several media types). */
@@ -101,23 +117,27 @@ export function createResponseCheck(
 
 /**
  * The operation's responses compiled, each taken from `compiled` when a response with the same
- * content was compiled before (the errors every operation answers alike), else compiled here and
- * kept there. A status whose content cannot be checked is left out, as the validator leaves it.
+ * content was compiled before (the errors every operation answers alike), else from what the
+ * build compiled (`precompiled`), else compiled here, and kept there. A status whose content
+ * cannot be checked is left out, as the validator leaves it.
  */
 function compileShared(
   validator: ResponseValidatorParts,
   responses: Record<string, unknown>,
   cacheKey: string,
   compiled: CompiledResponses,
+  precompiled: ResponseValidators | undefined,
 ): ResponseValidators {
   const found: ResponseValidators = {};
   const missing: Record<string, unknown> = {};
   const keys = new Map<string, string>();
   for (const [status, response] of Object.entries(responses)) {
     const key = JSON.stringify((response as { content?: unknown }).content ?? null);
-    const kept = compiled.get(key);
-    if (kept) found[status] = kept;
-    else {
+    const kept = compiled.get(key) ?? precompiled?.[status];
+    if (kept) {
+      found[status] = kept;
+      compiled.set(key, kept);
+    } else {
       missing[status] = response;
       keys.set(status, key);
     }

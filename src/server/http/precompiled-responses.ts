@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import generated from "../../../generated/response-validators.cjs";
+import { bundledSpecFile, loadBundledSpec, type SpecDocument } from "../../spec/spec-document.ts";
+import type { PrecompiledOperation, ResponseValidators } from "./response-check.ts";
+
+/** The build's compiled response schemas of an operation, if it compiled them. */
+export type PrecompiledResponses = (operationId: string) => PrecompiledOperation | undefined;
+
+/**
+ * The response schemas `npm run build` compiled (scripts/build-response-validators.ts): those of
+ * the operations the server warms up before it answers, whose compiling was a fifth of the
+ * compiled `payreq serve`'s start. For the bundled spec only, and only while its file (`specFile`)
+ * is the one they were compiled from; any other spec has its schemas compiled as the server needs them.
+ */
+export function precompiledResponsesFor(
+  spec: SpecDocument,
+  specFile: string = bundledSpecFile,
+): PrecompiledResponses | undefined {
+  if (spec !== loadBundledSpec()) return undefined;
+  const specSha256 = createHash("sha256").update(readFileSync(specFile)).digest("hex");
+  if (specSha256 !== generated.specSha256) return undefined;
+  let loaded: Record<string, ResponseValidators> | undefined;
+  return (operationId) => {
+    if (!generated.operationIds.includes(operationId)) return undefined;
+    return (formats) => {
+      const operations = loaded ?? generated.load(formats);
+      loaded = operations;
+      return operations[operationId] as ResponseValidators;
+    };
+  };
+}
