@@ -69,7 +69,7 @@ function operationValidator(
       : undefined,
     serial,
   };
-  // What the validator's requestValidationMiddleware makes, with its Ajv options as above.
+  // What the validator's requestValidationMiddleware makes, with the Ajv options of operationValidationInputs.
   const requestValidator = new RequestValidator(
     inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
     inputs.requestAjvOptions,
