@@ -2,10 +2,10 @@
 // answers, compiled by Ajv here instead of at every start (src/server/http/precompiled-responses.ts).
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { _, type Ajv } from "ajv";
+import { _ } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
-import { ResponseValidator } from "express-openapi-validator/dist/middlewares/openapi.response.validator.js";
 import { operationValidationInputs } from "../src/server/http/operation-validation-inputs.ts";
+import { responseValidatorFor } from "../src/server/http/response-check.ts";
 import { firstCalledOperations } from "../src/server/warm-up.ts";
 import { readPathOperations } from "../src/spec/operations.ts";
 import type { SpecDocument } from "../src/spec/spec-document.ts";
@@ -63,15 +63,11 @@ export function buildResponseValidators(files: { spec: string; code: string; typ
       validateResponses: true,
       strictBodies: false,
     });
-    // Its Ajv and buildValidators, private in its declarations, are what the server calls too (response-check.ts).
-    const validator = new ResponseValidator(
-      inputs.responseDocument as unknown as ConstructorParameters<typeof ResponseValidator>[0],
+    const validator = responseValidatorFor(
+      inputs.responseDocument,
       { ...inputs.responseAjvOptions, code: { source: true, formats: _`formats` } },
-      inputs.validateResponses as ConstructorParameters<typeof ResponseValidator>[2],
-    ) as unknown as {
-      ajvBody: Ajv;
-      buildValidators(responses: unknown, cacheKey: string): Record<string, Record<string, unknown>>;
-    };
+      inputs.validateResponses,
+    );
     const built = validator.buildValidators(inputs.responses, inputs.responseCacheKey);
     const exported: Record<string, string> = {};
     const target = `operations[${literal(operation.operationId)}]`;

@@ -18,8 +18,6 @@ export interface ToolResult {
   stderr: string;
 }
 
-export { nativeTypeScriptCompiler } from "./typescript-native.mjs";
-
 /** Runs a CLI installed in node_modules/.bin from the repository root, without a shell. */
 export function runTool(tool: string, args: string[]): ToolResult {
   return runExecutable(path.join(repoRoot, "node_modules", ".bin", tool), args);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { nativeTypeScriptCompiler, runExecutable } from "../scripts/run-tool.ts";
+import { runExecutable } from "../scripts/run-tool.ts";
 import { typecheckArguments } from "../scripts/typecheck.mjs";
+import { nativeTypeScriptCompiler } from "../scripts/typescript-native.mjs";
 
 describe("TypeScript", () => {
   it("compiles the whole project in strict mode, generated types included (npm run typecheck)", () => {

@@ -11,7 +11,8 @@ import {
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nativeTypeScriptCompiler, repoRoot } from "../../scripts/run-tool.ts";
+import { repoRoot } from "../../scripts/run-tool.ts";
+import { nativeTypeScriptCompiler } from "../../scripts/typescript-native.mjs";
 import { cacheWithScratchSpace, makeScratchDirectory } from "../support/scratch-directory.ts";
 import { writeConsumerProject } from "./consumer-lockfile.ts";
 

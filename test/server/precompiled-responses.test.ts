@@ -1,19 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ResponseValidator } from "express-openapi-validator/dist/middlewares/openapi.response.validator.js";
 import { afterAll, describe, expect, it } from "vitest";
 import generated from "../../generated/response-validators.cjs";
 import { sharedValidators } from "../../src/server/http/openapi-validation.ts";
 import { operationValidationInputs } from "../../src/server/http/operation-validation-inputs.ts";
 import { precompiledResponsesFor } from "../../src/server/http/precompiled-responses.ts";
+import { responseValidatorFor, type SchemaValidator } from "../../src/server/http/response-check.ts";
 import { firstCalledOperations } from "../../src/server/warm-up.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { bundledSpecFile, loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { startTestServer, usdcOnBase } from "./helpers.ts";
-
-type Validator = ((data: { response: unknown }) => boolean) & { errors?: unknown };
-type Validators = Record<string, Record<string, Validator>>;
 
 const spec = loadBundledSpec();
 const operations = readPathOperations(spec).filter(
@@ -25,14 +22,11 @@ function compiledAtRunTime(operationId: string, strictBodies: boolean) {
   const operation = operations.find((candidate) => candidate.operationId === operationId);
   if (!operation) throw new Error(`no operation ${operationId}`);
   const inputs = operationValidationInputs(spec, operation, { validateResponses: true, strictBodies });
-  const validator = new ResponseValidator(
-    inputs.responseDocument as never,
+  const validator = responseValidatorFor(
+    inputs.responseDocument,
     inputs.responseAjvOptions,
-    inputs.validateResponses as never,
-  ) as unknown as {
-    ajvBody: { formats: object };
-    buildValidators(responses: unknown, cacheKey: string): Validators;
-  };
+    inputs.validateResponses,
+  );
   return {
     validators: validator.buildValidators(inputs.responses, inputs.responseCacheKey),
     formats: validator.ajvBody.formats,
@@ -81,7 +75,7 @@ describe("response schemas compiled by npm run build", () => {
             Object.keys(byMediaType),
           );
           for (const [mediaType, validate] of Object.entries(byMediaType)) {
-            const precompiled = built?.[status]?.[mediaType] as Validator;
+            const precompiled = built?.[status]?.[mediaType] as SchemaValidator;
             const examples = (operation.responses[status]?.content[mediaType]?.examples ?? []).map(
               (example) => example.value,
             );
@@ -105,7 +99,7 @@ describe("response schemas compiled by npm run build", () => {
       const status = String(operation.successStatus);
       const runTime = compiledAtRunTime(operation.operationId, false);
       const built = precompiledResponsesFor(spec)?.(operation.operationId)?.(runTime.formats);
-      const validate = built?.[status]?.["application/json"] as Validator;
+      const validate = built?.[status]?.["application/json"] as SchemaValidator;
       const examples = operation.responses[status]?.content["application/json"]?.examples ?? [];
       expect(examples.length, operation.operationId).toBeGreaterThan(0);
       for (const example of examples) expect(validate({ response: example.value }), example.name).toBe(true);

@@ -7,6 +7,21 @@ import type { PrecompiledOperation, ResponseValidators } from "./response-check.
 /** The build's compiled response schemas of an operation, if it compiled them. */
 export type PrecompiledResponses = (operationId: string) => PrecompiledOperation | undefined;
 
+/** Whether the schemas were compiled from this very file, read and hashed once per process and file. */
+const compiledFromFile = new Map<string, boolean>();
+
+function compiledFrom(specFile: string): boolean {
+  let same = compiledFromFile.get(specFile);
+  if (same === undefined) {
+    same = createHash("sha256").update(readFileSync(specFile)).digest("hex") === generated.specSha256;
+    compiledFromFile.set(specFile, same);
+  }
+  return same;
+}
+
+/** The module's validators, made once per process: every server of the process shares them. */
+let loaded: Record<string, ResponseValidators> | undefined;
+
 /**
  * The response schemas `npm run build` compiled (scripts/build-response-validators.ts): those of
  * the operations the server warms up before it answers, whose compiling was a fifth of the
@@ -17,16 +32,12 @@ export function precompiledResponsesFor(
   spec: SpecDocument,
   specFile: string = bundledSpecFile,
 ): PrecompiledResponses | undefined {
-  if (spec !== loadBundledSpec()) return undefined;
-  const specSha256 = createHash("sha256").update(readFileSync(specFile)).digest("hex");
-  if (specSha256 !== generated.specSha256) return undefined;
-  let loaded: Record<string, ResponseValidators> | undefined;
-  return (operationId) => {
-    if (!generated.operationIds.includes(operationId)) return undefined;
-    return (formats) => {
-      const operations = loaded ?? generated.load(formats);
-      loaded = operations;
-      return operations[operationId] as ResponseValidators;
-    };
-  };
+  if (spec !== loadBundledSpec() || !compiledFrom(specFile)) return undefined;
+  return (operationId) =>
+    generated.operationIds.includes(operationId)
+      ? (formats) => {
+          loaded ??= generated.load(formats);
+          return loaded[operationId] as ResponseValidators;
+        }
+      : undefined;
 }

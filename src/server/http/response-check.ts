@@ -1,7 +1,9 @@
+import type { Ajv, ErrorObject } from "ajv";
 import type { Request, Response } from "express";
 import { ResponseValidator } from "express-openapi-validator/dist/middlewares/openapi.response.validator.js";
 
-type SchemaValidator = (data: { response: unknown }) => boolean;
+/** A compiled response schema: it checks `{ response: body }`; the errors of the last call are in `errors`. */
+export type SchemaValidator = ((data: { response: unknown }) => boolean) & { errors?: ErrorObject[] | null };
 /** The validator's compiled response schemas: by status (or `2XX`, `default`), then by media type. */
 export type ResponseValidators = Record<string, Record<string, SchemaValidator>>;
 
@@ -15,9 +17,9 @@ export type PrecompiledOperation = (formats: object) => ResponseValidators;
 export type CompiledResponses = Map<string, Record<string, SchemaValidator>>;
 
 /** The parts of express-openapi-validator's ResponseValidator that its own response hook calls. */
-interface ResponseValidatorParts {
+export interface ResponseValidatorParts {
   /** The Ajv its schemas are compiled with. */
-  ajvBody: { formats: object };
+  ajvBody: Ajv;
   /** Compiles each response's schemas (its Ajv caches them under `cacheKey`); what its `_getOrBuildValidator` calls. */
   buildValidators(responses: Record<string, unknown>, cacheKey: string): ResponseValidators;
   _validate(input: {
@@ -28,6 +30,25 @@ interface ResponseValidatorParts {
     accepts: string[];
   }): void;
   canValidateContentType(contentType: string): boolean;
+}
+
+/**
+ * express-openapi-validator's ResponseValidator of a response document, as the server, the build
+ * (scripts/build-response-validators.ts) and the tests make it: the parts it calls are private in
+ * the validator's declarations.
+ */
+export function responseValidatorFor(
+  responseDocument: unknown,
+  ajvOptions: unknown,
+  validateResponses: unknown,
+  serial?: number,
+): ResponseValidatorParts {
+  return new ResponseValidator(
+    responseDocument as ConstructorParameters<typeof ResponseValidator>[0],
+    ajvOptions as ConstructorParameters<typeof ResponseValidator>[1],
+    validateResponses as ConstructorParameters<typeof ResponseValidator>[2],
+    serial,
+  ) as unknown as ResponseValidatorParts;
 }
 
 /** Checks an answer's body against the operation's response schemas; throws the validator's 500 when it breaks them. */
@@ -66,12 +87,12 @@ export function createResponseCheck(
     cacheKey: string;
   },
 ): { check: ResponseCheck; compile(): void } {
-  const validator = new ResponseValidator(
-    responseDocument as ConstructorParameters<typeof ResponseValidator>[0],
-    options.ajv as ConstructorParameters<typeof ResponseValidator>[1],
-    options.validateResponses as ConstructorParameters<typeof ResponseValidator>[2],
+  const validator = responseValidatorFor(
+    responseDocument,
+    options.ajv,
+    options.validateResponses,
     options.serial,
-  ) as unknown as ResponseValidatorParts;
+  );
   let validators: ResponseValidators | undefined;
   const compile = () => {
     validators ??= compileShared(
