@@ -1,18 +1,19 @@
 import { describeNetworkError } from "../net/describe-network-error.ts";
 
-/** True when a fetch gave up because its AbortSignal.timeout ran out. */
+/** True when a request gave up because its time limit ran out (fetch's AbortSignal.timeout among them). */
 export function isFetchTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === "TimeoutError";
 }
 
 /**
- * Why a fetch threw, in words: fetch's own message ("fetch failed") hides the cause. `timeoutMs` is
- * the limit of the fetch's AbortSignal.timeout, named when it ran out.
+ * Why a fetch or a node:http request threw, in words: fetch's own message ("fetch failed") hides
+ * the cause. `timeoutMs` is the request's time limit, named when it ran out.
  */
 export function describeFetchFailure(error: unknown, timeoutMs: number): string {
   if (isFetchTimeout(error)) return `no answer within ${timeoutMs / 1000} s`;
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined;
-  if (cause?.code) return describeNetworkError(cause);
-  return cause?.message ?? error.message;
+  // fetch wraps the socket's error as its cause; node:http throws the socket's error itself.
+  const cause = (error.cause instanceof Error ? error.cause : error) as NodeJS.ErrnoException;
+  if (cause.code) return describeNetworkError(cause);
+  return cause.message;
 }
