@@ -1,4 +1,5 @@
 import { judgeAnswer } from "../../src/contract/answer-verdict.ts";
+import { requestText } from "../../src/net/http-request.ts";
 import { buildRouteTable } from "../../src/server/http/route-table.ts";
 import {
   ConfigError,
@@ -84,12 +85,13 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
       body = JSON.stringify(callOptions.body);
     }
     Object.assign(headers, callOptions.headers);
-    const response = await fetch(`${running.url}${path}`, {
+    const response = await requestText(new URL(`${running.url}${path}`), {
       method,
       headers,
-      ...(body === undefined ? {} : { body }),
+      body,
+      timeoutMs: 60_000,
     });
-    const text = await response.text();
+    const text = response.text;
     let parsed: unknown = text;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);
