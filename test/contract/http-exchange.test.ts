@@ -32,6 +32,10 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
     res.writeHead(302, { location: "/elsewhere" }).end();
   } else if (path === "/silent") {
     // Never answers: the time limit must end the request.
+  } else if (path === "/stalled") {
+    // Starts its answer and never ends it.
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write('{"partial":');
   } else {
     res.writeHead(201, [
       ["Content-Type", "application/json"],
@@ -120,6 +124,11 @@ describe("sendRequest", () => {
     const sent = sendRequest(baseUrl, operation("GET", "/silent"), noInputs, {}, 50);
     await expect(sent).rejects.toThrow(NoAnswerError);
     await expect(sent).rejects.toThrow("no answer from GET /base/silent: no answer within 0.05 s");
+  });
+
+  it("gives up on an answer that stops midway, naming the time limit", async () => {
+    const sent = sendRequest(baseUrl, operation("GET", "/stalled"), noInputs, {}, 100);
+    await expect(sent).rejects.toThrow("no answer from GET /base/stalled: no answer within 0.1 s");
   });
 
   it("names a refused connection", async () => {
