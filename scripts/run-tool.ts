@@ -18,15 +18,20 @@ export interface ToolResult {
   stderr: string;
 }
 
+/** Where a tool runs: the repository root unless `cwd` says otherwise. */
+export interface ToolOptions {
+  cwd?: string;
+}
+
 /** Runs a CLI installed in node_modules/.bin from the repository root, without a shell. */
-export function runTool(tool: string, args: string[]): ToolResult {
-  return runExecutable(path.join(repoRoot, "node_modules", ".bin", tool), args);
+export function runTool(tool: string, args: string[], options: ToolOptions = {}): ToolResult {
+  return runExecutable(path.join(repoRoot, "node_modules", ".bin", tool), args, options);
 }
 
 /** Runs an executable from the repository root, without a shell. */
-export function runExecutable(executable: string, args: string[]): ToolResult {
+export function runExecutable(executable: string, args: string[], options: ToolOptions = {}): ToolResult {
   const result = spawnSync(executable, args, {
-    cwd: repoRoot,
+    cwd: options.cwd ?? repoRoot,
     env: quietToolEnv,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
@@ -36,8 +41,8 @@ export function runExecutable(executable: string, args: string[]): ToolResult {
 }
 
 /** Runs a tool and throws with its output when it fails. */
-export function runToolOrThrow(tool: string, args: string[]): ToolResult {
-  const result = runTool(tool, args);
+export function runToolOrThrow(tool: string, args: string[], options: ToolOptions = {}): ToolResult {
+  const result = runTool(tool, args, options);
   if (result.status !== 0) {
     throw new Error(
       `${tool} ${args.join(" ")} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
