@@ -2,10 +2,22 @@ import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 
+/**
+ * An answer's headers, read by name as the Fetch API's `Headers` reads them. Not a `Headers`
+ * itself: the first one a process makes loads Node's fetch, some 50 ms of CPU, which a command
+ * that sends its requests here never needs.
+ */
+export interface AnswerHeaders {
+  /** The header's values joined by ", ", as `Headers.get` gives them; null when absent. */
+  get(name: string): string | null;
+  /** Each Set-Cookie header's value, in order. */
+  getSetCookie(): string[];
+}
+
 /** A whole answer: its status, its headers and its body as text. */
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   text: string;
 }
 
@@ -46,12 +58,18 @@ function decodedBody(body: Buffer, contentEncoding: string | undefined): Buffer 
   }
 }
 
-function headersOf(rawHeaders: string[]): Headers {
-  const headers = new Headers();
+function headersOf(rawHeaders: string[]): AnswerHeaders {
+  const values = new Map<string, string[]>();
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    headers.append(rawHeaders[index] as string, rawHeaders[index + 1] as string);
+    const name = (rawHeaders[index] as string).toLowerCase();
+    const list = values.get(name);
+    if (list) list.push(rawHeaders[index + 1] as string);
+    else values.set(name, [rawHeaders[index + 1] as string]);
   }
-  return headers;
+  return {
+    get: (name) => values.get(name.toLowerCase())?.join(", ") ?? null,
+    getSetCookie: () => [...(values.get("set-cookie") ?? [])],
+  };
 }
 
 /**

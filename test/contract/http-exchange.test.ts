@@ -42,6 +42,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
       ["X-Request-Id", "req-7"],
       ["Set-Cookie", "a=1"],
       ["Set-Cookie", "b=2"],
+      ["Vary", "Origin"],
+      ["Vary", "Accept"],
     ]);
     res.end('{"ok":true}');
   }
@@ -87,6 +89,9 @@ describe("sendRequest", () => {
     expect(exchange.headers.get("content-type")).toBe("application/json");
     expect(exchange.headers.get("x-request-id")).toBe("req-7");
     expect(exchange.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+    // Repeated headers read as one, by any case of their name, as fetch's Headers read them.
+    expect(exchange.headers.get("VARY")).toBe("Origin, Accept");
+    expect(exchange.headers.get("x-absent")).toBeNull();
     expect(received).toHaveLength(1);
     const [sent] = received;
     expect(sent?.method).toBe("DELETE");

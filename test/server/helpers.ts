@@ -1,5 +1,5 @@
 import { judgeAnswer } from "../../src/contract/answer-verdict.ts";
-import { requestText } from "../../src/net/http-request.ts";
+import { type AnswerHeaders, requestText } from "../../src/net/http-request.ts";
 import { buildRouteTable } from "../../src/server/http/route-table.ts";
 import {
   ConfigError,
@@ -27,7 +27,7 @@ export const feeAddress = "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984";
 
 export interface Answer<T = unknown> {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   body: T;
   text: string;
 }
