@@ -129,7 +129,7 @@ describe("npm run contract: reports", () => {
 
   // The whole suite's --json report against the mock is docs/contract-suite.md's example, run by
   // test/docs/contract-suite-guide.test.ts; here, the operations of two kinds are enough.
-  it("takes the key from PAYREQ_API_KEY and prints JSON with --json: every operation but the client-ID-only ones answers", async () => {
+  it("takes the key from PAYREQ_API_KEY and prints JSON with --json: each chosen operation answers but those that take only a client ID", async () => {
     const chosen = ["listCurrencies", "submitRecurringPaymentSignature", ...clientIdOnlyOperations];
     const run = await runCli(
       [
