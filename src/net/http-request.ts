@@ -93,7 +93,6 @@ export function requestText(url: URL, options: HttpRequestOptions): Promise<Http
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
         incoming.on("error", reject);
         incoming.on("end", () => {
-          clearTimeout(timer);
           try {
             const bytes = decodedBody(Buffer.concat(chunks), incoming.headers["content-encoding"]);
             resolve({
@@ -108,6 +107,7 @@ export function requestText(url: URL, options: HttpRequestOptions): Promise<Http
       },
     );
     const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), options.timeoutMs);
+    // The request closes once its answer is read, on a kept-alive connection too, or when it fails.
     outgoing.on("close", () => clearTimeout(timer));
     outgoing.on("error", reject);
     outgoing.end(body);

@@ -12,7 +12,7 @@ import { addFakeWallet, type FakeWalletOptions } from "./fake-wallet.ts";
  * costs it a quarter of the CPU. CHROMIUM_PATH names another. `npx playwright install` cannot run
  * here.
  */
-export const debianChromiumPaths = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+const debianChromiumPaths = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
 
 /** The browser the tests launch: CHROMIUM_PATH, else the first of Debian's builds installed. */
 export const chromiumPath =
