@@ -1,5 +1,13 @@
 import type { ChildServer } from "./child-server.ts";
-import { type LoadRequest, type LoadResult, measureLoad, median, sendMany, timeRequest } from "./load.ts";
+import {
+  type LoadRequest,
+  type LoadResult,
+  measureLoad,
+  median,
+  sendMany,
+  timeMany,
+  timeRequest,
+} from "./load.ts";
 
 export interface ThroughputSample {
   target: string;
@@ -115,25 +123,67 @@ export async function measureWarmLatency(
   return { timesMs, medianMs: median(timesMs) };
 }
 
-export interface CreationRate {
-  emptyPerSecond: number;
-  fullPerSecond: number;
+export interface CreationCost {
+  /** Secure payments the full store was filled with, before its warm-up. */
   records: number;
+  /** Creations sent, and timed, in each round to each store. */
+  perRound: number;
+  /** Creations sent to each store, not timed, before the first round: the fresh server's code is compiled by then. */
+  warmUp: number;
+  /** Each round's creations per second on the fresh store, which holds `warmUp` creations before the first. */
+  freshPerSecond: number[];
+  /** Each round's creations per second on the store filled with `records`. */
+  fullPerSecond: number[];
+  /** A creation's cost on the full store over its cost on the fresh one: the median of the rounds' ratios. */
+  costRatio: number;
 }
 
-/** Creation rate on an empty store and once `records` secure payments exist. */
-export async function measureCreationRate(
-  server: ChildServer,
+/** The median over the rounds of `fresh[round] / full[round]`: each round's two rates are taken moments apart. */
+export function medianRoundRatio(fresh: number[], full: number[]): number {
+  if (fresh.length !== full.length || fresh.length === 0) {
+    throw new Error("each round needs one rate of each store");
+  }
+  return median(fresh.map((rate, round) => rate / (full[round] as number)));
+}
+
+/**
+ * Creation rate on a fresh store against one that holds `records` secure payments, in interleaved
+ * rounds on two servers: one server measured before and after filling it would compare a cold
+ * process with a warm one, and two moments of the machine. Both get `warmUp` creations, not
+ * timed, first: the fresh server's code is compiled by then, and the full one has done the garbage
+ * collection its filling left.
+ */
+export async function measureCreationCost(
+  servers: { fresh: ChildServer; full: ChildServer },
   request: LoadRequest,
-  records: number,
-  options: { seconds: number; connections: number },
-): Promise<CreationRate> {
-  const empty = await measureLoad(server.baseUrl, request, options);
-  const made = Math.round(empty.requestsPerSecond * options.seconds);
-  const failures = await sendMany(server.baseUrl, request, Math.max(0, records - made), options.connections);
+  options: { records: number; rounds: number; perRound: number; warmUp: number; connections: number },
+): Promise<CreationCost> {
+  const send = async (server: ChildServer, count: number) =>
+    count / (await timeMany(server.baseUrl, request, count, options.connections));
+  const failures = await sendMany(servers.full.baseUrl, request, options.records, options.connections);
   if (failures > 0) throw new Error(`${failures} creations failed while filling the store`);
-  const full = await measureLoad(server.baseUrl, request, options);
-  return { emptyPerSecond: empty.requestsPerSecond, fullPerSecond: full.requestsPerSecond, records };
+  await send(servers.fresh, options.warmUp);
+  await send(servers.full, options.warmUp);
+  const freshPerSecond: number[] = [];
+  const fullPerSecond: number[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    // Alternating which store goes first, so that neither always runs right after the other.
+    if (round % 2 === 0) {
+      freshPerSecond.push(await send(servers.fresh, options.perRound));
+      fullPerSecond.push(await send(servers.full, options.perRound));
+    } else {
+      fullPerSecond.push(await send(servers.full, options.perRound));
+      freshPerSecond.push(await send(servers.fresh, options.perRound));
+    }
+  }
+  return {
+    records: options.records,
+    perRound: options.perRound,
+    warmUp: options.warmUp,
+    freshPerSecond,
+    fullPerSecond,
+    costRatio: medianRoundRatio(freshPerSecond, fullPerSecond),
+  };
 }
 
 export type HostileBodyTimes = Record<string, number[]>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { medianRatio, type ThroughputSample } from "../../scripts/bench/measure.ts";
+import { medianRatio, medianRoundRatio, type ThroughputSample } from "../../scripts/bench/measure.ts";
 
 const sample = (target: string, round: number, requestsPerSecond: number): ThroughputSample => ({
   target,
@@ -21,5 +21,17 @@ describe("medianRatio", () => {
     ];
     // The ratio of the medians would mix rounds: 140 / 300.
     expect(medianRatio(samples, "server", "express", "GET /x")).toBe(0.5);
+  });
+});
+
+describe("medianRoundRatio", () => {
+  it("divides each round's fresh rate by the same round's full rate and takes the median", () => {
+    // Round 2 came at a slow moment for both stores; the rounds' ratios are 1.25, 1.2 and 0.8.
+    expect(medianRoundRatio([2500, 1200, 2400], [2000, 1000, 3000])).toBe(1.2);
+  });
+
+  it("refuses rounds without a rate of each store", () => {
+    expect(() => medianRoundRatio([2500, 1200], [2000])).toThrow("each round needs one rate of each store");
+    expect(() => medianRoundRatio([], [])).toThrow("each round needs one rate of each store");
   });
 });
