@@ -59,7 +59,7 @@ export async function sendMany(
 /**
  * Seconds that `count` requests take, sent `connections` at a time over kept-alive connections.
  * Timed here rather than by autocannon, which ends a run of a set number of requests at the next
- * of its one-second ticks. Throws at the first answer that is not 2xx.
+ * of its one-second ticks. Throws at the first failure or answer that is not 2xx, and sends no more.
  */
 export async function timeMany(
   baseUrl: string,
@@ -70,17 +70,22 @@ export async function timeMany(
   let sent = 0;
   const url = new URL(baseUrl + request.path);
   const sendInTurn = async () => {
-    while (sent < count) {
-      sent++;
-      const answer = await requestText(url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        timeoutMs: 30_000,
-      });
-      if (answer.status < 200 || answer.status > 299) {
-        throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
+    try {
+      while (sent < count) {
+        sent++;
+        const answer = await requestText(url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          timeoutMs: 30_000,
+        });
+        if (answer.status < 200 || answer.status > 299) {
+          throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
+        }
       }
+    } catch (error) {
+      sent = count; // the other senders stop too
+      throw error;
     }
   };
   const started = performance.now();
