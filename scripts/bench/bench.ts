@@ -257,8 +257,8 @@ const rates = Object.keys(operations).map(
     `${operation}: server ${Math.round(rate("server", operation))}, Prism ${Math.round(rate("prism", operation))}, bare Express ${Math.round(rate("express", operation))}, bare node:http ${Math.round(rate("nodeHttp", operation))} req/s (medians)`,
 );
 // The records each store held over its timed rounds.
-const fresh = { from: creation.warmUp, to: creation.warmUp + creation.perRound * settings.rounds };
-const full = { from: creation.records + fresh.from, to: creation.records + fresh.to };
+const freshRecords = { from: creation.warmUp, to: creation.warmUp + creation.perRound * settings.rounds };
+const fullRecords = { from: creation.records + freshRecords.from, to: creation.records + freshRecords.to };
 const ms = (values: number[]) => `${Math.round(median(values))} ms`;
 const details = [
   ...rates,
@@ -268,7 +268,7 @@ const details = [
       `first ${operation} on a fresh server: ${ms(first[operation].firstMs)}, then ${ms(first[operation].medianMs)} (medians of ${settings.startups} servers)`,
   ),
   `100-payee batch on the warm server: ${ms([warmBatch.medianMs])} (median of ${warmBatch.timesMs.length}, after ${settings.warmBatches.warm} not timed)`,
-  `secure-payment creation: ${Math.round(median(creation.freshPerSecond))} req/s on a fresh store (${fresh.from}–${fresh.to} records), ${Math.round(median(creation.fullPerSecond))} req/s on a full one (${full.from}–${full.to}); medians of ${settings.rounds} rounds of ${creation.perRound}`,
+  `secure-payment creation: ${Math.round(median(creation.freshPerSecond))} req/s on a fresh store (${freshRecords.from}–${freshRecords.to} records), ${Math.round(median(creation.fullPerSecond))} req/s on a full one (${fullRecords.from}–${fullRecords.to}); medians of ${settings.rounds} rounds of ${creation.perRound}`,
   ...Object.entries(hostile).map(([name, times]) => `${name}: answered in ${ms(times)} (median)`),
 ];
 console.log(`${table}\n\n${details.join("\n")}`);
