@@ -38,24 +38,6 @@ export async function measureLoad(
   };
 }
 
-/** Sends `count` requests as fast as `connections` allow; for filling a store. */
-export async function sendMany(
-  baseUrl: string,
-  request: LoadRequest,
-  count: number,
-  connections: number,
-): Promise<number> {
-  const result = await autocannon({
-    url: baseUrl + request.path,
-    method: request.method,
-    headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body }),
-    connections,
-    amount: count,
-  });
-  return result.non2xx + result.errors;
-}
-
 /**
  * Seconds that `count` requests take, sent `connections` at a time over kept-alive connections.
  * Timed here rather than by autocannon, which ends a run of a set number of requests at the next

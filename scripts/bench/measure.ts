@@ -1,13 +1,5 @@
 import type { ChildServer } from "./child-server.ts";
-import {
-  type LoadRequest,
-  type LoadResult,
-  measureLoad,
-  median,
-  sendMany,
-  timeMany,
-  timeRequest,
-} from "./load.ts";
+import { type LoadRequest, type LoadResult, measureLoad, median, timeMany, timeRequest } from "./load.ts";
 
 export interface ThroughputSample {
   target: string;
@@ -160,8 +152,7 @@ export async function measureCreationCost(
 ): Promise<CreationCost> {
   const send = async (server: ChildServer, count: number) =>
     count / (await timeMany(server.baseUrl, request, count, options.connections));
-  const failures = await sendMany(servers.full.baseUrl, request, options.records, options.connections);
-  if (failures > 0) throw new Error(`${failures} creations failed while filling the store`);
+  await send(servers.full, options.records);
   await send(servers.fresh, options.warmUp);
   await send(servers.full, options.warmUp);
   const freshPerSecond: number[] = [];
