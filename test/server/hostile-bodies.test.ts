@@ -12,7 +12,7 @@ afterAll(() => server.close());
 const emptyItems = (count: number) => `{"requests":[${new Array(count).fill("{}").join(",")}]}`;
 
 describe("createSecurePayment with hostile bodies", () => {
-  it("refuses 100,000 empty items by their count alone, sent with the public client ID", async () => {
+  it("refuses 100,000 empty items by their number before parsing them, sent with the public client ID", async () => {
     const rawBody = emptyItems(100_000);
     expect(rawBody.length).toBeGreaterThan(300_000);
     const answer = await server.call("POST", "/v2/secure-payments", {
@@ -20,11 +20,32 @@ describe("createSecurePayment with hostile bodies", () => {
       rawBody,
       headers: { "content-type": "application/json" },
     });
+    // The outer object and its one member, the array and its 100,000 objects.
     expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      { path: "/body/requests", message: "must NOT have more than 100 items, got 100000" },
+      {
+        path: "/body/requests",
+        message:
+          "has 100000 items: a body may hold at most 10000 objects, arrays and members, and this one holds 100003",
+      },
     ]);
     expect(answer.body.detail).toBe("1 field is invalid: /body/requests.");
     expect(answer.text.length).toBeLessThan(1_000);
+  });
+
+  it("refuses a body of 1 MiB of empty items, the most the body limit lets through", async () => {
+    const rawBody = emptyItems(349_520);
+    expect(rawBody.length).toBe(1_048_574);
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      rawBody,
+      headers: { "content-type": "application/json" },
+    });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/requests",
+        message:
+          "has 349520 items: a body may hold at most 10000 objects, arrays and members, and this one holds 349523",
+      },
+    ]);
   });
 
   it("lists the first 20 issues of 100 empty items and counts them all in the detail", async () => {
@@ -69,9 +90,23 @@ function itemWithUnknownMembers(count: number): Record<string, unknown> {
 }
 
 describe("createSecurePayment with a hostile number of unknown fields", () => {
-  it("drops 85,000 unknown fields of one item unread and creates the payment", async () => {
+  it("refuses 85,000 unknown fields of one item by their number before parsing them, naming the item", async () => {
     const answer = await server.call("POST", "/v2/secure-payments", {
       body: { requests: [itemWithUnknownMembers(85_000)] },
+    });
+    // The item's 4 members and 85,000 unknown ones; the outer object, its member, the array, the item.
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/requests/0",
+        message:
+          "has 85004 members: a body may hold at most 10000 objects, arrays and members, and this one holds 85008",
+      },
+    ]);
+  });
+
+  it("drops 9,000 unknown fields of one item unread and creates the payment", async () => {
+    const answer = await server.call("POST", "/v2/secure-payments", {
+      body: { requests: [itemWithUnknownMembers(9_000)] },
     });
     expect(answer.status).toBe(201);
     expect((answer.body as { requestIds: string[] }).requestIds).toHaveLength(1);
@@ -87,9 +122,9 @@ describe("createSecurePayment with unknown fields, with strictBodies", () => {
   });
   afterAll(() => strictServer.close());
 
-  it("lists 20 of 85,000 unknown fields of one item and counts them all", async () => {
+  it("lists 20 of 9,000 unknown fields of one item and counts them all", async () => {
     const answer = await strictServer.call("POST", "/v2/secure-payments", {
-      body: { requests: [itemWithUnknownMembers(85_000)] },
+      body: { requests: [itemWithUnknownMembers(9_000)] },
     });
     const errors = problemErrors(answer, "/problems/validation-failed", 400);
     expect(errors).toHaveLength(maxListedIssues);
@@ -100,12 +135,12 @@ describe("createSecurePayment with unknown fields, with strictBodies", () => {
     });
     expect(errors[19]?.path).toBe("/body/requests/0/k19");
     expect(answer.body.detail).toMatch(
-      /^85000 issues were found; errors lists the first 20, about \/body\/requests\/0\/k0, /,
+      /^9000 issues were found; errors lists the first 20, about \/body\/requests\/0\/k0, /,
     );
   });
 
-  it("refuses 100,000 items, each with unknown members, by their count before counting the members", async () => {
-    const rawBody = `{"requests":[${new Array(100_000).fill('{"n":1}').join(",")}],"tip":1}`;
+  it("refuses 3,000 items, each with unknown members, by their count before counting the members", async () => {
+    const rawBody = `{"requests":[${new Array(3_000).fill('{"n":1}').join(",")}],"tip":1}`;
     const answer = await strictServer.call("POST", "/v2/secure-payments", {
       auth: "clientId",
       rawBody,
@@ -114,7 +149,7 @@ describe("createSecurePayment with unknown fields, with strictBodies", () => {
     const errors = problemErrors(answer, "/problems/validation-failed", 400);
     expect(errors.length).toBeLessThanOrEqual(maxListedIssues);
     expect(errors).toEqual([
-      { path: "/body/requests", message: "must NOT have more than 100 items, got 100000" },
+      { path: "/body/requests", message: "must NOT have more than 100 items, got 3000" },
     ]);
     expect(answer.body.detail).toBe("1 field is invalid: /body/requests.");
   });

@@ -63,6 +63,27 @@ describe("reading a JSON body", () => {
     expect(answer.body.detail).toBe('Send the body as UTF-8 JSON: unsupported charset "LATIN1".');
   });
 
+  it("reads a UTF-16 body by its characters: a character whose bytes look like JSON's brackets and quotes is text", async () => {
+    // U+225B is 5B 22 in UTF-16LE: in the bytes, "[" and '"' over and over.
+    const withBrackets = JSON.stringify({ requests: [{ ...usdcOnBase(), note: "\u225B".repeat(140) }] });
+    const created = await post(Buffer.from(withBrackets, "utf16le"), {
+      "content-type": "application/json; charset=utf-16le",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.requestIds).toHaveLength(1);
+    const tooMany = `{"requests":[${new Array(10_000).fill("{}").join(",")}]}`;
+    const refused = await post(Buffer.from(tooMany, "utf16le"), {
+      "content-type": "application/json; charset=utf-16le",
+    });
+    expect(problemErrors(refused, "/problems/validation-failed", 400)).toEqual([
+      {
+        path: "/body/requests",
+        message:
+          "has 10000 items: a body may hold at most 10000 objects, arrays and members, and this one holds 10003",
+      },
+    ]);
+  });
+
   it("answers a chunked body over 1 MiB with 413 once it has read past the limit", async () => {
     const answer = await new Promise<{ status: number; body: { type: string; detail: string } }>(
       (resolve, reject) => {

@@ -1,36 +1,54 @@
 import express, { type Request, type RequestHandler } from "express";
+import iconv from "iconv-lite";
 import { ProblemError, validationFailed } from "../problems.ts";
+import {
+  findStructureRefusal,
+  maxBodyDepth,
+  maxBodyStructures,
+  pointerAt,
+  type StructureRefusal,
+} from "./json-structure.ts";
 import { stateOf } from "./request-state.ts";
 
 export const bodyLimitBytes = 1_048_576;
 
-/** No operation's body nests deeper than a few levels; deeper bodies would only exhaust the stack. */
-export const maxBodyDepth = 64;
-
-class TooDeepError extends Error {}
-
-/** Refuses JSON that nests arrays and objects deeper than `maxBodyDepth`, scanning the raw bytes. */
-function checkDepth(buffer: Buffer): void {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < buffer.length; index++) {
-    const byte = buffer[index];
-    if (inString) {
-      if (byte === 0x5c)
-        index++; // backslash: skip the escaped character
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) {
-      if (++depth > maxBodyDepth) throw new TooDeepError();
-    } else if (byte === 0x5d || byte === 0x7d) depth--;
+/** A body refused by its shape before it is parsed; body-parser hands it back as the error. */
+class RefusedStructure extends Error {
+  constructor(readonly issue: { path: string; message: string }) {
+    super(issue.message);
   }
+}
+
+function describeRefusal(bytes: Uint8Array, refusal: StructureRefusal): { path: string; message: string } {
+  if (refusal.reason === "tooDeep") {
+    return {
+      path: "/body",
+      message: `must not nest arrays and objects more than ${maxBodyDepth} levels deep`,
+    };
+  }
+  const { largest, structures } = refusal;
+  const size = `${largest.size} ${largest.kind === "object" ? "members" : "items"}`;
+  return {
+    path: `/body${pointerAt(bytes, largest.offset)}`,
+    message: `has ${size}: a body may hold at most ${maxBodyStructures} objects, arrays and members, and this one holds ${structures}`,
+  };
+}
+
+/**
+ * Refuses a body by its shape before it is parsed. The scan reads UTF-8; a body in another
+ * Unicode charset is decoded first, by the decoder body-parser then parses it with.
+ */
+function checkStructure(bytes: Buffer, encoding: string): void {
+  const utf8 = encoding === "utf-8" ? bytes : Buffer.from(iconv.decode(bytes, encoding), "utf8");
+  const refusal = findStructureRefusal(utf8);
+  if (refusal) throw new RefusedStructure(describeRefusal(utf8, refusal));
 }
 
 const parseJson = express.json({
   limit: bodyLimitBytes,
   strict: false,
   type: () => true,
-  verify: (_req, _res, buffer) => checkDepth(buffer),
+  verify: (_req, _res, buffer, encoding) => checkStructure(buffer, encoding),
 });
 
 interface BodyParserError {
@@ -98,16 +116,7 @@ export function parseJsonBody(): RequestHandler {
           ),
         );
       }
-      if (failure.type === "entity.verify.failed") {
-        return next(
-          validationFailed([
-            {
-              path: "/body",
-              message: `must not nest arrays and objects more than ${maxBodyDepth} levels deep`,
-            },
-          ]),
-        );
-      }
+      if (error instanceof RefusedStructure) return next(validationFailed([error.issue]));
       if (failure.type === "encoding.unsupported" || failure.type === "charset.unsupported") {
         return next(
           new ProblemError("unsupportedMediaType", `Send the body as UTF-8 JSON: ${failure.message}.`),

@@ -1,0 +1,139 @@
+import { escapePointerToken } from "../../spec/spec-document.ts";
+
+/** No operation's body nests deeper than a few levels; deeper bodies would only exhaust the stack. */
+export const maxBodyDepth = 64;
+
+/**
+ * The objects, arrays and object members a body may hold, counted at every depth. The largest
+ * valid body of any operation holds about 700 (a sandbox wallet's 100 balances and 100
+ * allowances; test/spec/body-structures.test.ts), so unknown members a server without
+ * `strictBodies` drops still have ten times that room. Parsing costs little per string or
+ * number but much per object and member (V8 builds a shape for each new set of names): a body
+ * of 1 MiB of them took 100–150 ms to parse before anything could refuse it.
+ */
+export const maxBodyStructures = 10_000;
+
+/** The array or object with the most items or members. */
+export interface LargestContainer {
+  /** Offset of its opening bracket in the scanned bytes. */
+  offset: number;
+  kind: "array" | "object";
+  /** Its items or members. */
+  size: number;
+}
+
+export type StructureRefusal =
+  | { reason: "tooDeep" }
+  | { reason: "tooManyStructures"; structures: number; largest: LargestContainer };
+
+const quote = 0x22;
+const backslash = 0x5c;
+const openBrace = 0x7b;
+const closeBrace = 0x7d;
+const openBracket = 0x5b;
+const closeBracket = 0x5d;
+const colon = 0x3a;
+const comma = 0x2c;
+const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * Why `bytes`, JSON in UTF-8, is refused by its shape alone: nested deeper than `maxBodyDepth`,
+ * or holding more than `maxBodyStructures` objects, arrays and members. One pass over the bytes,
+ * before any of it is parsed: in UTF-8 no byte of a multi-byte character is below 0x80, so each
+ * bracket, colon, comma and quote found is one of JSON's. Malformed JSON is scanned as far as it
+ * goes and left for the parser to name.
+ */
+export function findStructureRefusal(bytes: Uint8Array): StructureRefusal | undefined {
+  // Per open container, by depth (1 is the outermost): where it opened, its commas, and
+  // whether anything has been seen in it (an empty container has no items, not one).
+  const openedAt = new Uint32Array(maxBodyDepth + 1);
+  const commas = new Uint32Array(maxBodyDepth + 1);
+  const hasContent = new Uint8Array(maxBodyDepth + 1);
+  const isObject = new Uint8Array(maxBodyDepth + 1);
+  let depth = 0;
+  let structures = 0;
+  let largest: LargestContainer | undefined;
+  const close = () => {
+    const size = (commas[depth] ?? 0) + (hasContent[depth] ?? 0);
+    if (!largest || size > largest.size) {
+      largest = { offset: openedAt[depth] ?? 0, kind: isObject[depth] ? "object" : "array", size };
+    }
+    depth--;
+  };
+  for (let index = 0; index < bytes.length; index++) {
+    const byte = bytes[index] ?? 0;
+    if (byte === quote) {
+      hasContent[depth] = 1;
+      for (index++; index < bytes.length; index++) {
+        const inside = bytes[index];
+        if (inside === backslash) index++;
+        else if (inside === quote) break;
+      }
+    } else if (byte === openBrace || byte === openBracket) {
+      hasContent[depth] = 1;
+      if (++depth > maxBodyDepth) return { reason: "tooDeep" };
+      structures++;
+      openedAt[depth] = index;
+      commas[depth] = 0;
+      hasContent[depth] = 0;
+      isObject[depth] = byte === openBrace ? 1 : 0;
+    } else if (byte === closeBrace || byte === closeBracket) {
+      if (depth > 0) close();
+    } else if (byte === colon) structures++;
+    else if (byte === comma) commas[depth] = (commas[depth] ?? 0) + 1;
+    else if (!isWhitespace(byte)) hasContent[depth] = 1;
+  }
+  while (depth > 0) close();
+  if (structures <= maxBodyStructures || !largest) return undefined;
+  return { reason: "tooManyStructures", structures, largest };
+}
+
+/** The member name that starts with the quote at `start` and ends at `end`, as written if malformed. */
+function memberName(bytes: Uint8Array, start: number, end: number): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end + 1 - start).toString("utf8");
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return text.slice(1, -1);
+  }
+}
+
+/**
+ * The JSON Pointer of the value that starts at `offset` in `bytes`, JSON in UTF-8: a second pass
+ * that keeps each open container's current index or member name, made only for a body that is
+ * refused.
+ */
+export function pointerAt(bytes: Uint8Array, offset: number): string {
+  const tokens: (string | number)[] = [];
+  const inObject: boolean[] = [];
+  const expectingName: boolean[] = [];
+  for (let index = 0; index < offset && index < bytes.length; index++) {
+    const byte = bytes[index];
+    const depth = tokens.length;
+    if (byte === quote) {
+      const start = index;
+      for (index++; index < bytes.length; index++) {
+        const inside = bytes[index];
+        if (inside === backslash) index++;
+        else if (inside === quote) break;
+      }
+      if (depth > 0 && inObject[depth - 1] && expectingName[depth - 1]) {
+        tokens[depth - 1] = memberName(bytes, start, index);
+        expectingName[depth - 1] = false;
+      }
+    } else if (byte === openBrace || byte === openBracket) {
+      const object = byte === openBrace;
+      tokens.push(object ? "" : 0);
+      inObject.push(object);
+      expectingName.push(object);
+    } else if (byte === closeBrace || byte === closeBracket) {
+      tokens.pop();
+      inObject.pop();
+      expectingName.pop();
+    } else if (byte === comma && depth > 0) {
+      if (inObject[depth - 1]) expectingName[depth - 1] = true;
+      else tokens[depth - 1] = (tokens[depth - 1] as number) + 1;
+    }
+  }
+  return tokens.map((token) => `/${typeof token === "number" ? token : escapePointerToken(token)}`).join("");
+}
