@@ -43,8 +43,8 @@ const withUnknownMembers = (count: number) =>
 
 /**
  * Item 3 of the performance issue: bodies within the size limit that once kept the validator
- * busy, the body limit filled with the values that cost the most to parse, and the most unknown
- * members a body may hold, which the server as shipped (without strictBodies) drops.
+ * busy, the body limit filled with the values that cost the most to parse or to check, and the
+ * most unknown members a body may hold, which the server as shipped (without strictBodies) drops.
  */
 export const hostileBodies: Record<string, HostileBody> = {
   "100,000 empty items (300 KB)": {
@@ -66,6 +66,14 @@ export const hostileBodies: Record<string, HostileBody> = {
     path: "/v2/secure-payments",
     headers: jsonHeaders,
     body: withUnknownMembers(85_000),
+    expectStatus: 400,
+  },
+  // ajv-formats' date-time split such a text at every space: a million strings.
+  "1 MiB of spaces as the sandbox clock's time": {
+    method: "POST",
+    path: "/sandbox/clock",
+    headers: jsonHeaders,
+    body: JSON.stringify({ now: " ".repeat(1_048_000) }),
     expectStatus: 400,
   },
   "9,000 unknown fields of one item (89 KB), dropped": {

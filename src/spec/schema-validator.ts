@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
+import { dateTimeFormat } from "./date-time-format.ts";
 import { isObject, type SpecDocument } from "./spec-document.ts";
 
 const specId = "https://payreq.local/openapi.json";
@@ -39,6 +40,7 @@ export function createSchemaValidator(document: SpecDocument): SchemaValidator {
     code: { optimize: false },
   });
   addFormats(ajv);
+  ajv.addFormat("date-time", dateTimeFormat);
   ajv.addSchema({ $id: specId, components: document.components ?? {} } as object);
   const cache = new Map<string, ValidateFunction>();
   return {

@@ -212,3 +212,20 @@ describe("createSandboxWebhookEndpoint with hostile bodies", () => {
     ]);
   });
 });
+
+describe("setSandboxClock with hostile bodies", () => {
+  it("refuses 1 MiB of spaces as the time, by its pattern and its format", async () => {
+    const rawBody = JSON.stringify({ now: " ".repeat(1_048_000) });
+    const answer = await server.call("POST", "/sandbox/clock", {
+      rawBody,
+      headers: { "content-type": "application/json" },
+    });
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/now", message: "must be a sandbox instant such as 2026-04-12T10:00:00Z" },
+      { path: "/body/now", message: 'must match format "date-time"' },
+    ]);
+    const clock = await server.call("GET", "/sandbox/clock");
+    expect(clock.status).toBe(200);
+    expect((clock.body as { offsetSeconds: number }).offsetSeconds).toBe(0);
+  });
+});

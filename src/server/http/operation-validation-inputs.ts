@@ -1,5 +1,6 @@
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
+import { dateTimeFormat } from "../../spec/date-time-format.ts";
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
 import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
@@ -30,6 +31,8 @@ function validatorOptions(
     validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: "full" },
+    // Added after ajv-formats', in its place.
+    formats: { "date-time": dateTimeFormat },
     ignoreUndocumented: true,
     fileUploader: false,
   };

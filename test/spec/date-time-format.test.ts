@@ -1,0 +1,63 @@
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { describe, expect, it } from "vitest";
+import { dateTimeFormat } from "../../src/spec/date-time-format.ts";
+
+const ajvDateTime = (fullFormats["date-time"] as { validate: (text: string) => boolean }).validate;
+const validate = dateTimeFormat.validate as (text: string) => boolean;
+
+const texts = [
+  "2026-04-12T10:00:00Z",
+  "2026-04-12t10:00:00z",
+  "2026-04-12 10:00:00Z",
+  "2026-04-12T10:00:00.123456789+05:30",
+  "2026-04-12T10:00:00-00:00",
+  "2024-02-29T23:59:59Z",
+  "2023-02-29T23:59:59Z",
+  "2026-12-31T23:59:60Z",
+  "2026-04-12T10:00:00",
+  "2026-04-12T25:00:00Z",
+  "2026-04-12",
+  "2026-04-12T",
+  "T10:00:00Z",
+  "2026-04-12TT10:00:00Z",
+  "2026-04-12T10:00:00Z T",
+  "2026-04-12\t10:00:00Z",
+  "2026-04-12\n10:00:00Z",
+  "2026-04-12T10:00:00ZT10:00:00Z",
+  " 2026-04-12T10:00:00Z",
+  "",
+  " ",
+  "  ",
+  "t",
+];
+
+describe("dateTimeFormat", () => {
+  it("accepts and refuses what ajv-formats' full date-time does", () => {
+    const verdicts = texts.map((text) => [text, validate(text)]);
+    expect(verdicts).toEqual(texts.map((text) => [text, ajvDateTime(text)]));
+    expect(verdicts.filter(([, valid]) => valid).map(([text]) => text)).toEqual([
+      "2026-04-12T10:00:00Z",
+      "2026-04-12t10:00:00z",
+      "2026-04-12 10:00:00Z",
+      "2026-04-12T10:00:00.123456789+05:30",
+      "2026-04-12T10:00:00-00:00",
+      "2024-02-29T23:59:59Z",
+      "2026-12-31T23:59:60Z",
+      "2026-04-12\t10:00:00Z",
+      "2026-04-12\n10:00:00Z",
+    ]);
+  });
+
+  it("refuses a text of a million separators, as ajv-formats' does", () => {
+    for (const separator of [" ", "T", "t"]) {
+      const text = separator.repeat(1_000_000);
+      expect(validate(text)).toBe(false);
+      expect(ajvDateTime(text)).toBe(false);
+    }
+  });
+
+  it("compares instants as ajv-formats' does", () => {
+    expect(dateTimeFormat.compare?.("2026-04-12T10:00:00Z", "2026-04-12T12:00:00+02:00")).toBe(0);
+    expect(dateTimeFormat.compare?.("2026-04-12T10:00:01Z", "2026-04-12T10:00:00Z")).toBe(1000);
+  });
+});
