@@ -36,6 +36,14 @@ const colon = 0x3a;
 const comma = 0x2c;
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
+// Per open container, by depth (1 is the outermost): where it opened, its commas, and whether
+// anything has been seen in it (an empty container has no items, not one). Made once: the scan
+// runs on every body, synchronously, and four new typed arrays cost more than a short body's scan.
+const openedAt = new Uint32Array(maxBodyDepth + 1);
+const commas = new Uint32Array(maxBodyDepth + 1);
+const hasContent = new Uint8Array(maxBodyDepth + 1);
+const isObject = new Uint8Array(maxBodyDepth + 1);
+
 /**
  * Why `bytes`, JSON in UTF-8, is refused by its shape alone: nested deeper than `maxBodyDepth`,
  * or holding more than `maxBodyStructures` objects, arrays and members. One pass over the bytes,
@@ -44,19 +52,21 @@ const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte ==
  * goes and left for the parser to name.
  */
 export function findStructureRefusal(bytes: Uint8Array): StructureRefusal | undefined {
-  // Per open container, by depth (1 is the outermost): where it opened, its commas, and
-  // whether anything has been seen in it (an empty container has no items, not one).
-  const openedAt = new Uint32Array(maxBodyDepth + 1);
-  const commas = new Uint32Array(maxBodyDepth + 1);
-  const hasContent = new Uint8Array(maxBodyDepth + 1);
-  const isObject = new Uint8Array(maxBodyDepth + 1);
+  // Each level's slots are set as its container opens; only the level outside any is reset here.
+  commas[0] = 0;
+  hasContent[0] = 0;
   let depth = 0;
   let structures = 0;
-  let largest: LargestContainer | undefined;
+  // The largest container closed so far: its depth's slot when it closed, kept as numbers.
+  let largestSize = -1;
+  let largestOffset = 0;
+  let largestIsObject = 0;
   const close = () => {
     const size = (commas[depth] ?? 0) + (hasContent[depth] ?? 0);
-    if (!largest || size > largest.size) {
-      largest = { offset: openedAt[depth] ?? 0, kind: isObject[depth] ? "object" : "array", size };
+    if (size > largestSize) {
+      largestSize = size;
+      largestOffset = openedAt[depth] ?? 0;
+      largestIsObject = isObject[depth] ?? 0;
     }
     depth--;
   };
@@ -84,7 +94,12 @@ export function findStructureRefusal(bytes: Uint8Array): StructureRefusal | unde
     else if (!isWhitespace(byte)) hasContent[depth] = 1;
   }
   while (depth > 0) close();
-  if (structures <= maxBodyStructures || !largest) return undefined;
+  if (structures <= maxBodyStructures || largestSize < 0) return undefined;
+  const largest: LargestContainer = {
+    offset: largestOffset,
+    kind: largestIsObject ? "object" : "array",
+    size: largestSize,
+  };
   return { reason: "tooManyStructures", structures, largest };
 }
 
