@@ -100,11 +100,15 @@ function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, stri
 export const unknownMemberMessage =
   "is not a member the spec describes here: remove it (the server runs with strictBodies)";
 
+const longestShownValue = 80;
+
 /** `message, got <value>` when the value is short enough to show; the message alone otherwise. */
 export function withValueShown(message: string, value: unknown): string {
   if (value === undefined) return message;
+  // A string of a megabyte is not written out only to be found too long (its JSON is longer still).
+  if (typeof value === "string" && value.length > longestShownValue) return message;
   const shown = JSON.stringify(value);
-  return shown.length > 80 ? message : `${message}, got ${shown}`;
+  return shown.length > longestShownValue ? message : `${message}, got ${shown}`;
 }
 
 /** What the wording of issues needs from the spec, read once at start-up. */
