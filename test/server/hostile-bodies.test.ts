@@ -11,6 +11,14 @@ afterAll(() => server.close());
 
 const emptyItems = (count: number) => `{"requests":[${new Array(count).fill("{}").join(",")}]}`;
 
+/** The one issue of a body refused for holding more than 10,000 objects, arrays and members. */
+const tooManyStructures = (path: string, largest: string, structures: number) => [
+  {
+    path,
+    message: `has ${largest}: a body may hold at most 10000 objects, arrays and members, and this one holds ${structures}`,
+  },
+];
+
 describe("createSecurePayment with hostile bodies", () => {
   it("refuses 100,000 empty items by their number before parsing them, sent with the public client ID", async () => {
     const rawBody = emptyItems(100_000);
@@ -21,13 +29,9 @@ describe("createSecurePayment with hostile bodies", () => {
       headers: { "content-type": "application/json" },
     });
     // The outer object and its one member, the array and its 100,000 objects.
-    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      {
-        path: "/body/requests",
-        message:
-          "has 100000 items: a body may hold at most 10000 objects, arrays and members, and this one holds 100003",
-      },
-    ]);
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual(
+      tooManyStructures("/body/requests", "100000 items", 100_003),
+    );
     expect(answer.body.detail).toBe("1 field is invalid: /body/requests.");
     expect(answer.text.length).toBeLessThan(1_000);
   });
@@ -39,13 +43,9 @@ describe("createSecurePayment with hostile bodies", () => {
       rawBody,
       headers: { "content-type": "application/json" },
     });
-    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      {
-        path: "/body/requests",
-        message:
-          "has 349520 items: a body may hold at most 10000 objects, arrays and members, and this one holds 349523",
-      },
-    ]);
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual(
+      tooManyStructures("/body/requests", "349520 items", 349_523),
+    );
   });
 
   it("lists the first 20 issues of 100 empty items and counts them all in the detail", async () => {
@@ -95,13 +95,9 @@ describe("createSecurePayment with a hostile number of unknown fields", () => {
       body: { requests: [itemWithUnknownMembers(85_000)] },
     });
     // The item's 4 members and 85,000 unknown ones; the outer object, its member, the array, the item.
-    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      {
-        path: "/body/requests/0",
-        message:
-          "has 85004 members: a body may hold at most 10000 objects, arrays and members, and this one holds 85008",
-      },
-    ]);
+    expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual(
+      tooManyStructures("/body/requests/0", "85004 members", 85_008),
+    );
   });
 
   it("drops 9,000 unknown fields of one item unread and creates the payment", async () => {

@@ -5,15 +5,19 @@ import { dateTimeFormat } from "../../src/spec/date-time-format.ts";
 const ajvDateTime = (fullFormats["date-time"] as { validate: (text: string) => boolean }).validate;
 const validate = dateTimeFormat.validate as (text: string) => boolean;
 
-const texts = [
+const valid = [
   "2026-04-12T10:00:00Z",
   "2026-04-12t10:00:00z",
   "2026-04-12 10:00:00Z",
   "2026-04-12T10:00:00.123456789+05:30",
   "2026-04-12T10:00:00-00:00",
   "2024-02-29T23:59:59Z",
-  "2023-02-29T23:59:59Z",
   "2026-12-31T23:59:60Z",
+  "2026-04-12\t10:00:00Z",
+  "2026-04-12\n10:00:00Z",
+];
+const invalid = [
+  "2023-02-29T23:59:59Z",
   "2026-04-12T10:00:00",
   "2026-04-12T25:00:00Z",
   "2026-04-12",
@@ -21,8 +25,6 @@ const texts = [
   "T10:00:00Z",
   "2026-04-12TT10:00:00Z",
   "2026-04-12T10:00:00Z T",
-  "2026-04-12\t10:00:00Z",
-  "2026-04-12\n10:00:00Z",
   "2026-04-12T10:00:00ZT10:00:00Z",
   " 2026-04-12T10:00:00Z",
   "",
@@ -33,19 +35,9 @@ const texts = [
 
 describe("dateTimeFormat", () => {
   it("accepts and refuses what ajv-formats' full date-time does", () => {
-    const verdicts = texts.map((text) => [text, validate(text)]);
-    expect(verdicts).toEqual(texts.map((text) => [text, ajvDateTime(text)]));
-    expect(verdicts.filter(([, valid]) => valid).map(([text]) => text)).toEqual([
-      "2026-04-12T10:00:00Z",
-      "2026-04-12t10:00:00z",
-      "2026-04-12 10:00:00Z",
-      "2026-04-12T10:00:00.123456789+05:30",
-      "2026-04-12T10:00:00-00:00",
-      "2024-02-29T23:59:59Z",
-      "2026-12-31T23:59:60Z",
-      "2026-04-12\t10:00:00Z",
-      "2026-04-12\n10:00:00Z",
-    ]);
+    const verdicts = (texts: string[]) => texts.map((text) => [text, validate(text), ajvDateTime(text)]);
+    expect(verdicts(valid)).toEqual(valid.map((text) => [text, true, true]));
+    expect(verdicts(invalid)).toEqual(invalid.map((text) => [text, false, false]));
   });
 
   it("refuses a text of a million separators, as ajv-formats' does", () => {
