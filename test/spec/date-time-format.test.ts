@@ -40,9 +40,9 @@ describe("dateTimeFormat", () => {
     expect(verdicts(invalid)).toEqual(invalid.map((text) => [text, false, false]));
   });
 
-  it("refuses a text of a million separators, as ajv-formats' does", () => {
+  it("refuses a text of nothing but separators, as ajv-formats' does", () => {
     for (const separator of [" ", "T", "t"]) {
-      const text = separator.repeat(1_000_000);
+      const text = separator.repeat(100_000);
       expect(validate(text)).toBe(false);
       expect(ajvDateTime(text)).toBe(false);
     }
