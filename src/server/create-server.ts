@@ -13,6 +13,7 @@ import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
 import type { ServerContext } from "./domain/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
+import { answerClientErrors } from "./http/client-errors.ts";
 import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
@@ -207,6 +208,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       await ready;
       const server = app.listen(port, host);
+      answerClientErrors(server);
       await new Promise<void>((resolve, reject) => {
         server.once("listening", resolve);
         server.once("error", reject);

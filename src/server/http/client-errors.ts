@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import { reasonPhrases } from "../../problems/problem-catalogue.ts";
+import { buildProblem, type ProblemKind, problemCatalogue } from "../problems.ts";
+
+/** What node:http's parser refused, in the words an answer gives. */
+function describeClientError(code: string | undefined): { kind: ProblemKind; detail: string } {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return {
+        kind: "headersTooLarge",
+        detail: "The request line and headers together are larger than 16 KiB; send long values in the body.",
+      };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { kind: "requestTimeout", detail: "The request did not arrive in full in time." };
+    default:
+      return { kind: "malformedRequest", detail: "The request is not valid HTTP/1.1." };
+  }
+}
+
+/**
+ * Answers what node:http refuses before any route sees it (a request line and headers over its
+ * 16 KiB, a request that is not HTTP, one that takes too long to arrive) with a Problem, as every
+ * other error is answered, instead of node:http's status line with no body. The connection is
+ * closed after it, as node:http closes it: what follows on it cannot be read. A peer that has
+ * gone, or a connection whose answer is already on its way, is only closed, as node:http does.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    // Nothing is written into an answer already on its way, or to a peer that has gone.
+    if (error.code !== "ECONNRESET" && socket.writable && !inFlight?.headersSent) {
+      const { kind, detail } = describeClientError(error.code);
+      const requestId = randomUUID();
+      const body = JSON.stringify(buildProblem(kind, detail, { requestId }));
+      const { status } = problemCatalogue[kind];
+      socket.write(
+        `HTTP/1.1 ${status} ${reasonPhrases[status]}\r\n` +
+          `X-Request-Id: ${requestId}\r\n` +
+          "Content-Type: application/problem+json; charset=utf-8\r\n" +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          "Connection: close\r\n\r\n" +
+          body,
+      );
+    }
+    // As node:http does: a short answer is handed to the kernel as it is written.
+    socket.destroy();
+  });
+}
