@@ -35,14 +35,14 @@ async function sendRaw(port: number, text: string): Promise<RawAnswer> {
   return { statusLine, headers, body: JSON.parse(body) };
 }
 
-function expectProblem(answer: RawAnswer, status: number, type: string, detail: string): void {
+function expectProblem(answer: RawAnswer, status: number, type: string, title: string, detail: string): void {
   expect(answer.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
   expect(answer.headers.get("connection")).toBe("close");
   const requestId = answer.headers.get("x-request-id");
   expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
   expect(answer.body).toEqual({
     type,
-    title: expect.any(String),
+    title,
     status,
     detail,
     statusCode: status,
@@ -64,6 +64,7 @@ describe("requests node:http refuses before any route", () => {
       answer,
       431,
       "/problems/headers-too-large",
+      "Request headers too large",
       "The request line and headers together are larger than 16 KiB; send long values in the body.",
     );
   });
@@ -71,7 +72,13 @@ describe("requests node:http refuses before any route", () => {
   it("answers a request that is not HTTP with a 400 Problem and closes the connection", async () => {
     const answer = await sendRaw(server.running.port, "HELLO THERE\r\n\r\n");
     expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
-    expectProblem(answer, 400, "/problems/malformed-request", "The request is not valid HTTP/1.1.");
+    expectProblem(
+      answer,
+      400,
+      "/problems/malformed-request",
+      "Malformed request",
+      "The request is not valid HTTP/1.1.",
+    );
   });
 
   it("still answers the next connection as usual", async () => {
@@ -95,7 +102,13 @@ describe("answerClientErrors", () => {
     try {
       const answer = await sendRaw((slow.address() as AddressInfo).port, "GET / HTTP/1.1\r\nHost: x\r\n");
       expect(answer.statusLine).toBe("HTTP/1.1 408 Request Timeout");
-      expectProblem(answer, 408, "/problems/request-timeout", "The request did not arrive in full in time.");
+      expectProblem(
+        answer,
+        408,
+        "/problems/request-timeout",
+        "Request timeout",
+        "The request did not arrive in full in time.",
+      );
     } finally {
       slow.close();
     }

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { reasonPhrases } from "../../problems/problem-catalogue.ts";
-import { buildProblem, type ProblemKind, problemCatalogue } from "../problems.ts";
+import { buildProblem, type ProblemKind } from "../problems.ts";
 
 /** What node:http's parser refused, in the words an answer gives. */
 function describeClientError(code: string | undefined): { kind: ProblemKind; detail: string } {
@@ -33,10 +32,10 @@ export function answerClientErrors(server: Server): void {
     if (error.code !== "ECONNRESET" && socket.writable && !inFlight?.headersSent) {
       const { kind, detail } = describeClientError(error.code);
       const requestId = randomUUID();
-      const body = JSON.stringify(buildProblem(kind, detail, { requestId }));
-      const { status } = problemCatalogue[kind];
+      const problem = buildProblem(kind, detail, { requestId });
+      const body = JSON.stringify(problem);
       socket.write(
-        `HTTP/1.1 ${status} ${reasonPhrases[status]}\r\n` +
+        `HTTP/1.1 ${problem.status} ${problem.error}\r\n` +
           `X-Request-Id: ${requestId}\r\n` +
           "Content-Type: application/problem+json; charset=utf-8\r\n" +
           `Content-Length: ${Buffer.byteLength(body)}\r\n` +

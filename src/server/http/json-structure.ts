@@ -36,6 +36,17 @@ const colon = 0x3a;
 const comma = 0x2c;
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
+/** The offset of the quote that ends the string opened at `start`, or the end of `bytes`. */
+function stringEnd(bytes: Uint8Array, start: number): number {
+  let index = start + 1;
+  for (; index < bytes.length; index++) {
+    const byte = bytes[index];
+    if (byte === backslash) index++;
+    else if (byte === quote) break;
+  }
+  return index;
+}
+
 // Per open container, by depth (1 is the outermost): where it opened, its commas, and whether
 // anything has been seen in it (an empty container has no items, not one). Made once: the scan
 // runs on every body, synchronously, and four new typed arrays cost more than a short body's scan.
@@ -74,11 +85,7 @@ export function findStructureRefusal(bytes: Uint8Array): StructureRefusal | unde
     const byte = bytes[index] ?? 0;
     if (byte === quote) {
       hasContent[depth] = 1;
-      for (index++; index < bytes.length; index++) {
-        const inside = bytes[index];
-        if (inside === backslash) index++;
-        else if (inside === quote) break;
-      }
+      index = stringEnd(bytes, index);
     } else if (byte === openBrace || byte === openBracket) {
       hasContent[depth] = 1;
       if (++depth > maxBodyDepth) return { reason: "tooDeep" };
@@ -127,11 +134,7 @@ export function pointerAt(bytes: Uint8Array, offset: number): string {
     const depth = tokens.length;
     if (byte === quote) {
       const start = index;
-      for (index++; index < bytes.length; index++) {
-        const inside = bytes[index];
-        if (inside === backslash) index++;
-        else if (inside === quote) break;
-      }
+      index = stringEnd(bytes, index);
       if (depth > 0 && inObject[depth - 1] && expectingName[depth - 1]) {
         tokens[depth - 1] = memberName(bytes, start, index);
         expectingName[depth - 1] = false;
