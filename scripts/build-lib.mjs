@@ -14,7 +14,8 @@ const outputs = [
   "dist/index.js",
   "dist/contract/index.js",
   "dist/cli/main.cjs",
-  "dist/cli/main.cjs.v8-cache",
+  "dist/cli/run-cli.cjs",
+  "dist/cli/run-cli.cjs.v8-cache",
 ];
 
 const inputs = hashBuildInputs(repoRoot);

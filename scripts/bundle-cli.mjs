@@ -1,19 +1,24 @@
 // Part of `npm run build:lib`: replaces tsc's dist/cli/main.js with the packed `payreq` command:
-// the command line and its dependencies in one CommonJS bundle (dist/cli/main.cjs), which
-// main.js compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
+// the command line and its dependencies in one CommonJS bundle (dist/cli/run-cli.cjs), which
+// dist/cli/main.cjs compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
 // `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { bundleForNode, repoRoot } from "./bundle-sources.mjs";
 
 const folder = path.join(repoRoot, "dist", "cli");
-await bundleForNode(path.join(repoRoot, "src", "cli", "run-cli.ts"), path.join(folder, "main.cjs"), {
+await bundleForNode(path.join(repoRoot, "src", "cli", "run-cli.ts"), path.join(folder, "run-cli.cjs"), {
   format: "cjs",
 });
-await bundleForNode(path.join(repoRoot, "src", "cli", "main-cached.ts"), path.join(folder, "main.js"));
+await bundleForNode(path.join(repoRoot, "src", "cli", "main-cached.ts"), path.join(folder, "main.cjs"), {
+  format: "cjs",
+});
+// tsc's own entry would run the command line from its hundreds of modules, without the cache.
+for (const file of ["main.js", "main.d.ts"]) rmSync(path.join(folder, file), { force: true });
 
-const serve = spawn(process.execPath, [path.join(folder, "main.js"), "serve", "--port", "0"], {
+const serve = spawn(process.execPath, [path.join(folder, "main.cjs"), "serve", "--port", "0"], {
   cwd: repoRoot,
   stdio: ["ignore", "pipe", "inherit"],
   env: { ...process.env, PAYREQ_CONFIG: "", PORT: "" },

@@ -15,7 +15,7 @@ export async function startReferenceServer(): Promise<ChildServer> {
 /** The packed package's `payreq serve`: compiled JavaScript from dist/ (run `npm run build:lib` first). */
 export async function startCompiledServer(): Promise<ChildServer> {
   const port = await findFreePort();
-  const main = path.join(repoRoot, "dist", "cli", "main.js");
+  const main = path.join(repoRoot, "dist", "cli", "main.cjs");
   return startChildServer(process.execPath, [main, "serve", "--port", String(port)], port, rootProbe);
 }
 

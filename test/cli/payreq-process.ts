@@ -5,7 +5,7 @@ import { type FinishedRun, runToEnd } from "../support/run-to-end.ts";
 import { envWithoutSandboxSettings, type RunningProcess, startProcess } from "../support/start-process.ts";
 
 /** The `payreq` executable of this checkout (what `npx payreq` runs). */
-export const payreqBin = path.join(repoRoot, "bin", "payreq.mjs");
+export const payreqBin = path.join(repoRoot, "bin", "payreq.cjs");
 
 /** Runs `payreq ...args` to its end, with no sandbox settings inherited from the environment. */
 export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
@@ -16,7 +16,7 @@ export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 }
 
 /**
- * Runs `payreq ...args` in this process, through the same runCli that bin/payreq.mjs calls, with
+ * Runs `payreq ...args` in this process, through the same runCli that bin/payreq.cjs calls, with
  * its output captured: for command lines refused before any work is done, where a process of its
  * own would add only its start-up. The executable itself is tested by spawning it (runPayreq).
  */

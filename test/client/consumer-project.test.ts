@@ -248,14 +248,16 @@ describe("payreq installed from a git URL into a consumer project", () => {
     expect(installedFiles).toContain("dist/index.js");
     expect(installedFiles).toContain("dist/index.d.ts");
     expect(installedFiles).toContain("dist/client/create-client.js");
-    expect(installedFiles).toContain("dist/cli/main.js");
-    // The command line's bundle and the V8 code cache its start-up compiles from.
+    // The command's CommonJS entry, the command line's bundle and the V8 code cache its start-up compiles from.
     expect(installedFiles).toContain("dist/cli/main.cjs");
-    expect(installedFiles).toContain("dist/cli/main.cjs.v8-cache");
+    expect(installedFiles).toContain("dist/cli/run-cli.cjs");
+    expect(installedFiles).toContain("dist/cli/run-cli.cjs.v8-cache");
+    // No ES module entry beside it: tsc's would run the command line without the bundle.
+    expect(installedFiles).not.toContain("dist/cli/main.js");
     expect(installedFiles.filter((file) => !file.startsWith("dist/"))).toEqual([
       "LICENSE",
       "README.md",
-      "bin/payreq.mjs",
+      "bin/payreq.cjs",
       "docs/index.html",
       "generated/openapi.json",
       "generated/page/secure-payment.css",
