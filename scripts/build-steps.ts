@@ -3,6 +3,7 @@ import path from "node:path";
 import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
 import { buildConfigValidator } from "./build-config-validator.ts";
 import { buildPage } from "./build-page.ts";
+import { buildRequestValidators } from "./build-request-validators.ts";
 import { buildResponseValidators } from "./build-response-validators.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
 
@@ -19,6 +20,8 @@ export const generatedFiles = {
   configValidatorTypes: "generated/sandbox-config-validator.d.cts",
   responseValidators: "generated/response-validators.cjs",
   responseValidatorsTypes: "generated/response-validators.d.cts",
+  requestValidators: "generated/request-validators.cjs",
+  requestValidatorsTypes: "generated/request-validators.d.cts",
 } as const;
 
 function outputPath(outputRoot: string, relative: string): string {
@@ -86,5 +89,10 @@ export function buildAll(outputRoot: string = repoRoot): void {
     spec: bundledSpec,
     code: outputPath(outputRoot, generatedFiles.responseValidators),
     types: outputPath(outputRoot, generatedFiles.responseValidatorsTypes),
+  });
+  buildRequestValidators({
+    spec: bundledSpec,
+    code: outputPath(outputRoot, generatedFiles.requestValidators),
+    types: outputPath(outputRoot, generatedFiles.requestValidatorsTypes),
   });
 }

@@ -262,6 +262,7 @@ describe("payreq installed from a git URL into a consumer project", () => {
       "generated/openapi.json",
       "generated/page/secure-payment.css",
       "generated/page/secure-payment.js",
+      "generated/request-validators.cjs",
       "generated/response-validators.cjs",
       "generated/sandbox-config-validator.cjs",
       "generated/schema.d.ts",

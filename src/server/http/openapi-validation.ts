@@ -4,9 +4,16 @@ import type { SpecOperation } from "../../spec/operations.ts";
 import type { SpecDocument } from "../../spec/spec-document.ts";
 import { maxListedIssues, ProblemError, validationFailed } from "../problems.ts";
 import { inSequence } from "./in-sequence.ts";
-import { operationSchema, operationValidationInputs } from "./operation-validation-inputs.ts";
+import {
+  expressRouteOf,
+  operationSchema,
+  operationValidationInputs,
+  requestSchemaKey,
+} from "./operation-validation-inputs.ts";
+import { type PrecompiledRequests, precompiledRequestsFor } from "./precompiled-requests.ts";
 import { type PrecompiledResponses, precompiledResponsesFor } from "./precompiled-responses.ts";
 import { stateOf } from "./request-state.ts";
+import { requestValidatorParts, seedRequestSchemas } from "./request-validator-parts.ts";
 import { type CompiledResponses, createResponseCheck } from "./response-check.ts";
 import {
   type IssueWording,
@@ -18,6 +25,8 @@ import {
 interface OperationValidator {
   validate: RequestHandler;
   warmUp: RequestHandler;
+  /** The validator's request side, whose compiled schemas the tests look at. */
+  requestValidator: RequestValidator;
 }
 
 let specSerial = 0;
@@ -56,12 +65,13 @@ function operationValidator(
     strictBodies: boolean;
     compiledResponses: CompiledResponses;
     precompiledResponses: PrecompiledResponses | undefined;
+    precompiledRequests: PrecompiledRequests | undefined;
   },
 ): OperationValidator {
   const inputs = operationValidationInputs(spec, operation, options);
   const serial = ++specSerial;
   const route: ValidatorRoute = {
-    expressRoute: operation.key.replace(/\{([^}]+)\}/g, ":$1"),
+    expressRoute: expressRouteOf(operation),
     openApiRoute: operation.key,
     schema: operationSchema(inputs.document, operation),
     _responseSchema: inputs.responseDocument
@@ -74,6 +84,11 @@ function operationValidator(
     inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
     inputs.requestAjvOptions,
   );
+  const precompiled = options.precompiledRequests?.(operation.operationId);
+  if (precompiled) {
+    const { formats } = requestValidatorParts(requestValidator).ajv;
+    seedRequestSchemas(requestValidator, requestSchemaKey(operation), precompiled(formats));
+  }
   const validateRequest: RequestHandler = (req, res, next) => requestValidator.validate(req, res, next);
   const responses = options.validateResponses
     ? createResponseCheck(inputs.responseDocument, {
@@ -113,6 +128,7 @@ function operationValidator(
   return {
     validate: inSequence([describe, validateRequest, checkAnswer]),
     warmUp: inSequence([describe, compileResponses, checkAnswer, validateRequest]),
+    requestValidator,
   };
 }
 
@@ -123,6 +139,8 @@ interface ValidatorSet {
   compiledResponses: CompiledResponses;
   /** The response schemas `npm run build` compiled for this spec, if it did. */
   precompiledResponses: PrecompiledResponses | undefined;
+  /** The request schemas it compiled, which fit only without strictBodies. */
+  precompiledRequests: PrecompiledRequests | undefined;
 }
 
 const validatorSets = new WeakMap<SpecDocument, Map<string, ValidatorSet>>();
@@ -149,6 +167,7 @@ export function sharedValidators(
       validators: new Map(),
       compiledResponses: new Map(),
       precompiledResponses: options.validateResponses ? precompiledResponsesFor(spec) : undefined,
+      precompiledRequests: options.strictBodies ? undefined : precompiledRequestsFor(spec),
     };
     byOptions.set(key, set);
   }
@@ -173,7 +192,10 @@ export function validateAgainstSpec(
 ): RequestHandler {
   // Each validator is made at its operation's first request (or warm-up): a start-up pays only
   // for the operations it warms up.
-  const { validators, compiledResponses, precompiledResponses } = sharedValidators(spec, options);
+  const { validators, compiledResponses, precompiledResponses, precompiledRequests } = sharedValidators(
+    spec,
+    options,
+  );
   const validatorOf = (operation: SpecOperation) => {
     let validator = validators.get(operation.operationId);
     if (!validator) {
@@ -181,6 +203,7 @@ export function validateAgainstSpec(
         ...options,
         compiledResponses,
         precompiledResponses,
+        precompiledRequests,
       });
       validators.set(operation.operationId, validator);
     }

@@ -1,4 +1,5 @@
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
+import { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { dateTimeFormat } from "../../spec/date-time-format.ts";
 import { operationDocument } from "../../spec/operation-document.ts";
@@ -124,4 +125,20 @@ export function operationValidationInputs(
 /** The operation's object in a document's paths. */
 export function operationSchema(document: unknown, operation: SpecOperation): unknown {
   return asObject(asObject(asObject(document).paths)[operation.key])[operation.method.toLowerCase()];
+}
+
+/** The operation's path as an Express route, such as `/v2/secure-payments/:token`. */
+export function expressRouteOf(operation: SpecOperation): string {
+  return operation.key.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+/**
+ * Where express-openapi-validator's RequestValidator keeps the operation's compiled request
+ * schemas in each of its two Ajv instances: the key its `validate` makes of a request's method,
+ * route and media type. Every request of an operation has the same one: parseJsonBody shows the
+ * validator the operation's documented media type, or none when it takes no body.
+ */
+export function requestSchemaKey(operation: SpecOperation): string {
+  const mediaType = operation.body && ContentType.fromString(operation.body.mediaType).normalize();
+  return `${operation.method}-${expressRouteOf(operation)}-${mediaType ?? "not_provided"}`;
 }
