@@ -94,7 +94,8 @@ export interface OperationValidationInputs {
 
 /**
  * What the validator of one operation is made from: also what `npm run build` compiles the
- * first-called operations' response schemas from (scripts/build-response-validators.ts).
+ * first-called operations' response and request schemas from (scripts/build-response-validators.ts,
+ * scripts/build-request-validators.ts).
  */
 export function operationValidationInputs(
   spec: SpecDocument,
