@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { dateTimeFormat } from "./date-time-format.ts";
+import { uriFormat } from "./uri-format.ts";
 import { isObject, type SpecDocument } from "./spec-document.ts";
 
 const specId = "https://payreq.local/openapi.json";
@@ -41,6 +42,7 @@ export function createSchemaValidator(document: SpecDocument): SchemaValidator {
   });
   addFormats(ajv);
   ajv.addFormat("date-time", dateTimeFormat);
+  ajv.addFormat("uri", uriFormat);
   ajv.addSchema({ $id: specId, components: document.components ?? {} } as object);
   const cache = new Map<string, ValidateFunction>();
   return {

@@ -5,6 +5,7 @@ import { dateTimeFormat } from "../../spec/date-time-format.ts";
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
 import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
+import { uriFormat } from "../../spec/uri-format.ts";
 
 type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
 
@@ -33,7 +34,7 @@ function validatorOptions(
     validateFormats: true,
     ajvFormats: { mode: "full" },
     // Added after ajv-formats', in its place.
-    formats: { "date-time": dateTimeFormat },
+    formats: { "date-time": dateTimeFormat, uri: uriFormat },
     ignoreUndocumented: true,
     fileUploader: false,
   };
