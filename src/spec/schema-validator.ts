@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { dateTimeFormat } from "./date-time-format.ts";
-import { uriFormat } from "./uri-format.ts";
 import { isObject, type SpecDocument } from "./spec-document.ts";
+import { uriFormat } from "./uri-format.ts";
 
 const specId = "https://payreq.local/openapi.json";
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
