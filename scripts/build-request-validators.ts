@@ -2,15 +2,11 @@
 // answers, compiled by Ajv here instead of at every start (src/server/http/precompiled-requests.ts).
 import { _ } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
-import { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
-import { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
 import {
-  expressRouteOf,
-  operationSchema,
   operationValidationInputs,
   requestSchemaKey,
 } from "../src/server/http/operation-validation-inputs.ts";
-import { requestValidatorParts } from "../src/server/http/request-validator-parts.ts";
+import { compileRequestSchemas } from "../src/server/http/request-validator-parts.ts";
 import { literal, readWarmedUpOperations, writeValidatorModule } from "./precompiled-validators.ts";
 
 const declaration = `import type { ErrorObject } from "ajv";
@@ -49,20 +45,11 @@ export function buildRequestValidators(files: { spec: string; code: string; type
       validateResponses: true,
       strictBodies: false,
     });
-    const validator = requestValidatorParts(
-      new RequestValidator(
-        inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
-        { ...inputs.requestAjvOptions, code: { source: true, formats: _`formats` } } as never,
-      ),
-    );
+    const validator = compileRequestSchemas(inputs, operation, {
+      ...inputs.requestAjvOptions,
+      code: { source: true, formats: _`formats` },
+    });
     const key = requestSchemaKey(operation);
-    const mediaType = operation.body?.mediaType;
-    validator.buildMiddleware(
-      expressRouteOf(operation),
-      operationSchema(inputs.document, operation),
-      ContentType.from({ headers: mediaType === undefined ? {} : { "content-type": mediaType } } as never),
-      key,
-    );
     const target = `operations[${literal(operation.operationId)}]`;
     const part = (name: string, code: string) =>
       `  {\n    const exports = {};\n    ${code}\n    ${target}.${name} = exports.${name};\n  }\n`;

@@ -1,27 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
-import { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
-import { afterAll, describe, expect, it } from "vitest";
+import type { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
+import { describe, expect, it } from "vitest";
 import generated from "../../generated/request-validators.cjs";
 import { listValidCalls } from "../../src/contract/valid-inputs.ts";
 import { createDefaultConfig } from "../../src/server/config/sandbox-config.ts";
 import { sharedValidators } from "../../src/server/http/openapi-validation.ts";
 import {
-  expressRouteOf,
-  operationSchema,
   operationValidationInputs,
   requestSchemaKey,
 } from "../../src/server/http/operation-validation-inputs.ts";
 import { precompiledRequestsFor } from "../../src/server/http/precompiled-requests.ts";
 import {
+  compileRequestSchemas,
   type RequestSchemaValidator,
   requestValidatorParts,
 } from "../../src/server/http/request-validator-parts.ts";
 import { firstCalledOperations } from "../../src/server/warm-up.ts";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
-import { bundledSpecFile, loadBundledSpec } from "../../src/spec/spec-document.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { apiKey, startTestServer, usdcOnBase } from "./helpers.ts";
 
 const spec = loadBundledSpec();
@@ -32,20 +27,8 @@ const operations = readPathOperations(spec).filter(
 /** The operation's request schemas compiled now, as the server compiles those the build did not, and its Ajv's formats. */
 function compiledAtRunTime(operation: SpecOperation, validateResponses: boolean) {
   const inputs = operationValidationInputs(spec, operation, { validateResponses, strictBodies: false });
-  const validator = requestValidatorParts(
-    new RequestValidator(
-      inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
-      inputs.requestAjvOptions,
-    ),
-  );
+  const validator = compileRequestSchemas(inputs, operation);
   const key = requestSchemaKey(operation);
-  const mediaType = operation.body?.mediaType;
-  validator.buildMiddleware(
-    expressRouteOf(operation),
-    operationSchema(inputs.document, operation),
-    ContentType.from({ headers: mediaType === undefined ? {} : { "content-type": mediaType } } as never),
-    key,
-  );
   return {
     general: validator.ajv.getSchema(key) as unknown as RequestSchemaValidator,
     body: validator.ajvBody.getSchema(key) as unknown as RequestSchemaValidator,
@@ -179,24 +162,6 @@ describe("request schemas compiled by npm run build", () => {
     const body = { requests: [{ ...usdcOnBase(), unknownMember: 1 }] };
     expect(payment?.body({ query: {}, headers: {}, params: {}, body })).toBe(true);
     expect(body.requests[0]).toEqual(usdcOnBase());
-  });
-
-  describe("are left unused", () => {
-    const scratch = mkdtempSync(path.join(os.tmpdir(), "payreq-precompiled-requests-"));
-    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-    it("for another spec, even an equal copy of the bundled one", () => {
-      expect(precompiledRequestsFor(structuredClone(spec))).toBeUndefined();
-    });
-
-    it("when the bundled spec's file is not the one they were compiled from", () => {
-      const same = path.join(scratch, "same.json");
-      writeFileSync(same, readFileSync(bundledSpecFile));
-      expect(precompiledRequestsFor(spec, same)).toBeDefined();
-      const changed = path.join(scratch, "changed.json");
-      writeFileSync(changed, `${readFileSync(bundledSpecFile, "utf8")}\n`);
-      expect(precompiledRequestsFor(spec, changed)).toBeUndefined();
-    });
   });
 
   for (const strictBodies of [false, true]) {

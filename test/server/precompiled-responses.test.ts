@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import generated from "../../generated/response-validators.cjs";
 import { sharedValidators } from "../../src/server/http/openapi-validation.ts";
 import { operationValidationInputs } from "../../src/server/http/operation-validation-inputs.ts";
@@ -9,7 +6,7 @@ import { precompiledResponsesFor } from "../../src/server/http/precompiled-respo
 import { responseValidatorFor, type SchemaValidator } from "../../src/server/http/response-check.ts";
 import { firstCalledOperations } from "../../src/server/warm-up.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
-import { bundledSpecFile, loadBundledSpec } from "../../src/spec/spec-document.ts";
+import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { startTestServer, usdcOnBase } from "./helpers.ts";
 
 const spec = loadBundledSpec();
@@ -105,24 +102,6 @@ describe("response schemas compiled by npm run build", () => {
       for (const example of examples) expect(validate({ response: example.value }), example.name).toBe(true);
       expect(validate({ response: {} }), operation.operationId).toBe(false);
     }
-  });
-
-  describe("are left unused", () => {
-    const scratch = mkdtempSync(path.join(os.tmpdir(), "payreq-precompiled-"));
-    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-    it("for another spec, even an equal copy of the bundled one", () => {
-      expect(precompiledResponsesFor(structuredClone(spec))).toBeUndefined();
-    });
-
-    it("when the bundled spec's file is not the one they were compiled from", () => {
-      const same = path.join(scratch, "same.json");
-      writeFileSync(same, readFileSync(bundledSpecFile));
-      expect(precompiledResponsesFor(spec, same)).toBeDefined();
-      const changed = path.join(scratch, "changed.json");
-      writeFileSync(changed, `${readFileSync(bundledSpecFile, "utf8")}\n`);
-      expect(precompiledResponsesFor(spec, changed)).toBeUndefined();
-    });
   });
 
   it("check the answers of a server on the bundled spec: its first secure payment's answer is checked by them", async () => {

@@ -1,13 +1,10 @@
 import generated from "../../../generated/request-validators.cjs";
-import { bundledSpecFile, loadBundledSpec, type SpecDocument } from "../../spec/spec-document.ts";
-import { builtFromSpecFile } from "./built-from-spec.ts";
+import type { SpecDocument } from "../../spec/spec-document.ts";
+import { type PrecompiledSchemas, precompiledSchemasOf } from "./precompiled-module.ts";
 import type { RequestSchemas } from "./request-validator-parts.ts";
 
 /** The build's compiled request schemas of an operation, made with its validator's formats; undefined when it compiled none. */
-export type PrecompiledRequests = (operationId: string) => ((formats: object) => RequestSchemas) | undefined;
-
-/** The module's validators, made once per process: every server of the process shares them. */
-let loaded: ReturnType<typeof generated.load> | undefined;
+export type PrecompiledRequests = PrecompiledSchemas<RequestSchemas>;
 
 /**
  * The request schemas `npm run build` compiled (scripts/build-request-validators.ts): those of the
@@ -17,14 +14,7 @@ let loaded: ReturnType<typeof generated.load> | undefined;
  */
 export function precompiledRequestsFor(
   spec: SpecDocument,
-  specFile: string = bundledSpecFile,
+  specFile?: string,
 ): PrecompiledRequests | undefined {
-  if (spec !== loadBundledSpec() || !builtFromSpecFile(specFile, generated.specSha256)) return undefined;
-  return (operationId) =>
-    generated.operationIds.includes(operationId)
-      ? (formats) => {
-          loaded ??= generated.load(formats);
-          return loaded[operationId] as RequestSchemas;
-        }
-      : undefined;
+  return precompiledSchemasOf<RequestSchemas>(generated, spec, specFile);
 }

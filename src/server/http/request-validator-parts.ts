@@ -2,8 +2,15 @@ import type { Ajv, ErrorObject } from "ajv";
 import { SchemaEnv } from "ajv/dist/compile/index.js";
 import type { AnyValidateFunction } from "ajv/dist/core.js";
 import type { RequestHandler } from "express";
-import type { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
-import type { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
+import { RequestValidator } from "express-openapi-validator/dist/middlewares/openapi.request.validator.js";
+import { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
+import type { SpecOperation } from "../../spec/operations.ts";
+import {
+  expressRouteOf,
+  type OperationValidationInputs,
+  operationSchema,
+  requestSchemaKey,
+} from "./operation-validation-inputs.ts";
 
 /**
  * An operation's request schemas as express-openapi-validator compiles them: `general` checks
@@ -48,4 +55,31 @@ export function seedRequestSchemas(validator: RequestValidator, key: string, sch
     compiled.validate = validate as unknown as AnyValidateFunction;
     instance.refs[key] = compiled;
   }
+}
+
+/**
+ * A RequestValidator of the operation with its request schemas compiled, as the server's compiles
+ * them at the operation's first request (its `buildMiddleware`), into both Ajv instances under
+ * requestSchemaKey: with the server's Ajv options, or with the build's, which keep each schema's
+ * code (scripts/build-request-validators.ts).
+ */
+export function compileRequestSchemas(
+  inputs: OperationValidationInputs,
+  operation: SpecOperation,
+  ajvOptions: object = inputs.requestAjvOptions,
+): RequestValidatorParts {
+  const validator = requestValidatorParts(
+    new RequestValidator(
+      inputs.document as unknown as ConstructorParameters<typeof RequestValidator>[0],
+      ajvOptions as ConstructorParameters<typeof RequestValidator>[1],
+    ),
+  );
+  const mediaType = operation.body?.mediaType;
+  validator.buildMiddleware(
+    expressRouteOf(operation),
+    operationSchema(inputs.document, operation),
+    ContentType.from({ headers: mediaType === undefined ? {} : { "content-type": mediaType } } as never),
+    requestSchemaKey(operation),
+  );
+  return validator;
 }
