@@ -1,8 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
-import { dateTimeFormat } from "./date-time-format.ts";
+import { formatOverrides } from "./format-overrides.ts";
 import { isObject, type SpecDocument } from "./spec-document.ts";
-import { uriFormat } from "./uri-format.ts";
 
 const specId = "https://payreq.local/openapi.json";
 // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
@@ -41,8 +40,7 @@ export function createSchemaValidator(document: SpecDocument): SchemaValidator {
     code: { optimize: false },
   });
   addFormats(ajv);
-  ajv.addFormat("date-time", dateTimeFormat);
-  ajv.addFormat("uri", uriFormat);
+  for (const [name, format] of Object.entries(formatOverrides)) ajv.addFormat(name, format);
   ajv.addSchema({ $id: specId, components: document.components ?? {} } as object);
   const cache = new Map<string, ValidateFunction>();
   return {

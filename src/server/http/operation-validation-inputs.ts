@@ -1,11 +1,10 @@
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { ContentType } from "express-openapi-validator/dist/middlewares/util.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { dateTimeFormat } from "../../spec/date-time-format.ts";
+import { formatOverrides } from "../../spec/format-overrides.ts";
 import { operationDocument } from "../../spec/operation-document.ts";
 import type { SpecOperation } from "../../spec/operations.ts";
 import { asObject, type SpecDocument } from "../../spec/spec-document.ts";
-import { uriFormat } from "../../spec/uri-format.ts";
 
 type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
 
@@ -34,7 +33,7 @@ function validatorOptions(
     validateFormats: true,
     ajvFormats: { mode: "full" },
     // Added after ajv-formats', in its place.
-    formats: { "date-time": dateTimeFormat, uri: uriFormat },
+    formats: { ...formatOverrides },
     ignoreUndocumented: true,
     fileUploader: false,
   };
