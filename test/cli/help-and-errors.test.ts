@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
@@ -78,6 +79,32 @@ describe("payreq --help", () => {
     const run = spawnSync("npx", ["payreq", "--help"], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
     expect(run.status).toBe(0);
     expect(run.stdout.startsWith("Usage: payreq <command> [options]\n")).toBe(true);
+  });
+
+  it("works as `npx payreq --help` through the bin link npx made for this checkout when the entry was bin/payreq.mjs", () => {
+    // npx links a checkout's bins once per path and keeps those links (npm/cli#9766).
+    const npmCache = mkdtempSync(path.join(tmpdir(), "payreq-npm-cache-"));
+    const npx = () =>
+      spawnSync("npx", ["payreq", "--help"], {
+        cwd: repoRoot,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, npm_config_cache: npmCache },
+      });
+    try {
+      expect(npx().status).toBe(0);
+      const [entry] = readdirSync(path.join(npmCache, "_npx"));
+      const binLink = path.join(npmCache, "_npx", entry, "node_modules", ".bin", "payreq");
+      expect(readlinkSync(binLink)).toBe("../payreq/bin/payreq.cjs");
+      rmSync(binLink);
+      symlinkSync("../payreq/bin/payreq.mjs", binLink);
+      const run = npx();
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      expect(run.stdout.startsWith("Usage: payreq <command> [options]\n")).toBe(true);
+    } finally {
+      rmSync(npmCache, { recursive: true, force: true });
+    }
   });
 });
 
