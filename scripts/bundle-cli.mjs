@@ -1,10 +1,9 @@
-// Part of `npm run build:lib`: replaces tsc's dist/cli/main.js with the packed `payreq` command:
-// the command line and its dependencies in one CommonJS bundle (dist/cli/run-cli.cjs), which
+// Part of `npm run build:lib`: the packed `payreq` command beside tsc's library in dist/. The
+// command line and its dependencies are one CommonJS bundle (dist/cli/run-cli.cjs), which
 // dist/cli/main.cjs compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
 // `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { rmSync } from "node:fs";
 import path from "node:path";
 import { bundleForNode, repoRoot } from "./bundle-sources.mjs";
 
@@ -15,8 +14,6 @@ await bundleForNode(path.join(repoRoot, "src", "cli", "run-cli.ts"), path.join(f
 await bundleForNode(path.join(repoRoot, "src", "cli", "main-cached.ts"), path.join(folder, "main.cjs"), {
   format: "cjs",
 });
-// tsc's own entry would run the command line from its hundreds of modules, without the cache.
-for (const file of ["main.js", "main.d.ts"]) rmSync(path.join(folder, file), { force: true });
 
 const serve = spawn(process.execPath, [path.join(folder, "main.cjs"), "serve", "--port", "0"], {
   cwd: repoRoot,

@@ -93,8 +93,9 @@ describe("payreq --help", () => {
       });
     try {
       expect(npx().status).toBe(0);
-      const [entry] = readdirSync(path.join(npmCache, "_npx"));
-      const binLink = path.join(npmCache, "_npx", entry, "node_modules", ".bin", "payreq");
+      const entries = readdirSync(path.join(npmCache, "_npx"));
+      expect(entries).toHaveLength(1);
+      const binLink = path.join(npmCache, "_npx", entries[0] as string, "node_modules", ".bin", "payreq");
       expect(readlinkSync(binLink)).toBe("../payreq/bin/payreq.cjs");
       rmSync(binLink);
       symlinkSync("../payreq/bin/payreq.mjs", binLink);
