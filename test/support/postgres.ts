@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
+import { migrateDatabase } from "../../src/server/store/postgres/migrate.ts";
 import { describeUnless } from "./describe-unless.ts";
 import { runToEnd } from "./run-to-end.ts";
 import { readRunRecord, startOncePerRun } from "./start-once-per-run.ts";
@@ -40,6 +41,11 @@ export function describeWithPostgres(name: string, tests: () => void): void {
 export interface TestPostgres {
   /** A new, empty database on the server; its `postgres://` URL. */
   createDatabase(): Promise<string>;
+  /**
+   * A new database with every migration applied: a file copy of one migrated once per process,
+   * some 150 ms less than an empty database migrated anew.
+   */
+  createMigratedDatabase(): Promise<string>;
 }
 
 async function freePort(): Promise<number> {
@@ -71,19 +77,31 @@ interface ServerPlace {
   port: number;
 }
 
-/** A server's databases: each `createDatabase` makes a new, empty one, named after this process. */
-function databasesOn({ port }: ServerPlace): TestPostgres["createDatabase"] {
+/** A server's databases, each new one named after this process. */
+function databasesOn({ port }: ServerPlace): TestPostgres {
   const url = (database: string) => `postgres://payreq@127.0.0.1:${port}/${database}`;
-  return async () => {
+  const create = async (options: string) => {
     const name = `payreq_test_${process.pid}_${++databases}`;
     const admin = new pg.Client({ connectionString: url("postgres") });
     await admin.connect();
     try {
-      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.query(`CREATE DATABASE ${name} ${options}`);
     } finally {
       await admin.end();
     }
-    return url(name);
+    return name;
+  };
+  let migratedTemplate: Promise<string> | undefined;
+  return {
+    createDatabase: async () => url(await create("")),
+    async createMigratedDatabase() {
+      migratedTemplate ??= create("").then(async (name) => {
+        await migrateDatabase(url(name));
+        return name;
+      });
+      // FILE_COPY copies the template's files instead of logging each page: a few ms for a small database.
+      return url(await create(`TEMPLATE ${await migratedTemplate} STRATEGY FILE_COPY`));
+    },
   };
 }
 
@@ -141,7 +159,7 @@ export function sharedPostgres(): Promise<TestPostgres> {
     "PostgreSQL",
     startServer,
     patienceMs,
-  ).then((place) => ({ createDatabase: databasesOn(place) }));
+  ).then(databasesOn);
   return shared;
 }
 
