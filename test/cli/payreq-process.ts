@@ -17,8 +17,9 @@ export function runPayreq(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 
 /**
  * Runs `payreq ...args` in this process, through the same runCli that bin/payreq.cjs calls, with
- * its output captured: for command lines refused before any work is done, where a process of its
- * own would add only its start-up. The executable itself is tested by spawning it (runPayreq).
+ * its output captured: for command lines refused before any work is done, and for commands that
+ * only send requests and print (`webhooks trigger`), where a process of its own would add only
+ * its start-up. The executable itself is tested by spawning it (runPayreq).
  */
 export async function runPayreqInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
   let stdout = "";

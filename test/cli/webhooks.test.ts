@@ -13,7 +13,7 @@ import {
 import { createSignedWebhookRequest, signWebhook } from "../../src/webhooks/index.ts";
 import { findFreePort } from "../support/prism.ts";
 import { runGuideCommands } from "../support/run-guide-commands.ts";
-import { type RunningPayreq, runPayreq, startPayreq } from "./payreq-process.ts";
+import { type RunningPayreq, runPayreq, runPayreqInProcess, startPayreq } from "./payreq-process.ts";
 
 const apiKey = sampleCredentials.apiKey;
 const environmentKey = "sk_sandbox_from_environment_01";
@@ -113,6 +113,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     // The secret is only printed when asked for.
     expect(listener.output()).not.toMatch(/Secret:/);
 
+    // The executable here and against `payreq serve` below; the other triggers run in this process.
     const trigger = await runPayreq(["webhooks", "trigger", "payment.confirmed", "--server", running.url]);
     expect(trigger.stderr).toBe("");
     expect(trigger.status).toBe(0);
@@ -175,7 +176,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     const secret = bannerValue(listener, "Secret");
     expect(listener.output()).toContain(`Forwarding:  to ${receiver.url} (the sender gets its status)`);
 
-    const trigger = await runPayreq([
+    const trigger = await runPayreqInProcess([
       "webhooks",
       "trigger",
       "payment.partial",
@@ -310,7 +311,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     try {
       const listener = await listen(["--port", String(port), "--secret", secret]);
       expect(bannerValue(listener, "Listening")).toBe(`http://127.0.0.1:${port}/webhooks`);
-      const trigger = await runPayreq([
+      const trigger = await runPayreqInProcess([
         "webhooks",
         "trigger",
         "payment.failed",
@@ -354,7 +355,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     expect(listenCommand).toBe(
       `curl -H "x-api-key: $PAYREQ_API_KEY" '${running.url}/sandbox/webhooks/deliveries?endpointId=${endpointId}'`,
     );
-    const trigger = await runPayreq(
+    const trigger = await runPayreqInProcess(
       ["webhooks", "trigger", "payment.confirmed", "--server", running.url],
       fromEnvironment,
     );
@@ -380,7 +381,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
   });
 
   it("says what the server refused when the API key is wrong, without printing the key", async () => {
-    const run = await runPayreq([
+    const run = await runPayreqInProcess([
       "webhooks",
       "trigger",
       "payment.failed",
@@ -429,7 +430,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       ],
     ];
     for (const [args, said, printed] of runs) {
-      const trigger = await runPayreq(["webhooks", "trigger", ...args, "--server", running.url]);
+      const trigger = await runPayreqInProcess(["webhooks", "trigger", ...args, "--server", running.url]);
       expect(trigger.stderr, args[0]).toBe("");
       expect(trigger.status, args[0]).toBe(0);
       expect(trigger.stdout).toMatch(said);
@@ -474,7 +475,7 @@ describe("payreq webhooks trigger on an account with more endpoints than one pag
       const receiver = await startReceiver();
       await register({ url: receiver.url, events: ["payment.failed"] });
 
-      const trigger = await runPayreq([
+      const trigger = await runPayreqInProcess([
         "webhooks",
         "trigger",
         "payment.failed",
@@ -522,7 +523,7 @@ describe("payreq webhooks listen against payreq serve, as a developer starts the
     expect(server.output()).toContain(
       "Webhooks reach public addresses only: the server listens beyond loopback, so receivers on this machine are refused.",
     );
-    const refused = await runPayreq(["webhooks", "listen", "--server", url]);
+    const refused = await runPayreqInProcess(["webhooks", "listen", "--server", url]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
       /^could not register the listener as a webhook endpoint: .* answered 400 Validation failed: 1 field is invalid: \/body\/url\.\n {2}- \/body\/url: must reach a public address: 127\.0\.0\.1 is a loopback address; allowWebhookTargets in the server's configuration can allow it\n/,
