@@ -19,6 +19,7 @@ const bundle = await freshBundle(
   path.join(repoRoot, ".cache", name, `${name}.cjs`),
   {
     format: "cjs",
+    asModuleFunction: true,
   },
 );
 runWithCodeCache(bundle);
