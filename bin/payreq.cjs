@@ -29,7 +29,6 @@ async function bundledSources() {
   try {
     return await freshBundle(runCliSource, path.join(root, ".cache", "cli", "run-cli.cjs"), {
       format: "cjs",
-      asModuleFunction: true,
     });
   } catch (error) {
     if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("'esbuild'"))

@@ -10,7 +10,6 @@ import { bundleForNode, repoRoot } from "./bundle-sources.mjs";
 const folder = path.join(repoRoot, "dist", "cli");
 await bundleForNode(path.join(repoRoot, "src", "cli", "run-cli.ts"), path.join(folder, "run-cli.cjs"), {
   format: "cjs",
-  asModuleFunction: true,
 });
 await bundleForNode(path.join(repoRoot, "src", "cli", "main-cached.ts"), path.join(folder, "main.cjs"), {
   format: "cjs",

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { moduleFunctionEnd, moduleFunctionStart } from "./code-cache.mjs";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -158,13 +157,9 @@ const oneCopyOfEachVersion = {
  * Bundles `entry` into `outfile` and returns the files it was built from. The bundle must sit two
  * directories below the package root, as every source file does: the sources find generated/ and
  * docs/ by URLs relative to themselves. Identifiers are kept, so that stack traces stay readable.
- * `format: "cjs"` makes a CommonJS bundle, whose compiled code V8 can cache (scripts/code-cache.mjs);
- * with `asModuleFunction` it is written inside the function that loader runs it in, which saves
- * each start a copy of it, and only that loader can run it.
+ * `format: "cjs"` makes a CommonJS bundle, whose compiled code V8 can cache (scripts/code-cache.mjs).
  */
-export async function bundleForNode(entry, outfile, { format = "esm", asModuleFunction = false } = {}) {
-  if (asModuleFunction && format !== "cjs")
-    throw new Error("only a CommonJS bundle is written as its module function");
+export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
   const depth = path.relative(repoRoot, path.dirname(outfile)).split(path.sep).length;
   if (depth !== 2) throw new Error(`${outfile} must sit two directories below ${repoRoot}`);
   const { build } = await import("esbuild");
@@ -192,10 +187,7 @@ export async function bundleForNode(entry, outfile, { format = "esm", asModuleFu
       : // A CommonJS bundle has no import.meta: the sources' URLs relative to themselves start from its file.
         {
           define: { "import.meta.url": "__bundleUrl" },
-          banner: {
-            js: `${asModuleFunction ? moduleFunctionStart : ""}const __bundleUrl = require('node:url').pathToFileURL(__filename).href;`,
-          },
-          ...(asModuleFunction ? { footer: { js: moduleFunctionEnd } } : {}),
+          banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
         }),
     metafile: true,
     logLevel: "warning",
@@ -220,18 +212,18 @@ function fingerprint(inputs) {
 
 /**
  * The path of an up-to-date bundle of `entry`, rebuilt (about a second) only when a file it was
- * built from changed, or the lockfile did, or it is asked for with other options.
+ * built from changed, or the lockfile did.
  */
 export async function freshBundle(entry, outfile, options = {}) {
   const recordFile = `${outfile}.inputs.json`;
   try {
     const record = JSON.parse(readFileSync(recordFile, "utf8"));
-    const current = { options, ...fingerprint(record.files.map(([file]) => file)) };
+    const current = fingerprint(record.files.map(([file]) => file));
     if (JSON.stringify(current) === JSON.stringify(record)) return outfile;
   } catch {
     // No bundle yet, or an unreadable record: build it.
   }
   const inputs = await bundleForNode(entry, outfile, options);
-  writeAtomically(recordFile, JSON.stringify({ options, ...fingerprint(inputs) }));
+  writeAtomically(recordFile, JSON.stringify(fingerprint(inputs)));
   return outfile;
 }

@@ -6,10 +6,6 @@ export interface CachedBundle {
   /** Writes the code of every function compiled so far beside the bundle; a read-only place is left as it is. */
   writeCache(): void;
 }
-/** How a bundle written as its module function opens. */
-export declare const moduleFunctionStart: string;
-/** How it closes. */
-export declare const moduleFunctionEnd: string;
 /** Where the code cache of `bundleFile` is kept. */
 export declare function codeCacheFile(bundleFile: string): string;
 /** Runs a CommonJS bundle, compiled from the code cache beside it when that was made from this very source. */

@@ -10,20 +10,6 @@ import vm from "node:vm";
 
 export const codeCacheFile = (bundleFile) => `${bundleFile}.v8-cache`;
 
-/** How a bundle written for this loader opens and closes: the function CommonJS runs a module in. */
-export const moduleFunctionStart = "(function (exports, require, module, __filename, __dirname) {";
-export const moduleFunctionEnd = "\n})";
-
-/**
- * The bundle as the source of its module function. A bundle written with the function around it
- * (bundle-sources.mjs) is compiled as it is: one wrapped here is a string V8 copies whole before
- * compiling it, 2 MB and some 10 ms of each start of the command-line bundle.
- */
-function moduleFunctionSource(bytes) {
-  const text = bytes.toString("utf8");
-  return text.startsWith(moduleFunctionStart) ? text : `${moduleFunctionStart}${text}${moduleFunctionEnd}`;
-}
-
 /**
  * Runs a CommonJS bundle as Node would require it, compiled from the code cache beside it when
  * that cache was made from this very source: the cache starts with the source's SHA-1 (V8
@@ -40,11 +26,14 @@ export function loadWithCodeCache(bundleFile) {
   } catch {
     // No cache yet: compiled from the source.
   }
-  const script = new vm.Script(moduleFunctionSource(bytes), {
-    filename: bundleFile,
-    ...(cachedData ? { cachedData } : {}),
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${bytes.toString("utf8")}\n})`,
+    {
+      filename: bundleFile,
+      ...(cachedData ? { cachedData } : {}),
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    },
+  );
   const module = { exports: {} };
   script.runInThisContext()(
     module.exports,

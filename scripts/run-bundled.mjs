@@ -19,7 +19,6 @@ const bundle = await freshBundle(
   path.join(repoRoot, ".cache", name, `${name}.cjs`),
   {
     format: "cjs",
-    asModuleFunction: true,
   },
 );
 runWithCodeCache(bundle);

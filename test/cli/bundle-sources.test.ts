@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, freshBundle, repoRoot } from "../../scripts/bundle-sources.mjs";
-import { moduleFunctionStart } from "../../scripts/code-cache.mjs";
 
 const cache = path.join(repoRoot, ".cache");
 mkdirSync(cache, { recursive: true });
@@ -37,20 +36,6 @@ describe("the bundles `npm start` and `payreq` run (scripts/bundle-sources.mjs)"
     await freshBundle(entry, bundle);
     expect(statSync(bundle).mtimeMs).not.toBe(built);
     expect((await import(`${bundle}?second`)).reply).toBe(1000);
-  });
-
-  it("is built again when asked for with other options, then reused with them", async () => {
-    const entry = path.join(dir, "options-entry.ts");
-    const commonJs = path.join(dir, "options-bundle.cjs");
-    writeFileSync(entry, "export const one: number = 1;\n");
-    await freshBundle(entry, commonJs, { format: "cjs" });
-    expect(readFileSync(commonJs, "utf8").startsWith(moduleFunctionStart)).toBe(false);
-
-    await freshBundle(entry, commonJs, { format: "cjs", asModuleFunction: true });
-    expect(readFileSync(commonJs, "utf8").startsWith(moduleFunctionStart)).toBe(true);
-    const built = statSync(commonJs).mtimeMs;
-    await freshBundle(entry, commonJs, { format: "cjs", asModuleFunction: true });
-    expect(statSync(commonJs).mtimeMs).toBe(built);
   });
 
   it("refuses a place from which the sources' relative paths would miss generated/ and docs/", async () => {

@@ -1,16 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, repoRoot } from "../../scripts/bundle-sources.mjs";
-import {
-  codeCacheFile,
-  loadWithCodeCache,
-  moduleFunctionEnd,
-  moduleFunctionStart,
-  startedEvent,
-} from "../../scripts/code-cache.mjs";
+import { codeCacheFile, loadWithCodeCache, startedEvent } from "../../scripts/code-cache.mjs";
 import { startedEvent as reportedEvent } from "../../src/cli/started-event.ts";
 
 const cache = path.join(repoRoot, ".cache");
@@ -65,40 +59,6 @@ describe("the packed command's CommonJS bundle and its V8 code cache (scripts/co
     writeFileSync(entry, "export const here: string = import.meta.url;\n");
     await bundleForNode(entry, bundle, { format: "cjs" });
     expect((loadWithCodeCache(bundle).exports as { here: string }).here).toBe(pathToFileURL(bundle).href);
-  });
-
-  it("runs a bundle written inside its module function as the plain one, from a cache either's start wrote", async () => {
-    const entry = path.join(dir, "wrapped-entry.ts");
-    const plain = path.join(dir, "unwrapped.cjs");
-    const wrapped = path.join(dir, "wrapped.cjs");
-    writeFileSync(
-      entry,
-      "export const here: string = import.meta.url;\nexport const file: string = __filename;\n",
-    );
-    await bundleForNode(entry, plain, { format: "cjs" });
-    await bundleForNode(entry, wrapped, { format: "cjs", asModuleFunction: true });
-    const plainText = readFileSync(plain, "utf8");
-    const wrappedText = readFileSync(wrapped, "utf8");
-    expect(plainText.startsWith(moduleFunctionStart)).toBe(false);
-    expect(wrappedText.startsWith(moduleFunctionStart)).toBe(true);
-    // The function the loader wraps the plain bundle in, written whole.
-    expect(wrappedText.trimEnd()).toBe(`${moduleFunctionStart}${plainText}${moduleFunctionEnd}`);
-
-    const first = loadWithCodeCache(wrapped);
-    expect(first.cacheAccepted).toBe(false);
-    expect(first.exports).toEqual({ here: pathToFileURL(wrapped).href, file: wrapped });
-    first.writeCache();
-    const second = loadWithCodeCache(wrapped);
-    expect(second.cacheAccepted).toBe(true);
-    expect(second.exports).toEqual({ here: pathToFileURL(wrapped).href, file: wrapped });
-  });
-
-  it("writes a bundle inside its module function for CommonJS only", async () => {
-    const entry = path.join(dir, "esm-entry.ts");
-    writeFileSync(entry, "export const one = 1;\n");
-    await expect(
-      bundleForNode(entry, path.join(dir, "esm.mjs"), { format: "esm", asModuleFunction: true }),
-    ).rejects.toThrow("only a CommonJS bundle is written as its module function");
   });
 
   it("writes a missing cache once the program reports it has started, not only as it exits", () => {
