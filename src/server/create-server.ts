@@ -18,6 +18,7 @@ import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
+import { createExpressHttpServer } from "./http/express-http-server.ts";
 import { inSequence } from "./http/in-sequence.ts";
 import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
@@ -207,7 +208,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     webhooks: dispatcher,
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       await ready;
-      const server = app.listen(port, host);
+      const server = createExpressHttpServer(app).listen(port, host);
       answerClientErrors(server);
       await new Promise<void>((resolve, reject) => {
         server.once("listening", resolve);
