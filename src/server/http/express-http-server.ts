@@ -3,7 +3,7 @@ import type { Express } from "express";
 
 interface MessageClasses {
   IncomingMessage: typeof IncomingMessage;
-  ServerResponse: typeof ServerResponse;
+  ServerResponse: typeof ServerResponse<IncomingMessage>;
 }
 
 /** Each app's classes, made once: every server of the app creates the same two. */
