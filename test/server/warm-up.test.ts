@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   firstCalledOperations,
-  type WarmUpPlan,
   warmUpHeader,
   warmUpOperations,
   warmUpOrder,
@@ -17,13 +16,9 @@ describe("warmUpOrder", () => {
   const { first, later } = warmUpOrder(readPathOperations());
 
   it("compiles the first-called operations before answering, then the service's, then the sandbox's", () => {
-    // In the order listed: the cheap currency list, the path every request shares, ends warmest.
-    expect(first.map((operation) => operation.operationId)).toEqual([
-      "createSecurePayment",
-      "createBatchPayout",
-      "listCurrencies",
-    ]);
-    expect(Object.keys(firstCalledOperations)).toEqual(first.map((operation) => operation.operationId));
+    expect(first.map((operation) => operation.operationId).sort()).toEqual(
+      Object.keys(firstCalledOperations).sort(),
+    );
     const sandbox = later.map((operation) => operation.key.startsWith("/sandbox/"));
     expect(sandbox.indexOf(true)).toBeGreaterThan(0);
     expect(sandbox.slice(sandbox.indexOf(true)).every(Boolean)).toBe(true);
@@ -59,9 +54,9 @@ interface Received {
 
 /**
  * Warms `operationId` up against a server of the test's own, which answers 200 to anything, in
- * the rounds of `plan`; answers what it received.
+ * `rounds` rounds; answers what it received.
  */
-async function warmUpAgainstSink(operationId: string, plan: WarmUpPlan): Promise<Received[]> {
+async function warmUpAgainstSink(operationId: string, rounds: number): Promise<Received[]> {
   const received: Received[] = [];
   const sink = createHttpServer((req, res) => {
     let body = "";
@@ -88,7 +83,7 @@ async function warmUpAgainstSink(operationId: string, plan: WarmUpPlan): Promise
       { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
       [operation],
       undefined,
-      { rounds: { [operationId]: plan }, spec: loadBundledSpec() },
+      { rounds: { [operationId]: rounds }, spec: loadBundledSpec() },
     );
     return received;
   } finally {
@@ -98,7 +93,7 @@ async function warmUpAgainstSink(operationId: string, plan: WarmUpPlan): Promise
 
 describe("warmUpOperations", () => {
   it("sends each example call of an operation as many rounds as asked, each on a connection of its own", async () => {
-    const received = await warmUpAgainstSink("listCurrencies", { rounds: 3 });
+    const received = await warmUpAgainstSink("listCurrencies", 3);
     // The plain call and the one with every query example, three rounds of both.
     expect(received).toHaveLength(6);
     expect(new Set(received.map((request) => request.line)).size).toBe(2);
@@ -108,16 +103,10 @@ describe("warmUpOperations", () => {
     expect(received.every((request) => request.newConnection)).toBe(true);
   });
 
-  const itemCounts = (received: Received[]) =>
-    received.map(({ body }) => (JSON.parse(body) as { requests: unknown[] }).requests.length);
-
   it("sends the last round's bodies filled to the limits of their arrays", async () => {
-    expect(itemCounts(await warmUpAgainstSink("createBatchPayout", { rounds: 2 }))).toEqual([2, 100]);
-  });
-
-  it("sends as many of the last rounds with full bodies as the plan asks", async () => {
-    expect(
-      itemCounts(await warmUpAgainstSink("createBatchPayout", { rounds: 3, fullBodyRounds: 2 })),
-    ).toEqual([2, 100, 100]);
+    const received = await warmUpAgainstSink("createBatchPayout", 2);
+    expect(received.map(({ body }) => (JSON.parse(body) as { requests: unknown[] }).requests.length)).toEqual(
+      [2, 100],
+    );
   });
 });
