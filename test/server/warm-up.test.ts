@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   firstCalledOperations,
+  type WarmUpPlan,
   warmUpHeader,
   warmUpOperations,
   warmUpOrder,
@@ -16,9 +17,13 @@ describe("warmUpOrder", () => {
   const { first, later } = warmUpOrder(readPathOperations());
 
   it("compiles the first-called operations before answering, then the service's, then the sandbox's", () => {
-    expect(first.map((operation) => operation.operationId).sort()).toEqual(
-      Object.keys(firstCalledOperations).sort(),
-    );
+    // In the order listed: the cheap currency list, the path every request shares, ends warmest.
+    expect(first.map((operation) => operation.operationId)).toEqual([
+      "createSecurePayment",
+      "createBatchPayout",
+      "listCurrencies",
+    ]);
+    expect(Object.keys(firstCalledOperations)).toEqual(first.map((operation) => operation.operationId));
     const sandbox = later.map((operation) => operation.key.startsWith("/sandbox/"));
     expect(sandbox.indexOf(true)).toBeGreaterThan(0);
     expect(sandbox.slice(sandbox.indexOf(true)).every(Boolean)).toBe(true);
@@ -54,9 +59,9 @@ interface Received {
 
 /**
  * Warms `operationId` up against a server of the test's own, which answers 200 to anything, in
- * `rounds` rounds; answers what it received.
+ * the rounds of `plan`; answers what it received.
  */
-async function warmUpAgainstSink(operationId: string, rounds: number): Promise<Received[]> {
+async function warmUpAgainstSink(operationId: string, plan: WarmUpPlan): Promise<Received[]> {
   const received: Received[] = [];
   const sink = createHttpServer((req, res) => {
     let body = "";
@@ -83,7 +88,7 @@ async function warmUpAgainstSink(operationId: string, rounds: number): Promise<R
       { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
       [operation],
       undefined,
-      { rounds: { [operationId]: rounds }, spec: loadBundledSpec() },
+      { rounds: { [operationId]: plan }, spec: loadBundledSpec() },
     );
     return received;
   } finally {
@@ -93,7 +98,7 @@ async function warmUpAgainstSink(operationId: string, rounds: number): Promise<R
 
 describe("warmUpOperations", () => {
   it("sends each example call of an operation as many rounds as asked, each on a connection of its own", async () => {
-    const received = await warmUpAgainstSink("listCurrencies", 3);
+    const received = await warmUpAgainstSink("listCurrencies", { rounds: 3 });
     // The plain call and the one with every query example, three rounds of both.
     expect(received).toHaveLength(6);
     expect(new Set(received.map((request) => request.line)).size).toBe(2);
@@ -103,10 +108,16 @@ describe("warmUpOperations", () => {
     expect(received.every((request) => request.newConnection)).toBe(true);
   });
 
+  const itemCounts = (received: Received[]) =>
+    received.map(({ body }) => (JSON.parse(body) as { requests: unknown[] }).requests.length);
+
   it("sends the last round's bodies filled to the limits of their arrays", async () => {
-    const received = await warmUpAgainstSink("createBatchPayout", 2);
-    expect(received.map(({ body }) => (JSON.parse(body) as { requests: unknown[] }).requests.length)).toEqual(
-      [2, 100],
-    );
+    expect(itemCounts(await warmUpAgainstSink("createBatchPayout", { rounds: 2 }))).toEqual([2, 100]);
+  });
+
+  it("sends as many of the last rounds with full bodies as the plan asks", async () => {
+    expect(
+      itemCounts(await warmUpAgainstSink("createBatchPayout", { rounds: 3, fullBodyRounds: 2 })),
+    ).toEqual([2, 100, 100]);
   });
 });
