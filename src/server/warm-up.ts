@@ -27,7 +27,7 @@ export interface WarmUpPlan {
  * times; the batch twice, for its ABI encoding of 100 transfers to be compiled by V8's optimising
  * compiler before a first caller's batch. The cheap currency list runs last: it warms the path every
  * request shares, which is then the warmest when the first caller comes. Five rounds of it, not ten:
- * the second full batch costs the start-up what the five it saves gave back.
+ * the five it saves pay the start-up for the batch's second full round.
  */
 export const firstCalledOperations: Readonly<Partial<Record<PathOperationId, WarmUpPlan>>> = {
   createSecurePayment: { rounds: 5 },
