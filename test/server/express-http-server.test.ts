@@ -25,15 +25,13 @@ async function listening(server: Server): Promise<string> {
 function echoApp(): Express {
   const app = express();
   app.post("/echo/:name", express.json(), (req, res) => {
-    res
-      .status(201)
-      .json({
-        name: req.params.name,
-        path: req.path,
-        host: req.get("host"),
-        sameApp: req.app === app,
-        body: req.body,
-      });
+    res.status(201).json({
+      name: req.params.name,
+      path: req.path,
+      host: req.get("host"),
+      sameApp: req.app === app,
+      body: req.body,
+    });
   });
   return app;
 }
