@@ -233,7 +233,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       if (warmUp && apiKey) {
         try {
           await readiness.holdDuring(
-            warmUpOperations(warmUpTarget, first, undefined, { rounds: firstCalledOperations, spec }),
+            warmUpOperations(warmUpTarget, first, undefined, { plans: firstCalledOperations, spec }),
           );
         } catch (error) {
           await closeHttp();

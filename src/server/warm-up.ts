@@ -48,8 +48,8 @@ export interface WarmUpTarget {
 }
 
 /** How the first-called operations are warmed up: their plans, and the spec their bodies' limits come from. */
-export interface WarmUpRounds {
-  rounds: Readonly<Partial<Record<string, WarmUpPlan>>>;
+export interface WarmUpPlans {
+  plans: Readonly<Partial<Record<string, WarmUpPlan>>>;
   spec: SpecDocument;
 }
 
@@ -123,14 +123,14 @@ export async function warmUpOperations(
   target: WarmUpTarget,
   operations: readonly SpecOperation[],
   signal?: AbortSignal,
-  warmUp?: WarmUpRounds,
+  warmUp?: WarmUpPlans,
 ): Promise<void> {
   const failures: string[] = [];
   const agent = new Agent({ keepAlive: false, maxSockets: 1 });
   try {
     for (const operation of operations) {
       const calls = exampleCalls(operation);
-      const { rounds, fullBodyRounds = 1 } = warmUp?.rounds[operation.operationId] ?? { rounds: 1 };
+      const { rounds, fullBodyRounds = 1 } = warmUp?.plans[operation.operationId] ?? { rounds: 1 };
       const plan = Array.from({ length: rounds }, (_, round) =>
         warmUp && rounds > 1 && round >= rounds - fullBodyRounds
           ? calls.map((call) => withFullBody(operation, call, warmUp.spec))

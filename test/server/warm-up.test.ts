@@ -88,7 +88,7 @@ async function warmUpAgainstSink(operationId: string, plan: WarmUpPlan): Promise
       { baseUrl: `http://127.0.0.1:${port}`, credential: { header: "x-api-key", value: "k" }, token: "t" },
       [operation],
       undefined,
-      { rounds: { [operationId]: plan }, spec: loadBundledSpec() },
+      { plans: { [operationId]: plan }, spec: loadBundledSpec() },
     );
     return received;
   } finally {
