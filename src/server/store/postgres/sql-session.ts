@@ -5,7 +5,8 @@ import type { SqlTable } from "./sql-tables.ts";
 /** A pool (each statement commits on its own) or the client of an open transaction. */
 export type Queryable = Pick<Pool | PoolClient, "query">;
 
-type Where = Record<string, string | number | boolean | null>;
+/** Columns and the value each must equal; a null matches NULL. */
+export type Where = Record<string, string | number | boolean | null>;
 
 /** `a = $1 AND b = $2 ...`, numbering from `first`; a null matches NULL. */
 function conditions(where: Where, first: number): { sql: string; values: unknown[] } {
@@ -21,7 +22,7 @@ function conditions(where: Where, first: number): { sql: string; values: unknown
 /**
  * The generic statements every record table answers: get by key, insert or replace, delete, find
  * by indexed columns in insertion order, a page at a time. Table and column names come from
- * sqlTables, never from input; every value is a parameter.
+ * the table declarations (sql-tables.ts), never from input; every value is a parameter.
  */
 export class SqlSession {
   readonly db: Queryable;
