@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DomainEvent, PaymentDetailRecord, RequestRecord, Store } from "../../../src/server/index.ts";
+import type {
+  DomainEvent,
+  Page,
+  PageRequest,
+  PaymentDetailRecord,
+  RequestRecord,
+  Store,
+} from "../../../src/server/index.ts";
+import type { AnyTable } from "../../../src/server/store/table-declaration.ts";
+import { type StoreTableName, storeTables } from "../../../src/server/store/tables.ts";
 import {
   clientIdRecord,
   delivery,
@@ -11,7 +20,17 @@ import {
   paymentIntent,
   request,
   requestId,
+  sampleRecords,
 } from "./fixtures.ts";
+
+/** A store's table whatever its declaration: keys and lookup values as its fields name them. */
+interface AnyStoreTable {
+  get(key: unknown): Promise<unknown>;
+  put(record: unknown): Promise<void>;
+  delete(key: unknown): Promise<boolean>;
+  first(lookup: string, value: unknown): Promise<unknown>;
+  find(lookup: string, value: unknown): Promise<Page<unknown>>;
+}
 
 /**
  * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). A new
@@ -44,31 +63,99 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect((await store.getRequest(record.requestId))?.payments).toEqual([]);
     });
 
+    // Every declared table, by its declaration alone: get, put, delete, and each lookup (a value
+    // of a field compared in any letter case given in upper case), unique ones refusing a second.
+    for (const [name, declaration] of Object.entries(storeTables) as [StoreTableName, AnyTable][]) {
+      it(`keeps ${name} by its key, finds them by each declared lookup, and deletes them`, async () => {
+        const table = store[name] as unknown as AnyStoreTable;
+        const record = sampleRecords[name] as unknown as Record<string, unknown>;
+        const caseInsensitive: readonly string[] = declaration.caseInsensitive ?? [];
+        const namedBy = (fields: readonly string[], of = record) => {
+          const value = (field: string) => {
+            const kept = of[field] as string;
+            return caseInsensitive.includes(field) ? kept.toUpperCase() : kept;
+          };
+          return fields.length === 1
+            ? value(fields[0] as string)
+            : Object.fromEntries(fields.map((field) => [field, value(field)]));
+        };
+        const key = namedBy(declaration.key);
+        expect(await table.get(key)).toBeUndefined();
+        await table.put(record);
+        expect(await table.get(key)).toEqual(record);
+        for (const [lookup, { fields, listed, unique }] of Object.entries(declaration.lookups)) {
+          expect(await table.first(lookup, namedBy(fields)), lookup).toEqual(record);
+          if (listed) {
+            expect(await table.find(lookup, namedBy(fields)), lookup).toEqual({
+              items: [record],
+              next: null,
+            });
+          }
+          if (unique) {
+            const free = declaration.key.filter((field) => !fields.includes(field));
+            const second = {
+              ...record,
+              ...Object.fromEntries(free.map((field) => [field, `${record[field]}-2`])),
+            };
+            await expect(table.put(second), lookup).rejects.toThrow();
+            expect(await table.get(namedBy(declaration.key, second)), lookup).toBeUndefined();
+          }
+        }
+        expect(await table.delete(key)).toBe(true);
+        expect(await table.delete(key)).toBe(false);
+        expect(await table.get(key)).toBeUndefined();
+        for (const [lookup, { fields }] of Object.entries(declaration.lookups)) {
+          expect(await table.first(lookup, namedBy(fields)), lookup).toBeUndefined();
+        }
+      });
+    }
+
+    it("lists a lookup's records a page at a time, narrowed by a filter, and undoes a delete with its transaction", async () => {
+      const ids = ["1", "2", "3", "4", "5"].map(requestId);
+      for (const [index, id] of ids.entries()) {
+        await store.requests.put({ ...request(id), recurringPaymentId: index % 2 === 1 ? "rp_1" : null });
+      }
+      await store.requests.put(request(requestId("6"), "other"));
+      const listed = async (page?: PageRequest, filter?: { recurringPaymentId: string }) => {
+        const found = await store.requests.find("account", "acct", page, filter);
+        return { ids: found.items.map((record) => record.requestId), next: found.next };
+      };
+      const first = await listed({ limit: 2 });
+      expect(first.ids).toEqual(ids.slice(0, 2));
+      const second = await listed({ limit: 2, after: first.next as number });
+      expect(second.ids).toEqual(ids.slice(2, 4));
+      expect(await listed({ limit: 2, after: second.next as number })).toEqual({
+        ids: ids.slice(4),
+        next: null,
+      });
+      const narrowed = await listed({ limit: 1 }, { recurringPaymentId: "rp_1" });
+      expect(narrowed.ids).toEqual([ids[1]]);
+      expect(
+        await listed({ limit: 1, after: narrowed.next as number }, { recurringPaymentId: "rp_1" }),
+      ).toEqual({
+        ids: [ids[3]],
+        next: null,
+      });
+      await expect(
+        store.requests.find("account", "acct", undefined, { status: "paid" } as never),
+      ).rejects.toThrow("cannot be filtered by status");
+
+      await expect(
+        store.withTransaction(async (tx) => {
+          expect(await tx.requests.delete(ids[2] as string)).toBe(true);
+          expect(await tx.requests.get(ids[2] as string)).toBeUndefined();
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect((await listed()).ids).toEqual(ids);
+      expect(await store.requests.delete(ids[2] as string)).toBe(true);
+      expect((await listed()).ids).toEqual([ids[0], ids[1], ids[3], ids[4]]);
+      expect(await store.requests.first("paymentReference", `0x${"3".repeat(16)}`)).toBeUndefined();
+    });
+
     it("keeps every record type, by its key, and replaces on a second put", async () => {
-      await store.putSecurePayment({
-        token: "tok",
-        accountId: "acct",
-        requestIds: [requestId("a")],
-        network: "base",
-        status: "pending",
-        reference: null,
-        redirectUrl: null,
-        redirectLabel: null,
-        payerIdentifier: null,
-        kind: "incoming",
-        createdAt: "t",
-        expiresAt: "t",
-        updatedAt: "t",
-      });
-      await store.putPayer({
-        accountId: "acct",
-        clientUserId: "ada",
-        userId: "u1",
-        beneficiaryType: "individual",
-        kycStatus: "not_started",
-        agreementStatus: "not_started",
-        createdAt: "t",
-      });
+      await store.putSecurePayment(sampleRecords.securePayments);
+      await store.putPayer(sampleRecords.payers);
       await store.putPaymentDetail({
         id: "pd1",
         accountId: "acct",
