@@ -49,18 +49,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const outboxCursors = new Map<string, number>();
   const listeners = new Set<(events: DomainEvent[]) => void>();
   let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The running transaction's undo log and appended events. Transactions run one at a time, so
+   * every transaction is handed the same operations, which write to these.
+   */
+  let undo: Array<() => void> = [];
+  let appended: Omit<DomainEvent, "sequence">[] = [];
+  const keepUndo = (step: () => void) => {
+    undo.push(step);
+  };
 
-  function operations(undo: Array<() => void>, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
-    const recordTables = mapStoreTables((_, name) =>
-      tables[name].storeTable(undo),
-    ) as unknown as RecordTables;
-    return withTables(recordTables, outboxOperations(undo, appended));
-  }
-
-  function outboxOperations(
-    undo: Array<() => void>,
-    appended: Omit<DomainEvent, "sequence">[],
-  ): OutboxOperations {
+  function outboxOperations(): OutboxOperations {
     return {
       appendEvent: async (event) => {
         appended.push(copy(event));
@@ -105,6 +104,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     };
   }
 
+  const operations = withTables(
+    mapStoreTables((_, name) => tables[name].storeTable(keepUndo)) as unknown as RecordTables,
+    outboxOperations(),
+  );
+
   function notify(committed: DomainEvent[]) {
     for (const listener of listeners) {
       try {
@@ -121,11 +125,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   async function withTransaction<T>(work: (tx: StoreOperations) => Promise<T>): Promise<T> {
     inFlight++;
     const run = queue.then(async () => {
-      const undo: Array<() => void> = [];
-      const appended: Omit<DomainEvent, "sequence">[] = [];
+      const steps: Array<() => void> = [];
+      const added: Omit<DomainEvent, "sequence">[] = [];
+      undo = steps;
+      appended = added;
       try {
-        const result = await work(operations(undo, appended));
-        const committed = appended.map(
+        const result = await work(operations);
+        const committed = added.map(
           (event): DomainEvent => ({
             sequence: ++lastSequence,
             type: event.type,
@@ -141,7 +147,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         if (committed.length > 0) notify(committed);
         return result;
       } catch (error) {
-        for (const step of undo.reverse()) step();
+        for (const step of steps.reverse()) step();
         throw error;
       }
     });
@@ -155,7 +161,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   // A read outside a transaction reads at once when no transaction is queued or running (it
   // cannot see half-written state then), and otherwise waits its turn like a transaction.
-  const reader = operations([], []);
+  const reader = operations;
   type Operation = (...args: unknown[]) => Promise<unknown>;
   const single =
     (pick: (tx: StoreOperations) => Operation, read: boolean): Operation =>
@@ -171,7 +177,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     );
   }) as unknown as RecordTables;
   const standaloneOutbox = Object.fromEntries(
-    Object.keys(outboxOperations([], [])).map((name) => [
+    Object.keys(outboxOperations()).map((name) => [
       name,
       single((tx) => tx[name as keyof OutboxOperations] as Operation, /^(get|list)/.test(name)),
     ]),

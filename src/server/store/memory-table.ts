@@ -122,18 +122,18 @@ export class MemoryTable<R> {
   }
 
   /**
-   * The table as a transaction sees it (StoreTable): each write's undo step goes to `undo`, and a
-   * `find` filter keeps the records whose fields equal the filter's values.
+   * The table as a transaction sees it (StoreTable): each write's undo step goes to `keepUndo`,
+   * and a `find` filter keeps the records whose fields equal the filter's values.
    */
-  storeTable(undo: Array<() => void>): StoreTable<DeclaredTable<R>> {
+  storeTable(keepUndo: (step: () => void) => void): StoreTable<DeclaredTable<R>> {
     return {
       get: async (key) => this.get(key),
       put: async (record) => {
-        undo.push(this.put(record));
+        keepUndo(this.put(record));
       },
       delete: async (key) => {
         const restore = this.delete(key);
-        if (restore) undo.push(restore);
+        if (restore) keepUndo(restore);
         return restore !== undefined;
       },
       first: async (lookup, value) => this.first(lookup, value),
