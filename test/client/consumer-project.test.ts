@@ -244,7 +244,7 @@ function typesOfExports(dir: string, names: string[]): string {
 }
 
 describe("payreq installed from a git URL into a consumer project", () => {
-  it("holds the built library and CLI, the generated spec, types, page, config and response validators and migrations, and nothing else", () => {
+  it("holds the built library and CLI, the generated spec, types, page, configuration validator and migrations, and nothing else", () => {
     expect(installedFiles).toContain("dist/index.js");
     expect(installedFiles).toContain("dist/index.d.ts");
     expect(installedFiles).toContain("dist/client/create-client.js");
@@ -270,8 +270,6 @@ describe("payreq installed from a git URL into a consumer project", () => {
       "generated/openapi.json",
       "generated/page/secure-payment.css",
       "generated/page/secure-payment.js",
-      "generated/request-validators.cjs",
-      "generated/response-validators.cjs",
       "generated/sandbox-config-validator.cjs",
       "generated/schema.d.ts",
       ...readdirSync(path.join(repoRoot, "migrations"))

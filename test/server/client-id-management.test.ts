@@ -248,14 +248,14 @@ describe("configured client IDs after a restart on the same store", () => {
   it("stay revoked once deleteClientId revoked them (revocation is final)", async () => {
     const store = createMemoryStore();
     const clock = createFixedClock(startInstant);
-    const first = await createServer({ store, clock, warmUp: false }).listen({ port: 0 });
+    const first = await createServer({ store, clock }).listen({ port: 0 });
     const revoke = await fetch(`${first.url}/v2/client-ids/${sampleCredentials.clientIdRecordId}`, {
       method: "DELETE",
       headers: { "x-api-key": sampleCredentials.apiKey },
     });
     expect(revoke.status).toBe(200);
     await first.close();
-    const second = await createServer({ store, clock, warmUp: false }).listen({ port: 0 });
+    const second = await createServer({ store, clock }).listen({ port: 0 });
     try {
       expect((await store.getClientId(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
       const call = await fetch(`${second.url}/v2/currencies?network=base`, {
@@ -304,7 +304,6 @@ describe("authentication racing a revocation", () => {
     const running = await createServer({
       store: racing,
       clock: createFixedClock(startInstant),
-      warmUp: false,
     }).listen({
       port: 0,
     });

@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import { readPathOperations } from "../../spec/operations.ts";
 import { resolveObject, type SpecDocument } from "../../spec/spec-document.ts";
 import type { ValidationIssue } from "../problems.ts";
@@ -60,12 +59,6 @@ export function collectExclusiveBodyFields(spec: SpecDocument): Map<string, [str
   return pairs;
 }
 
-/** `/params/requestId` -> `/path/requestId`; the rest already reads `/body/...`, `/query/...`. */
-function normalisePath(path: string): string {
-  const pointer = path.startsWith("/") ? path : `/${path.replace(/^\./, "").replaceAll(".", "/")}`;
-  return pointer.startsWith("/params") ? pointer.replace(/^\/params(?=\/|$)/, "/path") : pointer;
-}
-
 /** `required.openapi.validation` -> `required`. */
 function keywordOf(errorCode: string): string {
   const dot = errorCode.indexOf(".");
@@ -73,7 +66,7 @@ function keywordOf(errorCode: string): string {
 }
 
 /** Reads the value a `/body/...`, `/query/...`, `/path/...` or `/headers/...` pointer names. */
-function valueAt(sources: Record<string, unknown>, pointer: string): unknown {
+function valueAt(sources: Readonly<Record<string, unknown>>, pointer: string): unknown {
   const [, part, ...tokens] = pointer.split("/");
   let current: unknown = part !== undefined && Object.hasOwn(sources, part) ? sources[part] : undefined;
   for (const token of tokens) {
@@ -131,20 +124,18 @@ export interface FoundIssues {
 }
 
 /**
- * The validator's findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain
+ * The checks' findings as our issues: paths as `/body/...`, `/query/...`, `/path/...`, plain
  * words, duplicates dropped. Only the first `limit` are worded; the rest are only counted, so
  * that a body with a hundred thousand mistakes costs little more than one with twenty.
  */
 export function toValidationIssues(
-  req: Request,
-  pathParams: Record<string, string>,
+  sources: { body: unknown; query: unknown; path: unknown; headers: unknown },
   operationId: string | undefined,
   found: ValidatorIssue[],
   wording: IssueWording,
   limit = Number.POSITIVE_INFINITY,
 ): FoundIssues {
   const exclusive = operationId === undefined ? undefined : wording.exclusiveBodyFields.get(operationId);
-  const sources = { body: req.body, query: req.query, path: pathParams, headers: req.headers };
   const listed: ValidationIssue[] = [];
   const seen = new Set<string>();
   // A path and the validator's message decide the worded message: they tell duplicates apart.
@@ -156,7 +147,7 @@ export function toValidationIssues(
   };
   let exclusiveReported = false;
   for (const issue of found) {
-    const path = normalisePath(issue.path);
+    const { path } = issue;
     const keyword = issue.errorCode === undefined ? undefined : keywordOf(issue.errorCode);
     if (exclusive) {
       const [first, second] = exclusive;
@@ -178,7 +169,7 @@ export function toValidationIssues(
   if (seen.size === 0) {
     // Only union keywords failed: keep one issue so that the answer still names the field.
     const [firstFound] = found;
-    if (firstFound) add(normalisePath(firstFound.path), firstFound.message, () => firstFound.message);
+    if (firstFound) add(firstFound.path, firstFound.message, () => firstFound.message);
   }
   return { listed, total: seen.size };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { collectExclusiveBodyFields, withValueShown } from "../../src/server/http/validation-issues.ts";
-import { loadBundledSpec } from "../../src/spec/spec-document.ts";
+import {
+  collectExclusiveBodyFields,
+  withValueShown,
+} from "../../../src/server/validation/validation-issues.ts";
+import { loadBundledSpec } from "../../../src/spec/spec-document.ts";
 
 describe("collectExclusiveBodyFields", () => {
   it("reads the bodies that take exactly one of two fields from the spec's oneOf of required fields", () => {
