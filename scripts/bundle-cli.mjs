@@ -1,6 +1,6 @@
 // Part of `npm run build:lib`: the packed `payreq` command beside tsc's library in dist/. The
 // command line and its dependencies are one CommonJS bundle (dist/cli/run-cli.cjs), which
-// dist/cli/main.cjs compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
+// dist/cli/main.cjs compiles from V8's code cache beside it (src/cli/code-cache.mjs). One start of
 // `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
