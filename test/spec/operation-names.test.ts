@@ -29,9 +29,11 @@ const filesMentioning = (files: Iterable<[string, string]>, pattern: RegExp) =>
 describe.each(readPathOperations())("$operationId", ({ operationId, key }) => {
   const word = new RegExp(`\\b${operationId}\\b`);
 
-  it("is declared in the path file named after its path", () => {
-    const expected = `openapi/paths/${key.slice(1).replaceAll("/", "_")}.yaml`;
-    expect(filesMentioning(pathFiles, new RegExp(`operationId: ${operationId}$`, "m"))).toEqual([expected]);
+  it("is declared in the path file named after its path, in its resource's folder", () => {
+    const declaring = filesMentioning(pathFiles, new RegExp(`operationId: ${operationId}$`, "m"));
+    expect(declaring.map((file) => [path.dirname(path.dirname(file)), path.basename(file)])).toEqual([
+      ["openapi/paths", `${key.slice(1).replaceAll("/", "_")}.yaml`],
+    ]);
   });
 
   it("has an entry in the operation table", () => {
