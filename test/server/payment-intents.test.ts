@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTypedData } from "../../src/client/typed-data.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 import {
   asOtherAccount,
   payee,

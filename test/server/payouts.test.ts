@@ -2,7 +2,7 @@ import { decodeFunctionData, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOfficialContracts } from "../../src/chain/index.ts";
-import { readTypedData } from "../../src/client/typed-data.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 import {
   asOtherAccount,
   feeAddress,

@@ -1,9 +1,9 @@
 import { type ApiError, type FetchResult, toApiError } from "../../client/api-error.ts";
 import { createPayreqClient, type PayreqClient } from "../../client/create-client.ts";
+import { describeFetchFailure } from "../../net/describe-fetch-failure.ts";
 import { sampleCredentials } from "../../server/config/sandbox-config.ts";
 import { CommandError } from "../cli-errors.ts";
 import type { CliIo } from "../cli-io.ts";
-import { describeFetchFailure } from "../describe-fetch-failure.ts";
 import { readHttpUrl } from "../option-values.ts";
 
 /** The flags every command that talks to the reference server's sandbox API takes. */

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { readTypedData } from "../../client/typed-data.ts";
+import { readTypedData } from "../../wire/typed-data.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { PaymentIntentRecord } from "../store/records.ts";

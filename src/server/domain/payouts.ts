@@ -1,4 +1,4 @@
-import { transactionValueToBigInt } from "../../client/transaction-value.ts";
+import { transactionValueToBigInt } from "../../wire/transaction-value.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import { joinTransaction } from "../store/join-transaction.ts";

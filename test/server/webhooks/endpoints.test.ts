@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { createDefaultConfig, sampleCredentials } from "../../../src/server/index.ts";
+import { webhookEventNames } from "../../../src/wire/webhook-event.ts";
 import { problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
 import {
   createRequest,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { webhookEventNames } from "../../../client/webhook-event.ts";
+import { webhookEventNames } from "../../../wire/webhook-event.ts";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
 import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";

@@ -1,4 +1,4 @@
-import { describeNetworkError } from "../net/describe-network-error.ts";
+import { describeNetworkError } from "./describe-network-error.ts";
 
 /** True when a request gave up because its time limit ran out (fetch's AbortSignal.timeout among them). */
 export function isFetchTimeout(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeFetchFailure } from "../../src/cli/describe-fetch-failure.ts";
+import { describeFetchFailure } from "../../src/net/describe-fetch-failure.ts";
 import { findFreePort } from "../support/prism.ts";
 
 /** What a fetch threw, for describeFetchFailure to name. */
