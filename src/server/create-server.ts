@@ -10,7 +10,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
-import type { ServerContext } from "./domain/context.ts";
+import type { ServerContext } from "./domain/shared/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerClientErrors } from "./http/client-errors.ts";

@@ -2,13 +2,13 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { type ValidationIssue, validationFailed } from "../problems.ts";
 import type { SecurePaymentRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./context.ts";
-import { newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
 import { intentInProgress } from "./secure-payment-intents.ts";
 import { effectiveStatus, loadRequests, putNewSecurePayment, toCreatedLink } from "./secure-payments.ts";
-import { appendStatusChange } from "./status-changes.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUlid } from "./shared/ids.ts";
+import type { Principal } from "./shared/principal.ts";
+import { appendStatusChange } from "./shared/status-changes.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** Why the link of `token` cannot be joined into a batch or a multicall link, or undefined when it can. */
 export function joinIssue(record: SecurePaymentRecord | undefined, principal: Principal, now: Date) {

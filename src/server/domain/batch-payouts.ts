@@ -9,14 +9,20 @@ import {
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
-import type { DomainContext } from "./context.ts";
-import { contractsFor } from "./contracts.ts";
-import { type FeeSettings, resolveFee } from "./fees.ts";
-import { callerClientId } from "./principal.ts";
-import { amountDue, createRequestRecord, paymentTokenOf, planRequests, storeNewRequest } from "./requests.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
-import { allowanceOf } from "./wallet-book.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { contractsFor } from "./shared/contracts.ts";
+import { type FeeSettings, resolveFee } from "./shared/fees.ts";
+import { callerClientId } from "./shared/principal.ts";
+import {
+  amountDue,
+  createRequestRecord,
+  paymentTokenOf,
+  planRequests,
+  storeNewRequest,
+} from "./shared/requests.ts";
+import { toWireTransaction } from "./shared/transaction-wire.ts";
+import { allowanceOf } from "./shared/wallet-book.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /**
  * The existing requests of `requestIds`: each must exist, appear once, and pay on the network of

@@ -2,11 +2,11 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { ClientIdRecord } from "../store/records.ts";
 import { requireOwnClientId, toWireClientId } from "./client-ids.ts";
-import type { DomainContext } from "./context.ts";
-import { resolveFee } from "./fees.ts";
-import { newClientIdValue, newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { resolveFee } from "./shared/fees.ts";
+import { newClientIdValue, newUlid } from "./shared/ids.ts";
+import type { Principal } from "./shared/principal.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type Address = `0x${string}`;
 

@@ -1,9 +1,9 @@
 import { parseDecimal, type TokenRecord, tokenTable } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound } from "../problems.ts";
-import { convertToBaseUnits } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
+import { convertToBaseUnits } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
 
 /**
  * The sandbox price table. The sandbox has no price feeds: it prices every currency it lists at

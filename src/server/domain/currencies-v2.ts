@@ -1,7 +1,7 @@
 import type { OperationInput } from "../operations/operation-types.ts";
-import type { DomainContext } from "./context.ts";
 import { listConversionRoutes } from "./conversion.ts";
 import { listCurrencies } from "./currencies.ts";
+import type { DomainContext } from "./shared/context.ts";
 
 // The v2 paths of the currency operations: one contract and one currency table for both paths,
 // so each v2 operation answers exactly what its v1 twin answers. The inputs are spread because

@@ -1,7 +1,7 @@
 import { findToken, listTokens, type TokenRecord, tokenTable } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound } from "../problems.ts";
-import type { DomainContext } from "./context.ts";
+import type { DomainContext } from "./shared/context.ts";
 
 type CurrencyFilters = OperationInput<"listCurrencies">["query"];
 

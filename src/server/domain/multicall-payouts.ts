@@ -1,16 +1,16 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord } from "../store/records.ts";
-import { formatBaseUnits } from "./amounts.ts";
 import { requirePayoutLinks } from "./batch-payout-secure-payments.ts";
-import type { DomainContext } from "./context.ts";
 import { usdDecimals, usdValueOf } from "./conversion.ts";
-import { newUlid } from "./ids.ts";
-import { requireOwnRecord } from "./own-records.ts";
-import { paymentTokenOf } from "./requests.ts";
 import { intentInProgress } from "./secure-payment-intents.ts";
 import { effectiveStatus, paymentAmount, putNewSecurePayment } from "./secure-payments.ts";
-import type { Schemas } from "./wire-types.ts";
+import { formatBaseUnits } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUlid } from "./shared/ids.ts";
+import { requireOwnRecord } from "./shared/own-records.ts";
+import { paymentTokenOf } from "./shared/requests.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type Child = Schemas["MulticallPayoutChild"];
 type BlockReason = NonNullable<Child["blockReason"]>;

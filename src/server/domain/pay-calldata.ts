@@ -7,18 +7,18 @@ import {
 import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
-import { readAmount } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
-import { contractsFor } from "./contracts.ts";
-import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
-import { type FeeSettings, resolveFee } from "./fees.ts";
-import { requireBothOrNeither } from "./paired-inputs.ts";
-import type { Principal } from "./principal.ts";
-import { amountDue, paymentTokenOf } from "./requests.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
-import { allowanceOf } from "./wallet-book.ts";
-import { checkWalletFunds } from "./wallet-funds.ts";
-import type { Schemas } from "./wire-types.ts";
+import { readAmount } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { contractsFor } from "./shared/contracts.ts";
+import { buildCrossChainIntent, isCrossChain } from "./shared/cross-chain-intent.ts";
+import { type FeeSettings, resolveFee } from "./shared/fees.ts";
+import { requireBothOrNeither } from "./shared/paired-inputs.ts";
+import type { Principal } from "./shared/principal.ts";
+import { amountDue, paymentTokenOf } from "./shared/requests.ts";
+import { toWireTransaction } from "./shared/transaction-wire.ts";
+import { allowanceOf } from "./shared/wallet-book.ts";
+import { checkWalletFunds } from "./shared/wallet-funds.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
 

@@ -4,11 +4,11 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, type ValidationIssue, validationFailed } from "../problems.ts";
 import type { PayeeDestinationNonceRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./context.ts";
-import { newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
-import { isSignedBy } from "./typed-data-signatures.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUlid } from "./shared/ids.ts";
+import type { Principal } from "./shared/principal.ts";
+import { isSignedBy } from "./shared/typed-data-signatures.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** How long a signing session's nonce can be used. */
 const nonceLifetimeMs = 10 * 60 * 1000;

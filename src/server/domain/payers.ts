@@ -2,10 +2,10 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState, notFound } from "../problems.ts";
 import type { PayerRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./context.ts";
-import { newUuid } from "./ids.ts";
-import { appendComplianceChange, isCompliant } from "./payer-events.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUuid } from "./shared/ids.ts";
+import { appendComplianceChange, isCompliant } from "./shared/payer-events.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** The sandbox's stand-ins for the agreement page and the verification provider's page. */
 function complianceLinks(ctx: DomainContext, payer: PayerRecord) {

@@ -1,11 +1,11 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound } from "../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
-import type { DomainContext } from "./context.ts";
-import { newUuid } from "./ids.ts";
-import { appendPaymentDetailStatus } from "./payer-events.ts";
 import { requirePayer } from "./payers.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUuid } from "./shared/ids.ts";
+import { appendPaymentDetailStatus } from "./shared/payer-events.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /**
  * Keeps a bank account of a registered payer, for both paths of its creation. The sandbox's

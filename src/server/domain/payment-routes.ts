@@ -1,14 +1,14 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { notFound, validationFailed } from "../problems.ts";
 import type { RequestRecord } from "../store/records.ts";
-import { percentageToFraction, readAmount } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
-import { crossChainSources, rescale } from "./cross-chain-intent.ts";
-import { resolveFee } from "./fees.ts";
-import type { Principal } from "./principal.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./requests.ts";
-import { balanceOf } from "./wallet-book.ts";
-import type { Schemas } from "./wire-types.ts";
+import { percentageToFraction, readAmount } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { crossChainSources, rescale } from "./shared/cross-chain-intent.ts";
+import { resolveFee } from "./shared/fees.ts";
+import type { Principal } from "./shared/principal.ts";
+import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./shared/requests.ts";
+import { balanceOf } from "./shared/wallet-book.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type RoutesQuery = OperationInput<"listRequestRoutes">["query"];
 

@@ -1,14 +1,14 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import { formatBaseUnits } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
-import type { Principal } from "./principal.ts";
 import { receivedPayments } from "./request-status.ts";
-import { paymentTokenOf } from "./requests.ts";
-import { currencyCode } from "./webhook-payloads.ts";
-import type { Schemas } from "./wire-types.ts";
+import { formatBaseUnits } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import type { Principal } from "./shared/principal.ts";
+import { paymentTokenOf } from "./shared/requests.ts";
+import { currencyCode } from "./shared/webhook-events.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type SearchQuery = OperationInput<"searchPayments">["query"];
 type PaymentType = Schemas["PaymentType"];

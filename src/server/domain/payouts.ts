@@ -3,16 +3,16 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import { joinTransaction } from "../store/join-transaction.ts";
 import type { RequestRecord } from "../store/records.ts";
-import type { DomainContext } from "./context.ts";
-import { readCustomerInfo } from "./customer-info.ts";
-import { type FeeSettings, resolveFee } from "./fees.ts";
 import { getPayCalldata } from "./pay-calldata.ts";
-import { callerClientId } from "./principal.ts";
 import { createRecurringPayout } from "./recurring-payouts.ts";
-import { createRequestRecord, planRequest, storeNewRequest } from "./requests.ts";
-import { toBigNumberJson } from "./transaction-wire.ts";
-import { checksummed } from "./wallet-book.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { readCustomerInfo } from "./shared/customer-info.ts";
+import { type FeeSettings, resolveFee } from "./shared/fees.ts";
+import { callerClientId } from "./shared/principal.ts";
+import { createRequestRecord, planRequest, storeNewRequest } from "./shared/requests.ts";
+import { toBigNumberJson } from "./shared/transaction-wire.ts";
+import { checksummed } from "./shared/wallet-book.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type PayoutBody = OperationInput<"createPayout">["body"];
 

@@ -3,13 +3,13 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState } from "../problems.ts";
 import type { RecurringPaymentRecord } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./context.ts";
 import { requireCurrency } from "./currencies.ts";
-import { requireOwnRecord } from "./own-records.ts";
-import type { Principal } from "./principal.ts";
-import { appendStatusChange } from "./status-changes.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { requireOwnRecord } from "./shared/own-records.ts";
+import type { Principal } from "./shared/principal.ts";
+import { appendStatusChange } from "./shared/status-changes.ts";
+import { toWireTransaction } from "./shared/transaction-wire.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** One of the caller's recurring payments; another account's reads as unknown. */
 export function loadOwnRecurringPayment(

@@ -10,18 +10,18 @@ import {
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, invalidState } from "../problems.ts";
 import type { RecurringPaymentRecord } from "../store/records.ts";
-import type { DomainContext } from "./context.ts";
-import type { FeeSettings } from "./fees.ts";
-import { newUlid } from "./ids.ts";
-import type { Principal } from "./principal.ts";
-import { periodSecondsOf, readStartDate } from "./recurrence.ts";
 import { loadOwnRecurringPayment } from "./recurring-payments.ts";
-import { planRequest } from "./requests.ts";
-import { appendStatusChange } from "./status-changes.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
-import { isSignedBy } from "./typed-data-signatures.ts";
-import { allowanceOf, checksummed } from "./wallet-book.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import type { FeeSettings } from "./shared/fees.ts";
+import { newUlid } from "./shared/ids.ts";
+import type { Principal } from "./shared/principal.ts";
+import { periodSecondsOf, readStartDate } from "./shared/recurrence.ts";
+import { planRequest } from "./shared/requests.ts";
+import { appendStatusChange } from "./shared/status-changes.ts";
+import { toWireTransaction } from "./shared/transaction-wire.ts";
+import { isSignedBy } from "./shared/typed-data-signatures.ts";
+import { allowanceOf, checksummed } from "./shared/wallet-book.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type PayoutBody = OperationInput<"createPayout">["body"];
 

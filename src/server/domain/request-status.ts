@@ -1,11 +1,11 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import { formatBaseUnits } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
 import { isAtParWith } from "./conversion.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./requests.ts";
-import type { Schemas } from "./wire-types.ts";
+import { formatBaseUnits } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./shared/requests.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** The payments a request received: failed attempts moved nothing. */
 export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {

@@ -2,13 +2,13 @@ import { zeroAddress } from "viem";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import { buildBatchPayment, toBatchAnswer } from "./batch-payouts.ts";
-import type { DomainContext } from "./context.ts";
-import { resolveFee } from "./fees.ts";
 import { buildSameChainCalldata } from "./pay-calldata.ts";
-import { amountDue, paymentTokenOf } from "./requests.ts";
 import { loadRequests, requirePayableSecurePayment } from "./secure-payments.ts";
-import { checkWalletFunds } from "./wallet-funds.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { resolveFee } from "./shared/fees.ts";
+import { amountDue, paymentTokenOf } from "./shared/requests.ts";
+import { checkWalletFunds } from "./shared/wallet-funds.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /**
  * The calldata of a payable secure payment, found by its token (else the token check's 403, 404

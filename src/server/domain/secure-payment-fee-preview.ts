@@ -7,11 +7,11 @@ import {
 } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
-import { formatBaseUnits, readAmount } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
 import { isAtParWith } from "./conversion.ts";
-import { resolveFee } from "./fees.ts";
-import type { Schemas } from "./wire-types.ts";
+import { formatBaseUnits, readAmount } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { resolveFee } from "./shared/fees.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 type FeePreview = Schemas["SecurePaymentFeePreview"];
 type Bearer = FeePreview["defaultFeeBearer"];

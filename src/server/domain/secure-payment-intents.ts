@@ -1,10 +1,10 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, ProblemError, validationFailed } from "../problems.ts";
 import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../store/records.ts";
-import type { DomainContext } from "./context.ts";
-import { newUlid } from "./ids.ts";
 import { requirePayableSecurePayment } from "./secure-payments.ts";
-import type { Schemas } from "./wire-types.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { newUlid } from "./shared/ids.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /**
  * The reported payment that holds the link now, if any: a broadcast transaction holds it until

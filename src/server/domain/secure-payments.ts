@@ -4,23 +4,23 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, notFound, ProblemError } from "../problems.ts";
 import type { RequestRecord, SecurePaymentRecord, SecurePaymentStatus } from "../store/records.ts";
 import type { StoreOperations } from "../store/store.ts";
-import { formatBaseUnits } from "./amounts.ts";
-import type { DomainContext } from "./context.ts";
-import { type FeeSettings, resolveFee } from "./fees.ts";
-import { newUlid } from "./ids.ts";
-import { requireBothOrNeither } from "./paired-inputs.ts";
-import { callerClientId, type Principal } from "./principal.ts";
+import { intentInProgress, paymentInProgress } from "./secure-payment-intents.ts";
+import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
+import { formatBaseUnits } from "./shared/amounts.ts";
+import type { DomainContext } from "./shared/context.ts";
+import { type FeeSettings, resolveFee } from "./shared/fees.ts";
+import { newUlid } from "./shared/ids.ts";
+import { requireBothOrNeither } from "./shared/paired-inputs.ts";
+import { callerClientId, type Principal } from "./shared/principal.ts";
 import {
   createRequestRecord,
   type PlannedRequest,
   paymentTokenOf,
   planRequests,
   storeNewRequest,
-} from "./requests.ts";
-import { intentInProgress, paymentInProgress } from "./secure-payment-intents.ts";
-import { resolveSecurePaymentItems } from "./secure-payment-items.ts";
-import { appendStatusChange } from "./status-changes.ts";
-import type { Schemas } from "./wire-types.ts";
+} from "./shared/requests.ts";
+import { appendStatusChange } from "./shared/status-changes.ts";
+import type { Schemas } from "./shared/wire-types.ts";
 
 /** The status a secure payment has now: a pending one past its expiry reads as expired. */
 export function effectiveStatus(record: SecurePaymentRecord, now: Date): SecurePaymentStatus {

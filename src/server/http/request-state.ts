@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
 import type { SandboxClock } from "../clock.ts";
-import type { Principal } from "../domain/principal.ts";
+import type { Principal } from "../domain/shared/principal.ts";
 import type { ResponseCheck } from "./response-check.ts";
 
 /** What the middleware learns about a request, kept in `res.locals` for the later steps. */

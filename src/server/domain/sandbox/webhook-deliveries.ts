@@ -2,10 +2,10 @@ import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import type { DomainContext } from "../context.ts";
-import { requireOwnRecord } from "../own-records.ts";
-import type { Principal } from "../principal.ts";
-import type { Schemas } from "../wire-types.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import type { Principal } from "../shared/principal.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 import { nextCursor, readPageQuery } from "./pages.ts";
 
 /** A delivery as the sandbox API shows it: the payload parsed back from the exact text sent. */

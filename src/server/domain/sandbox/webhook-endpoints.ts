@@ -8,12 +8,12 @@ import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
 import { allowListHint } from "../../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
-import type { DomainContext } from "../context.ts";
-import { newUlid } from "../ids.ts";
-import { requireOwnRecord } from "../own-records.ts";
-import type { Principal } from "../principal.ts";
-import { buildTestPayload } from "../webhook-payloads.ts";
-import type { Schemas } from "../wire-types.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUlid } from "../shared/ids.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import type { Principal } from "../shared/principal.ts";
+import { buildTestPayload } from "../shared/webhook-events.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 import { nextCursor, readPageQuery } from "./pages.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
 

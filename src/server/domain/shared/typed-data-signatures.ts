@@ -1,5 +1,5 @@
 import { type Address, type Hex, verifyTypedData } from "viem";
-import { readTypedData } from "../../wire/typed-data.ts";
+import { readTypedData } from "../../../wire/typed-data.ts";
 
 /**
  * Whether `signature` is `signer`'s EIP-712 signature over the typed data the server issued (as

@@ -1,6 +1,6 @@
-import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import { appendWebhookEvent } from "./webhook-payloads.ts";
+import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { appendWebhookEvent } from "./webhook-events.ts";
 
 /** Whether a payer may receive off-ramp payments: the agreement accepted and the identity verified. */
 export function isCompliant(payer: Pick<PayerRecord, "kycStatus" | "agreementStatus">): boolean {

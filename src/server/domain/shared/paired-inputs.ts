@@ -1,4 +1,4 @@
-import { type ValidationIssue, validationFailed } from "../problems.ts";
+import { type ValidationIssue, validationFailed } from "../../problems.ts";
 
 /**
  * Refuses inputs that only make sense together when one comes without the other: 400 naming the

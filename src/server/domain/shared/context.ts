@@ -1,7 +1,7 @@
-import type { PaymentContracts } from "../../chain/index.ts";
-import type { Clock, SandboxClock } from "../clock.ts";
-import type { Store } from "../store/store.ts";
-import type { WebhookTargetAllowList } from "../webhook-delivery/target-allow-list.ts";
+import type { PaymentContracts } from "../../../chain/index.ts";
+import type { Clock, SandboxClock } from "../../clock.ts";
+import type { Store } from "../../store/store.ts";
+import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow-list.ts";
 
 /** What domain operations need: storage, time, the contract table and the public URLs. */
 export interface DomainContext extends ServerContext {

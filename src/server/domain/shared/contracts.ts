@@ -1,4 +1,4 @@
-import { type PaymentContracts, resolveContracts } from "../../chain/index.ts";
+import { type PaymentContracts, resolveContracts } from "../../../chain/index.ts";
 import type { DomainContext } from "./context.ts";
 
 /** The contracts payments on `network` go through: the configured override, else the official ones. */

@@ -1,5 +1,10 @@
 import { formatUnits } from "viem";
-import { ChainInputError, parseDecimal, parseDecimalAmount, type ScaledDecimal } from "../../chain/index.ts";
+import {
+  ChainInputError,
+  parseDecimal,
+  parseDecimalAmount,
+  type ScaledDecimal,
+} from "../../../chain/index.ts";
 
 /** A decimal the spec's pattern already checked; anything else is a bug of the caller. */
 function readCheckedDecimal(value: string): ScaledDecimal {

@@ -1,4 +1,4 @@
-import type { ClientIdRecord } from "../store/records.ts";
+import type { ClientIdRecord } from "../../store/records.ts";
 
 /** Who is calling: an account, through its API key or one of its client IDs. */
 export type Principal =

@@ -5,7 +5,7 @@ import {
   isNetworkName,
   type PayeeDestination,
   parsePayeeDestinationId,
-} from "../../chain/index.ts";
+} from "../../../chain/index.ts";
 
 const idFormPattern = /^([a-z0-9-]+):(0x[0-9a-fA-F]{40}):(0x[0-9a-fA-F]{40})$/;
 

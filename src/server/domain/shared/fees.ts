@@ -1,6 +1,6 @@
 import { type Address, zeroAddress } from "viem";
-import { isZeroDecimal } from "../../chain/index.ts";
-import { invalidField } from "../problems.ts";
+import { isZeroDecimal } from "../../../chain/index.ts";
+import { invalidField } from "../../problems.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
 import type { Principal } from "./principal.ts";
 

@@ -1,5 +1,5 @@
 import { type Address, getAddress } from "viem";
-import type { StoreOperations } from "../store/store.ts";
+import type { StoreOperations } from "../../store/store.ts";
 
 export const checksummed = (address: string): Address => getAddress(address.toLowerCase());
 

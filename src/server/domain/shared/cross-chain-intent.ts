@@ -1,10 +1,10 @@
 import { maxUint256 } from "viem";
-import { buildApproval, type TokenRecord } from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { type ValidationIssue, validationFailed } from "../problems.ts";
-import type { PaymentIntentRecord, RequestRecord } from "../store/records.ts";
+import { buildApproval, type TokenRecord } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { type ValidationIssue, validationFailed } from "../../problems.ts";
+import type { PaymentIntentRecord, RequestRecord } from "../../store/records.ts";
+import { findCurrency } from "../currencies.ts";
 import type { DomainContext } from "./context.ts";
-import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf, checksummed } from "./wallet-book.ts";

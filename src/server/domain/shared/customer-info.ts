@@ -1,4 +1,4 @@
-import type { CustomerInfoRecord } from "../store/records.ts";
+import type { CustomerInfoRecord } from "../../store/records.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type Address = NonNullable<Schemas["CustomerInfo"]["address"]>;

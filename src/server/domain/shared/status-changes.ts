@@ -1,5 +1,5 @@
-import type { RecurringPaymentStatus, SecurePaymentStatus } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
+import type { RecurringPaymentStatus, SecurePaymentStatus } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
 
 type StatusChange =
   | { of: "secure_payment"; token: string; from: SecurePaymentStatus; to: SecurePaymentStatus }

@@ -1,5 +1,5 @@
-import type { components } from "../../../generated/schema.d.ts";
-import type { BuiltTransaction } from "../../chain/index.ts";
+import type { components } from "../../../../generated/schema.d.ts";
+import type { BuiltTransaction } from "../../../chain/index.ts";
 
 export type WireTransaction = components["schemas"]["Transaction"];
 

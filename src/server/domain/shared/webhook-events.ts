@@ -1,14 +1,14 @@
-import type { TokenRecord } from "../../chain/index.ts";
+import type { TokenRecord } from "../../../chain/index.ts";
 import type {
   RecurringPaymentRecord,
   RequestPaymentRecord,
   RequestRecord,
   WebhookEventData,
   WebhookEventName,
-} from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
+} from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { findCurrency } from "../currencies.ts";
 import { formatBaseUnits } from "./amounts.ts";
-import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
 import type { Schemas } from "./wire-types.ts";
 

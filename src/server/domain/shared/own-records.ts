@@ -1,4 +1,4 @@
-import { notFound } from "../problems.ts";
+import { notFound } from "../../problems.ts";
 import type { Principal } from "./principal.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { invalidField } from "../problems.ts";
+import { invalidField } from "../../problems.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type Frequency = Schemas["RecurrenceFrequency"];
