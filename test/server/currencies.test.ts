@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenTable } from "../../src/chain/index.ts";
-import { requireCurrency } from "../../src/server/domain/currencies.ts";
+import { requireCurrency } from "../../src/server/domain/shared/currencies.ts";
 import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";
 
 let server: TestServer;

@@ -1,10 +1,10 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import { findCurrency } from "./currencies.ts";
 import { receivedPayments } from "./request-status.ts";
 import { formatBaseUnits } from "./shared/amounts.ts";
 import type { DomainContext } from "./shared/context.ts";
+import { findCurrency } from "./shared/currencies.ts";
 import type { Principal } from "./shared/principal.ts";
 import { paymentTokenOf } from "./shared/requests.ts";
 import { currencyCode } from "./shared/webhook-events.ts";

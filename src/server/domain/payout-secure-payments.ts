@@ -1,8 +1,8 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField, ProblemError, validationFailed } from "../problems.ts";
-import { findCurrency } from "./currencies.ts";
 import { storeSecurePaymentLink } from "./secure-payments.ts";
 import type { DomainContext } from "./shared/context.ts";
+import { findCurrency } from "./shared/currencies.ts";
 import { planRequest } from "./shared/requests.ts";
 import type { Schemas } from "./shared/wire-types.ts";
 

@@ -1,9 +1,9 @@
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidState } from "../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import { isAtParWith } from "./conversion.ts";
 import { formatBaseUnits } from "./shared/amounts.ts";
 import type { DomainContext } from "./shared/context.ts";
+import { isAtParWith } from "./shared/conversion.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./shared/requests.ts";
 import type { Schemas } from "./shared/wire-types.ts";
 

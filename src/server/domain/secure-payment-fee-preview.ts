@@ -7,9 +7,9 @@ import {
 } from "../../chain/index.ts";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
-import { isAtParWith } from "./conversion.ts";
 import { formatBaseUnits, readAmount } from "./shared/amounts.ts";
 import type { DomainContext } from "./shared/context.ts";
+import { isAtParWith } from "./shared/conversion.ts";
 import { resolveFee } from "./shared/fees.ts";
 import type { Schemas } from "./shared/wire-types.ts";
 

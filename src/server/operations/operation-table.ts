@@ -7,10 +7,9 @@ import {
   updateClientId,
 } from "../domain/client-id-management.ts";
 import { getClientId } from "../domain/client-ids.ts";
-import { listConversionRoutes } from "../domain/conversion.ts";
 import { createRequest } from "../domain/create-request.ts";
-import { listCurrencies } from "../domain/currencies.ts";
-import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
+import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
+import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
 import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";

@@ -3,8 +3,8 @@ import { computePaymentReference, type TokenRecord } from "../../../chain/index.
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import { convertInvoiceAmount } from "../conversion.ts";
-import { findCurrency, requireCurrency } from "../currencies.ts";
+import { convertInvoiceAmount } from "./conversion.ts";
+import { findCurrency, requireCurrency } from "./currencies.ts";
 import { newRequestId, newSalt } from "./ids.ts";
 import { requireOwnRecord } from "./own-records.ts";
 import type { Principal } from "./principal.ts";

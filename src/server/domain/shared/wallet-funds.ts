@@ -1,6 +1,6 @@
 import type { TokenRecord } from "../../../chain/index.ts";
-import { nativeCurrencyOf } from "../currencies.ts";
 import type { DomainContext } from "./context.ts";
+import { nativeCurrencyOf } from "./currencies.ts";
 import { simulatedGasCostPerTransaction } from "./gas.ts";
 import { balanceOf } from "./wallet-book.ts";
 

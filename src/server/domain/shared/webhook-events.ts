@@ -7,8 +7,8 @@ import type {
   WebhookEventName,
 } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import { findCurrency } from "../currencies.ts";
 import { formatBaseUnits } from "./amounts.ts";
+import { findCurrency } from "./currencies.ts";
 import { newUlid } from "./ids.ts";
 import type { Schemas } from "./wire-types.ts";
 

@@ -1,9 +1,5 @@
-import { parseDecimal, type TokenRecord, tokenTable } from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, notFound } from "../problems.ts";
-import { findCurrency } from "./currencies.ts";
-import { convertToBaseUnits } from "./shared/amounts.ts";
-import type { DomainContext } from "./shared/context.ts";
+import { parseDecimal, type TokenRecord } from "../../../chain/index.ts";
+import { convertToBaseUnits } from "./amounts.ts";
 
 /**
  * The sandbox price table. The sandbox has no price feeds: it prices every currency it lists at
@@ -35,7 +31,7 @@ export const fiatRates: Readonly<Record<string, Readonly<Record<string, string>>
 };
 
 /** Units of `token` one unit of `fiat` buys, read as own properties only; undefined when unpriced. */
-function rateOf(fiat: string, token: TokenRecord): string | undefined {
+export function rateOf(fiat: string, token: TokenRecord): string | undefined {
   const rates = Object.hasOwn(fiatRates, fiat) ? fiatRates[fiat] : undefined;
   const asset = Object.hasOwn(assetOfSymbol, token.symbol) ? assetOfSymbol[token.symbol] : undefined;
   return rates && asset && Object.hasOwn(rates, asset) ? rates[asset] : undefined;
@@ -88,36 +84,4 @@ export function convertInvoiceAmount(
       ? `cannot be paid in ${token.id}: the sandbox price table has no price for it`
       : `cannot be paid in ${token.id}: the sandbox converts only ${Object.keys(fiatRates).join(" and ")} invoices, or a request invoiced in the payment currency itself`,
   };
-}
-
-/**
- * The currencies a request invoiced in `currencyId` can be paid with, on `network` or on any of
- * `networks` (one or the other). 404 for an unknown currency.
- */
-export function listConversionRoutes(_ctx: DomainContext, input: OperationInput<"listConversionRoutes">) {
-  const { currencyId } = input.path;
-  const { network, networks } = input.query;
-  if (network !== undefined && networks !== undefined) {
-    throw invalidField("/query/networks", "cannot be sent together with network; send one or the other");
-  }
-  let routes: TokenRecord[];
-  const fiat = currencyId.toUpperCase();
-  if (isPricedFiat(fiat)) routes = tokenTable.filter((token) => rateOf(fiat, token) !== undefined);
-  else {
-    const token = findCurrency(currencyId);
-    if (!token) throw notFound(`No currency has the id or fiat code '${currencyId}'.`);
-    routes = [token];
-  }
-  if (network !== undefined) {
-    return { currencyId, network, conversionRoutes: routes.filter((t) => t.network === network) };
-  }
-  if (networks !== undefined) {
-    const wanted = networks.split(",");
-    return {
-      currencyId,
-      networks: wanted,
-      conversionRoutes: routes.filter((t) => wanted.includes(t.network)),
-    };
-  }
-  return { currencyId, network: null, conversionRoutes: routes };
 }

@@ -1,7 +1,7 @@
-import { findToken, listTokens, type TokenRecord, tokenTable } from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, notFound } from "../problems.ts";
-import type { DomainContext } from "./shared/context.ts";
+import { listTokens, type TokenRecord } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField, notFound } from "../../problems.ts";
+import type { DomainContext } from "../shared/context.ts";
 
 type CurrencyFilters = OperationInput<"listCurrencies">["query"];
 
@@ -36,23 +36,11 @@ export function listCurrencies(
   return firstOnly || filters.id !== undefined ? first : matches;
 }
 
-/** The currency with this id; `undefined` when the sandbox does not know it. */
-export function findCurrency(currencyId: string): TokenRecord | undefined {
-  return findToken(currencyId);
-}
+// The v2 paths of the currency operations: one contract and one currency table for both paths,
+// so each v2 operation answers exactly what its v1 twin answers. The inputs are spread because
+// TypeScript compares OperationInput<K> by its operationId, not by the (identical) parameters.
 
-/**
- * The currency a stored record names. Records are only stored with currencies checked on the way
- * in, so a missing one is a bug of the server, not a problem of the caller.
- * `owner` says whose currency it is, as in "request 01J…".
- */
-export function requireCurrency(currencyId: string, owner: string): TokenRecord {
-  const token = findToken(currencyId);
-  if (!token) throw new Error(`${owner} names unknown currency ${currencyId}`);
-  return token;
-}
-
-/** The native coin of a network (the currency of type ETH), which pays the gas. */
-export function nativeCurrencyOf(network: string): TokenRecord | undefined {
-  return tokenTable.find((token) => token.network === network && token.type === "ETH");
+/** `GET /v2/currencies`: what `GET /v1/currencies` answers for the same filters. */
+export function listCurrenciesV2(ctx: DomainContext, input: OperationInput<"listCurrenciesV2">) {
+  return listCurrencies(ctx, { ...input });
 }
