@@ -9,7 +9,7 @@ import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
-import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
+import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
 import type { ServerContext } from "./domain/shared/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { canonicaliseQuery } from "./http/canonical-query.ts";

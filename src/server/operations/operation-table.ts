@@ -3,10 +3,10 @@ import { createBatchPayout } from "../domain/batch-payouts.ts";
 import {
   createClientId,
   deleteClientId,
+  getClientId,
   listClientIds,
   updateClientId,
-} from "../domain/client-id-management.ts";
-import { getClientId } from "../domain/client-ids.ts";
+} from "../domain/client-ids/client-ids.ts";
 import { createRequest } from "../domain/create-request.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";

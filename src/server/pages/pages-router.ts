@@ -3,7 +3,7 @@ import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, referenceDocsFile } from "../../spec/spec-document.ts";
-import { allowsOrigin } from "../domain/client-ids.ts";
+import { allowsOrigin } from "../domain/shared/client-ids.ts";
 import type { ServerContext } from "../domain/shared/context.ts";
 
 function page(title: string, body: string): string {

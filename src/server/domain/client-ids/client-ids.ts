@@ -1,12 +1,29 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidState, type ValidationIssue, validationFailed } from "../problems.ts";
-import type { ClientIdRecord } from "../store/records.ts";
-import { requireOwnClientId, toWireClientId } from "./client-ids.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { resolveFee } from "./shared/fees.ts";
-import { newClientIdValue, newUlid } from "./shared/ids.ts";
-import type { Principal } from "./shared/principal.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
+import type { ClientIdRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { effectiveAllowedDomains } from "../shared/client-ids.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { resolveFee } from "../shared/fees.ts";
+import { newClientIdValue, newUlid } from "../shared/ids.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import type { Principal } from "../shared/principal.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+
+/** A client-ID record as the API answers it: without its account, `self` read as the server's origin. */
+export function toWireClientId(ctx: DomainContext, record: ClientIdRecord): Schemas["ClientId"] {
+  const { accountId: _account, ...wire } = record;
+  return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
+}
+
+/** The client-ID record `id` of the caller's account; 404 for another account's, like a missing one. */
+export function requireOwnClientId(
+  store: StoreOperations,
+  principal: Principal,
+  id: string,
+): Promise<ClientIdRecord> {
+  return requireOwnRecord(store.getClientId(id), principal, `No client ID of your account has the id ${id}.`);
+}
 
 type Address = `0x${string}`;
 
@@ -79,6 +96,14 @@ export async function listClientIds(
   const records = await ctx.store.listClientIds(principal.accountId);
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return records.map((record) => toWireClientId(ctx, record));
+}
+
+/** A client-ID record of the caller's own account; another account's answers 404 like a missing one. */
+export async function getClientId(
+  ctx: DomainContext,
+  { principal, path: { id } }: OperationInput<"getClientId">,
+): Promise<Schemas["ClientId"]> {
+  return toWireClientId(ctx, await requireOwnClientId(ctx.store, principal, id));
 }
 
 /** `given` unless the body left the member out (`undefined`); `null` is a value here: it unsets. */
