@@ -19,12 +19,16 @@ import {
   getActivePayeeDestination,
   getPayeeDestination,
 } from "../domain/payee-destinations.ts";
-import { getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus } from "../domain/payers.ts";
+import {
+  getPayerComplianceStatus,
+  registerPayer,
+  updatePayerComplianceStatus,
+} from "../domain/payers/payers.ts";
 import {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
-} from "../domain/payment-details.ts";
+} from "../domain/payers/payment-details.ts";
 import { sendPaymentIntent } from "../domain/payment-intents.ts";
 import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
 import { searchPayments } from "../domain/payment-search.ts";

@@ -1,20 +1,11 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidState, notFound } from "../problems.ts";
-import type { PayerRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { newUuid } from "./shared/ids.ts";
-import { appendComplianceChange, isCompliant } from "./shared/payer-events.ts";
-import type { Schemas } from "./shared/wire-types.ts";
-
-/** The sandbox's stand-ins for the agreement page and the verification provider's page. */
-function complianceLinks(ctx: DomainContext, payer: PayerRecord) {
-  const origin = ctx.publicOrigin();
-  return {
-    agreementUrl: `${origin}/pages/agreement/${payer.userId}`,
-    kycUrl: `${origin}/pages/kyc/${payer.userId}`,
-  };
-}
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { PayerRecord } from "../../store/records.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUuid } from "../shared/ids.ts";
+import { appendComplianceChange } from "../shared/payer-events.ts";
+import { complianceLinks, requirePayer, toPayerCompliance } from "../shared/payers.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
   return {
@@ -22,31 +13,6 @@ function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["Pa
     userId: payer.userId,
     status: { agreementStatus: payer.agreementStatus, kycStatus: payer.kycStatus },
   };
-}
-
-/** A payer's compliance as `GET /v2/payer/{clientUserId}` answers it: every member at the top level. */
-export function toPayerCompliance(ctx: DomainContext, payer: PayerRecord): Schemas["PayerCompliance"] {
-  return {
-    userId: payer.userId,
-    agreementStatus: payer.agreementStatus,
-    kycStatus: payer.kycStatus,
-    isCompliant: isCompliant(payer),
-    ...complianceLinks(ctx, payer),
-  };
-}
-
-/** The payer of the caller's account registered under `clientUserId`; 404 when there is none. */
-export async function requirePayer(
-  store: StoreOperations,
-  accountId: string,
-  clientUserId: string,
-): Promise<PayerRecord> {
-  const payer = await store.getPayer(accountId, clientUserId);
-  if (!payer)
-    throw notFound(
-      `No payer is registered under clientUserId '${clientUserId}'; register it with POST /v2/payer first.`,
-    );
-  return payer;
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { notFound } from "../problems.ts";
-import type { PayerRecord, PaymentDetailRecord } from "../store/records.ts";
-import { requirePayer } from "./payers.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { newUuid } from "./shared/ids.ts";
-import { appendPaymentDetailStatus } from "./shared/payer-events.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { notFound } from "../../problems.ts";
+import type { PaymentDetailRecord } from "../../store/records.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUuid } from "../shared/ids.ts";
+import { appendPaymentDetailStatus } from "../shared/payer-events.ts";
+import { requirePayer, toStoredPaymentDetail } from "../shared/payers.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 /**
  * Keeps a bank account of a registered payer, for both paths of its creation. The sandbox's
@@ -55,24 +55,6 @@ export async function createPaymentDetailsV2(
   { principal, path: { clientUserId }, body }: OperationInput<"createPaymentDetailsV2">,
 ): Promise<Schemas["PaymentDetailResponse"]> {
   return storePaymentDetails(ctx, principal.accountId, clientUserId, body);
-}
-
-/** A stored bank account as listed, with its status and rail. */
-export function toStoredPaymentDetail(
-  payer: PayerRecord,
-  record: PaymentDetailRecord,
-): Schemas["StoredPaymentDetail"] {
-  return {
-    id: record.id,
-    clientUserId: record.clientUserId,
-    userId: payer.userId,
-    bankName: record.bankName,
-    accountName: record.accountName,
-    currency: record.currency,
-    beneficiaryType: record.beneficiaryType,
-    status: record.status,
-    rails: record.rails,
-  };
 }
 
 /**
