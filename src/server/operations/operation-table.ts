@@ -12,13 +12,13 @@ import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currenci
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
 import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
 import { getPayCalldata } from "../domain/pay-calldata.ts";
-import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";
+import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
   deactivatePayeeDestination,
   getActivePayeeDestination,
   getPayeeDestination,
-} from "../domain/payee-destinations.ts";
+} from "../domain/payee-destinations/payee-destinations.ts";
 import {
   getPayerComplianceStatus,
   registerPayer,
@@ -48,11 +48,17 @@ import {
 import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
 import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
 import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
+import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
+import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
+import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
+import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
+import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
+import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,
   redeliverSandboxWebhook,
-} from "../domain/sandbox/webhook-deliveries.ts";
+} from "../domain/webhooks/webhook-deliveries.ts";
 import {
   createSandboxWebhookEndpoint,
   deleteSandboxWebhookEndpoint,
@@ -60,13 +66,7 @@ import {
   listSandboxWebhookEndpoints,
   rotateSandboxWebhookEndpointSecret,
   sendSandboxWebhookTest,
-} from "../domain/sandbox/webhook-endpoints.ts";
-import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
-import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
-import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
-import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
-import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
-import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
+} from "../domain/webhooks/webhook-endpoints.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
 /**

@@ -5,16 +5,16 @@ import {
   type NetworkName,
   networkOfChainId,
   parsePayeeDestinationId,
-} from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, invalidState, notFound } from "../problems.ts";
-import type { PayeeDestinationRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
+} from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField, invalidState, notFound } from "../../problems.ts";
+import type { PayeeDestinationRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { canonicalDestinationId, formatDestinationKey } from "../shared/payee-destination-ids.ts";
+import type { Principal } from "../shared/principal.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 import { useSignedNonce } from "./payee-destination-signing.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { canonicalDestinationId, formatDestinationKey } from "./shared/payee-destination-ids.ts";
-import type { Principal } from "./shared/principal.ts";
-import type { Schemas } from "./shared/wire-types.ts";
 
 export function toWirePayeeDestination(record: PayeeDestinationRecord): Schemas["PayeeDestination"] {
   const token = findTokenByAddress(record.network as NetworkName, record.tokenAddress);
