@@ -3,11 +3,11 @@ import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
 import { joinTransaction } from "../store/join-transaction.ts";
 import type { RequestRecord } from "../store/records.ts";
-import { getPayCalldata } from "./pay-calldata.ts";
 import { createRecurringPayout } from "./recurring-payouts.ts";
 import type { DomainContext } from "./shared/context.ts";
 import { readCustomerInfo } from "./shared/customer-info.ts";
 import { type FeeSettings, resolveFee } from "./shared/fees.ts";
+import { buildPayCalldata } from "./shared/pay-calldata.ts";
 import { callerClientId } from "./shared/principal.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "./shared/requests.ts";
 import { toBigNumberJson } from "./shared/transaction-wire.ts";
@@ -71,7 +71,7 @@ async function createOneOffPayout(
   // the same transaction, so that a payout that cannot answer leaves no request behind.
   const calldata = await ctx.store.withTransaction(async (tx) => {
     await storeNewRequest(tx, request, { securePaymentToken: null }, now.toISOString());
-    return getPayCalldata(
+    return buildPayCalldata(
       { ...ctx, store: joinTransaction(ctx.store, tx) },
       {
         principal,

@@ -7,11 +7,9 @@ import {
   listClientIds,
   updateClientId,
 } from "../domain/client-ids/client-ids.ts";
-import { createRequest } from "../domain/create-request.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
 import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
-import { getPayCalldata } from "../domain/pay-calldata.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
@@ -29,15 +27,18 @@ import {
   createPaymentDetailsV2,
   listPaymentDetails,
 } from "../domain/payers/payment-details.ts";
-import { sendPaymentIntent } from "../domain/payment-intents.ts";
-import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
-import { searchPayments } from "../domain/payment-search.ts";
+import { searchPayments } from "../domain/payments/search-payments.ts";
 import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
 import { createPayout } from "../domain/payouts.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments.ts";
 import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
 import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
-import { getRequestStatus, updateRequest } from "../domain/request-status.ts";
+import { createRequest } from "../domain/requests/create-request.ts";
+import { getPayCalldata } from "../domain/requests/get-pay-calldata.ts";
+import { getRequestStatus } from "../domain/requests/get-request-status.ts";
+import { listPaymentRoutes, listRequestRoutes } from "../domain/requests/list-payment-routes.ts";
+import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
+import { updateRequest } from "../domain/requests/update-request.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";

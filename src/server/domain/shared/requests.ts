@@ -1,7 +1,7 @@
 import { type Address, maxUint256, zeroAddress } from "viem";
 import { computePaymentReference, type TokenRecord } from "../../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
-import type { RequestRecord } from "../../store/records.ts";
+import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
@@ -189,4 +189,9 @@ export function loadOwnRequest(
 export function amountDue(request: RequestRecord): bigint {
   const left = remainingAmount(request);
   return left > 0n ? left : BigInt(request.expectedAmount);
+}
+
+/** The payments a request received: failed attempts moved nothing. */
+export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {
+  return request.payments.filter((payment) => payment.outcome !== "failed");
 }

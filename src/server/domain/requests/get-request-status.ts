@@ -1,16 +1,10 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidState } from "../problems.ts";
-import type { RequestPaymentRecord, RequestRecord } from "../store/records.ts";
-import { formatBaseUnits } from "./shared/amounts.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { isAtParWith } from "./shared/conversion.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "./shared/requests.ts";
-import type { Schemas } from "./shared/wire-types.ts";
-
-/** The payments a request received: failed attempts moved nothing. */
-export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {
-  return request.payments.filter((payment) => payment.outcome !== "failed");
-}
+import type { OperationInput } from "../../operations/operation-types.ts";
+import type { RequestRecord } from "../../store/records.ts";
+import { formatBaseUnits } from "../shared/amounts.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { isAtParWith } from "../shared/conversion.ts";
+import { loadOwnRequest, paymentTokenOf, receivedPayments, remainingAmount } from "../shared/requests.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 /** A request as GET /v2/request/{requestId} answers it, amounts in its payment currency. */
 export function toRequestDetails(request: RequestRecord): Schemas["RequestDetails"] {
@@ -62,25 +56,4 @@ export async function getRequestStatus(
   { principal, path: { requestId } }: OperationInput<"getRequestStatus">,
 ): Promise<Schemas["RequestDetails"]> {
   return toRequestDetails(await loadOwnRequest(ctx.store, principal, requestId));
-}
-
-/** Stops or resumes the recurrence of one of the caller's recurring requests; answers no body. */
-export async function updateRequest(
-  ctx: DomainContext,
-  { principal, path: { requestId }, body }: OperationInput<"updateRequest">,
-): Promise<undefined> {
-  await ctx.store.withTransaction(async (tx) => {
-    const request = await loadOwnRequest(tx, principal, requestId);
-    if (!request.recurrence) {
-      throw invalidState(
-        `Request ${requestId} has no recurrence to stop or resume; create it with recurrence to make it recurring.`,
-      );
-    }
-    await tx.putRequest({
-      ...request,
-      isRecurrenceStopped: body.isRecurrenceStopped,
-      updatedAt: ctx.clock.now().toISOString(),
-    });
-  });
-  return undefined;
 }

@@ -3,22 +3,22 @@ import {
   computeFeeAmount,
   type NetworkName,
   type TokenRecord,
-} from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { notFound, validationFailed } from "../problems.ts";
-import type { RequestRecord } from "../store/records.ts";
-import { readAmount } from "./shared/amounts.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { contractsFor } from "./shared/contracts.ts";
-import { buildCrossChainIntent, isCrossChain } from "./shared/cross-chain-intent.ts";
-import { type FeeSettings, resolveFee } from "./shared/fees.ts";
-import { requireBothOrNeither } from "./shared/paired-inputs.ts";
-import type { Principal } from "./shared/principal.ts";
-import { amountDue, paymentTokenOf } from "./shared/requests.ts";
-import { toWireTransaction } from "./shared/transaction-wire.ts";
-import { allowanceOf } from "./shared/wallet-book.ts";
-import { checkWalletFunds } from "./shared/wallet-funds.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+} from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { notFound, validationFailed } from "../../problems.ts";
+import type { RequestRecord } from "../../store/records.ts";
+import { readAmount } from "./amounts.ts";
+import type { DomainContext } from "./context.ts";
+import { contractsFor } from "./contracts.ts";
+import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
+import { type FeeSettings, resolveFee } from "./fees.ts";
+import { requireBothOrNeither } from "./paired-inputs.ts";
+import type { Principal } from "./principal.ts";
+import { amountDue, paymentTokenOf } from "./requests.ts";
+import { toWireTransaction } from "./transaction-wire.ts";
+import { allowanceOf } from "./wallet-book.ts";
+import { checkWalletFunds } from "./wallet-funds.ts";
+import type { Schemas } from "./wire-types.ts";
 
 type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
 
@@ -52,8 +52,9 @@ async function requireOffRamp(ctx: DomainContext, principal: Principal, query: P
 /**
  * The calldata that pays one request: a cross-chain payment intent when `chain` and `token` name
  * another source, else the same-chain transactions, with metadata read from the wallet book.
+ * `getPayCalldata` answers it, and `createPayout` builds a one-off payout's calldata with it.
  */
-export async function getPayCalldata(
+export async function buildPayCalldata(
   ctx: DomainContext,
   { principal, path: { requestId }, query }: OperationInput<"getPayCalldata">,
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {

@@ -1,16 +1,16 @@
 import type { Address } from "viem";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { type ValidationIssue, validationFailed } from "../problems.ts";
-import type { RequestRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { readCustomerInfo } from "./shared/customer-info.ts";
-import { callerClientId, type Principal } from "./shared/principal.ts";
-import { readStartDate } from "./shared/recurrence.ts";
-import { createRequestRecord, planRequest, storeNewRequest } from "./shared/requests.ts";
-import { checksummed } from "./shared/wallet-book.ts";
-import { appendRequestRecurring } from "./shared/webhook-events.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { type ValidationIssue, validationFailed } from "../../problems.ts";
+import type { RequestRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { readCustomerInfo } from "../shared/customer-info.ts";
+import { callerClientId, type Principal } from "../shared/principal.ts";
+import { readStartDate } from "../shared/recurrence.ts";
+import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
+import { checksummed } from "../shared/wallet-book.ts";
+import { appendRequestRecurring } from "../shared/webhook-events.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 /**
  * Stands for the service's off-ramp in the sandbox: a crypto-to-fiat request without a payee is
