@@ -1,8 +1,8 @@
 import { zeroAddress } from "viem";
 import type { OperationInput } from "../operations/operation-types.ts";
 import { invalidField } from "../problems.ts";
-import { buildBatchPayment, toBatchAnswer } from "./batch-payouts.ts";
 import { loadRequests, requirePayableSecurePayment } from "./secure-payments.ts";
+import { buildBatchPayment, toBatchAnswer } from "./shared/batch-payment.ts";
 import type { DomainContext } from "./shared/context.ts";
 import { resolveFee } from "./shared/fees.ts";
 import { buildSameChainCalldata } from "./shared/pay-calldata.ts";

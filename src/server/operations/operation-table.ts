@@ -1,5 +1,4 @@
 import { createBatchPayoutSecurePayment } from "../domain/batch-payout-secure-payments.ts";
-import { createBatchPayout } from "../domain/batch-payouts.ts";
 import {
   createClientId,
   deleteClientId,
@@ -29,10 +28,11 @@ import {
 } from "../domain/payers/payment-details.ts";
 import { searchPayments } from "../domain/payments/search-payments.ts";
 import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
-import { createPayout } from "../domain/payouts.ts";
-import { updateRecurringPayment } from "../domain/recurring-payments.ts";
-import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
-import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
+import { createBatchPayout } from "../domain/payouts/create-batch-payout.ts";
+import { createPayout } from "../domain/payouts/create-payout.ts";
+import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recurring-payment-status.ts";
+import { submitRecurringPaymentSignature } from "../domain/recurring-payments/submit-recurring-payment-signature.ts";
+import { updateRecurringPayment } from "../domain/recurring-payments/update-recurring-payment.ts";
 import { createRequest } from "../domain/requests/create-request.ts";
 import { getPayCalldata } from "../domain/requests/get-pay-calldata.ts";
 import { getRequestStatus } from "../domain/requests/get-request-status.ts";

@@ -2,11 +2,11 @@ import type { Address } from "viem";
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
-import { loadOwnRecurringPayment } from "../recurring-payments.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency, requireCurrency } from "../shared/currencies.ts";
 import { newUlid } from "../shared/ids.ts";
+import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

@@ -1,24 +1,13 @@
-import { buildAllowanceReset } from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidState } from "../problems.ts";
-import type { RecurringPaymentRecord } from "../store/records.ts";
-import type { StoreOperations } from "../store/store.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { requireCurrency } from "./shared/currencies.ts";
-import { requireOwnRecord } from "./shared/own-records.ts";
-import type { Principal } from "./shared/principal.ts";
-import { appendStatusChange } from "./shared/status-changes.ts";
-import { toWireTransaction } from "./shared/transaction-wire.ts";
-import type { Schemas } from "./shared/wire-types.ts";
-
-/** One of the caller's recurring payments; another account's reads as unknown. */
-export function loadOwnRecurringPayment(
-  store: StoreOperations,
-  principal: Principal,
-  id: string,
-): Promise<RecurringPaymentRecord> {
-  return requireOwnRecord(store.getRecurringPayment(id), principal, `No recurring payment has the id ${id}.`);
-}
+import { buildAllowanceReset } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { RecurringPaymentRecord } from "../../store/records.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireCurrency } from "../shared/currencies.ts";
+import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import { appendStatusChange } from "../shared/status-changes.ts";
+import { toWireTransaction } from "../shared/transaction-wire.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 type RecurringPaymentAction = Schemas["RecurringPaymentAction"];
 

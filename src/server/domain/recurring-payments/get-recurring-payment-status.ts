@@ -1,10 +1,10 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import type { RecurringPaymentRecord, RequestRecord } from "../store/records.ts";
-import { loadOwnRecurringPayment } from "./recurring-payments.ts";
-import { formatBaseUnits } from "./shared/amounts.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { requireCurrency } from "./shared/currencies.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import type { RecurringPaymentRecord, RequestRecord } from "../../store/records.ts";
+import { formatBaseUnits } from "../shared/amounts.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireCurrency } from "../shared/currencies.ts";
+import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 /** How many executions of the current period failed in a row, and the last one's reason. */
 function failuresOf(record: RecurringPaymentRecord, periods: RequestRecord[]) {
