@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { securePaymentLinkUrl, securePaymentUrl } from "../../src/server/domain/secure-payments.ts";
+import {
+  securePaymentLinkUrl,
+  securePaymentUrl,
+} from "../../src/server/domain/secure-payments/secure-payment-links.ts";
 
 const token = "01KP0J4H80ABCDEFGHJKMNPQRS";
 

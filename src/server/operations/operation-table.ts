@@ -1,4 +1,3 @@
-import { createBatchPayoutSecurePayment } from "../domain/batch-payout-secure-payments.ts";
 import {
   createClientId,
   deleteClientId,
@@ -8,7 +7,6 @@ import {
 } from "../domain/client-ids/client-ids.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
-import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
@@ -27,7 +25,6 @@ import {
   listPaymentDetails,
 } from "../domain/payers/payment-details.ts";
 import { searchPayments } from "../domain/payments/search-payments.ts";
-import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
 import { createBatchPayout } from "../domain/payouts/create-batch-payout.ts";
 import { createPayout } from "../domain/payouts/create-payout.ts";
 import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recurring-payment-status.ts";
@@ -49,12 +46,17 @@ import {
 import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
 import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
 import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
-import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
-import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
-import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
-import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
-import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
-import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
+import { checkSecurePaymentToken } from "../domain/secure-payments/check-secure-payment-token.ts";
+import { createBatchPayoutSecurePayment } from "../domain/secure-payments/create-batch-payout-secure-payment.ts";
+import { createMulticallPayout } from "../domain/secure-payments/create-multicall-payout.ts";
+import { createPayoutSecurePayment } from "../domain/secure-payments/create-payout-secure-payment.ts";
+import { createSecurePayment } from "../domain/secure-payments/create-secure-payment.ts";
+import { findSecurePayment } from "../domain/secure-payments/find-secure-payment.ts";
+import { getMulticallPayout } from "../domain/secure-payments/get-multicall-payout.ts";
+import { getSecurePaymentCalldata } from "../domain/secure-payments/get-secure-payment-calldata.ts";
+import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secure-payment-fees.ts";
+import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
+import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,

@@ -3,12 +3,12 @@ import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import { effectiveStatus } from "../secure-payments.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { newTxHash } from "../shared/ids.ts";
 import { type PaymentToRecord, recordPayment } from "../shared/record-payment.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

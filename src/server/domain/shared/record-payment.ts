@@ -1,9 +1,9 @@
 import type { RequestPaymentRecord, RequestRecord, RequestStatus } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import { completeIfAllPaid } from "../secure-payments.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import { newUlid } from "./ids.ts";
 import { paymentTokenOf } from "./requests.ts";
+import { completeIfAllPaid } from "./secure-payment-status.ts";
 import { appendPaymentWebhookEvent } from "./webhook-events.ts";
 
 /** What the request holds as paid after the record: payments add, refunds take away, steps change nothing. */

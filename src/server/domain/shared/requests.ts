@@ -195,3 +195,9 @@ export function amountDue(request: RequestRecord): bigint {
 export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {
   return request.payments.filter((payment) => payment.outcome !== "failed");
 }
+
+/** The requests of `ids` that exist, in the order of `ids`. */
+export async function loadRequests(tx: StoreOperations, ids: string[]): Promise<RequestRecord[]> {
+  const found = await Promise.all(ids.map((id) => tx.getRequest(id)));
+  return found.filter((request): request is RequestRecord => request !== undefined);
+}

@@ -1,10 +1,10 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, ProblemError, validationFailed } from "../problems.ts";
-import { storeSecurePaymentLink } from "./secure-payments.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { findCurrency } from "./shared/currencies.ts";
-import { planRequest } from "./shared/requests.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField, ProblemError, validationFailed } from "../../problems.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { findCurrency } from "../shared/currencies.ts";
+import { planRequest } from "../shared/requests.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { storeSecurePaymentLink } from "./secure-payment-links.ts";
 
 /** Where each member of the request form of a payout is in the payout's own body. */
 const payoutFieldOf: Record<string, string> = {

@@ -1,14 +1,14 @@
 import { zeroAddress } from "viem";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField } from "../problems.ts";
-import { loadRequests, requirePayableSecurePayment } from "./secure-payments.ts";
-import { buildBatchPayment, toBatchAnswer } from "./shared/batch-payment.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { resolveFee } from "./shared/fees.ts";
-import { buildSameChainCalldata } from "./shared/pay-calldata.ts";
-import { amountDue, paymentTokenOf } from "./shared/requests.ts";
-import { checkWalletFunds } from "./shared/wallet-funds.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField } from "../../problems.ts";
+import { buildBatchPayment, toBatchAnswer } from "../shared/batch-payment.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { resolveFee } from "../shared/fees.ts";
+import { buildSameChainCalldata } from "../shared/pay-calldata.ts";
+import { amountDue, loadRequests, paymentTokenOf } from "../shared/requests.ts";
+import { checkWalletFunds } from "../shared/wallet-funds.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
 
 /**
  * The calldata of a payable secure payment, found by its token (else the token check's 403, 404

@@ -1,8 +1,8 @@
-import { findTokenByAddress, type NetworkName, parsePayeeDestinationId } from "../../chain/index.ts";
-import { type ValidationIssue, validationFailed } from "../problems.ts";
-import type { StoreOperations } from "../store/store.ts";
-import { canonicalDestinationId } from "./shared/payee-destination-ids.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import { findTokenByAddress, type NetworkName, parsePayeeDestinationId } from "../../../chain/index.ts";
+import { type ValidationIssue, validationFailed } from "../../problems.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { canonicalDestinationId } from "../shared/payee-destination-ids.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 type SecurePaymentItem = Schemas["SecurePaymentRequestItem"];
 type PaymentRequestItem = Schemas["PaymentRequestItem"];

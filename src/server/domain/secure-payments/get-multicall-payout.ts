@@ -1,18 +1,18 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, notFound } from "../problems.ts";
-import type { RequestRecord, SecurePaymentRecord } from "../store/records.ts";
-import { requirePayoutLinks } from "./batch-payout-secure-payments.ts";
-import { intentInProgress } from "./secure-payment-intents.ts";
-import { effectiveStatus, paymentAmount, putNewSecurePayment } from "./secure-payments.ts";
-import { formatBaseUnits } from "./shared/amounts.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { usdDecimals, usdValueOf } from "./shared/conversion.ts";
-import { newUlid } from "./shared/ids.ts";
-import { requireOwnRecord } from "./shared/own-records.ts";
-import { paymentTokenOf } from "./shared/requests.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { notFound } from "../../problems.ts";
+import type { RequestRecord, SecurePaymentRecord } from "../../store/records.ts";
+import { formatBaseUnits } from "../shared/amounts.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { usdDecimals, usdValueOf } from "../shared/conversion.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import { paymentTokenOf } from "../shared/requests.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { intentInProgress } from "./payable-secure-payment.ts";
+import { paymentAmount } from "./payment-amounts.ts";
 
 type Child = Schemas["MulticallPayoutChild"];
+
 type BlockReason = NonNullable<Child["blockReason"]>;
 
 /** What to do about each block reason payreq answers. */
@@ -23,68 +23,6 @@ const recoveryActions: Partial<Record<BlockReason, Child["recoveryAction"]>> = {
   compliance_failed: "support_required",
   request_processing: null,
 };
-
-/**
- * A link over pending single payout links of the caller, in the order of `childTokens`. The
- * payout links stay as they are: the new link refers to them and holds their requests.
- */
-export async function createMulticallPayout(
-  ctx: DomainContext,
-  { principal, body }: OperationInput<"createMulticallPayout">,
-): Promise<Schemas["MulticallPayoutCreated"]> {
-  if (body.requestedExecutionKind === "tron_batch") {
-    throw invalidField(
-      "/body/requestedExecutionKind",
-      "is tron_batch: payreq has no Tron support; leave it out or name an EVM kind",
-    );
-  }
-  const now = ctx.clock.now();
-  const token = newUlid(now);
-  const created = await ctx.store.withTransaction(async (tx) => {
-    const children = await requirePayoutLinks(
-      tx,
-      principal,
-      body.childTokens,
-      { listPath: "/body/childTokens", oneNetwork: false },
-      now,
-    );
-    const record = await putNewSecurePayment(
-      ctx,
-      tx,
-      principal,
-      {
-        token,
-        requestIds: children.flatMap((child) => child.requestIds),
-        network: (children[0] as SecurePaymentRecord).network,
-      },
-      {
-        kind: "multicall",
-        multicall: {
-          childTokens: children.map((child) => child.token),
-          requestedExecutionKind: body.requestedExecutionKind ?? null,
-        },
-        reference: null,
-        redirectUrl: null,
-        redirectLabel: null,
-        payerIdentifier: null,
-      },
-    );
-    return { record, children };
-  });
-  return {
-    type: "multicall",
-    token,
-    status: "pending",
-    expiresAt: created.record.expiresAt,
-    createdAt: created.record.createdAt,
-    items: created.children.map((child, position) => ({
-      securePaymentToken: child.token,
-      requestId: child.requestIds[0] as string,
-      position,
-      eligibility: "eligible" as const,
-    })),
-  };
-}
 
 /** Why a payout of a multicall link cannot be paid now, or null. */
 function blockReasonOf(link: SecurePaymentRecord, request: RequestRecord, now: Date): BlockReason | null {

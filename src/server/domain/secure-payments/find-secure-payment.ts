@@ -1,9 +1,10 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { notFound } from "../problems.ts";
-import { effectiveStatus, securePaymentLinkUrl } from "./secure-payments.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { requireOwnRecord } from "./shared/own-records.ts";
-import type { Schemas } from "./shared/wire-types.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { notFound } from "../../problems.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { securePaymentLinkUrl } from "./secure-payment-links.ts";
 
 /**
  * The secure payment holding a request of the caller's account, with its status by the sandbox

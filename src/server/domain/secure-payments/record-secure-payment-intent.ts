@@ -1,37 +1,10 @@
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField, ProblemError, validationFailed } from "../problems.ts";
-import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../store/records.ts";
-import { requirePayableSecurePayment } from "./secure-payments.ts";
-import type { DomainContext } from "./shared/context.ts";
-import { newUlid } from "./shared/ids.ts";
-import type { Schemas } from "./shared/wire-types.ts";
-
-/**
- * The reported payment that holds the link now, if any: a broadcast transaction holds it until
- * the payment is recorded; a Safe transaction alone, until its deadline passes.
- */
-export function intentInProgress(
-  record: SecurePaymentRecord,
-  now: Date,
-): SecurePaymentIntentRecord | undefined {
-  const intent = record.intent;
-  if (!intent) return undefined;
-  const safeOnly = intent.txHash === null && intent.safePaymentDeadline !== null;
-  if (safeOnly && now.getTime() >= (intent.safePaymentDeadline as number) * 1000) return undefined;
-  return intent;
-}
-
-/** The token check's 423 for a link whose reported payment is still executing. */
-export function paymentInProgress(
-  record: SecurePaymentRecord,
-  intent: SecurePaymentIntentRecord,
-): ProblemError {
-  const transaction = intent.txHash ?? intent.safeTxHash;
-  return new ProblemError(
-    "securePaymentInProgress",
-    `A payment of the secure payment ${record.token} was submitted (transaction ${transaction}) and is still executing; do not pay it again.`,
-  );
-}
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField, validationFailed } from "../../problems.ts";
+import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUlid } from "../shared/ids.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { intentInProgress, requirePayableSecurePayment } from "./payable-secure-payment.ts";
 
 function toAnswer(
   intent: SecurePaymentIntentRecord,

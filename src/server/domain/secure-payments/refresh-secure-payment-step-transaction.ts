@@ -1,8 +1,8 @@
-import { chainIds, type NetworkName } from "../../chain/index.ts";
-import type { OperationInput } from "../operations/operation-types.ts";
-import { invalidField } from "../problems.ts";
-import { requirePayableSecurePayment } from "./secure-payments.ts";
-import type { DomainContext } from "./shared/context.ts";
+import { chainIds, type NetworkName } from "../../../chain/index.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidField } from "../../problems.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
 
 /**
  * Checks a bridge route step against a payable secure payment, as the service does before it
