@@ -1,7 +1,7 @@
 import { decodeFunctionData, parseAbi, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPaymentTransactions, findToken, getOfficialContracts } from "../../src/chain/index.ts";
-import { createDefaultConfig, type SandboxConfig } from "../../src/server/index.ts";
+import { buildPaymentTransactions, findToken, getOfficialContracts } from "../../../../src/chain/index.ts";
+import { createDefaultConfig, type SandboxConfig } from "../../../../src/server/index.ts";
 import {
   createSecurePayment,
   feeAddress,
@@ -12,7 +12,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const abi = parseAbi([
   "function approve(address spender, uint256 amount)",

@@ -5,7 +5,7 @@ import {
   problemErrors,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const otherPayee = "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984";
 const hash = (byte: string) => `0x${byte.repeat(32)}`;

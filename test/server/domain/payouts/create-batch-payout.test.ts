@@ -5,7 +5,7 @@ import {
   buildBatchPaymentTransactions,
   findToken,
   getOfficialContracts,
-} from "../../src/chain/index.ts";
+} from "../../../../src/chain/index.ts";
 import {
   createSecurePayment,
   feeAddress,
@@ -16,7 +16,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const approveAbi = parseAbi(["function approve(address spender, uint256 amount)"]);
 // The ABI fragment src/chain copies from @requestnetwork/smart-contracts (checked against it there).

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asOtherAccount, bankAccount, configWithOtherAccount, payerRegistration } from "./fixtures.ts";
-import { problemErrors, schemaErrors, startInstant, startTestServer, type TestServer } from "./helpers.ts";
+import { asOtherAccount, bankAccount, configWithOtherAccount, payerRegistration } from "../../fixtures.ts";
+import {
+  problemErrors,
+  schemaErrors,
+  startInstant,
+  startTestServer,
+  type TestServer,
+} from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { problemErrors, type TestServer } from "../helpers.ts";
-import { createRequest, recordPayment, registerEndpoint, startWebhookServer } from "./harness.ts";
-import { type Receiver, startReceiver } from "./receiver.ts";
+import { problemErrors, type TestServer } from "../../helpers.ts";
+import {
+  createRequest,
+  recordPayment,
+  registerEndpoint,
+  startWebhookServer,
+} from "../../webhooks/harness.ts";
+import { type Receiver, startReceiver } from "../../webhooks/receiver.ts";
 
 let server: TestServer;
 let hook: Receiver;

@@ -1,8 +1,8 @@
 import { decodeTime } from "ulid";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computePaymentReference } from "../../src/chain/index.ts";
-import { createDefaultConfig } from "../../src/server/index.ts";
+import { computePaymentReference } from "../../../../src/chain/index.ts";
+import { createDefaultConfig } from "../../../../src/server/index.ts";
 import {
   createSecurePayment,
   feeAddress,
@@ -13,8 +13,8 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
-import { registerPayeeDestination } from "./payee-destination-support.ts";
+} from "../../helpers.ts";
+import { registerPayeeDestination } from "../../payee-destination-support.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import {
   startInstant,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const alice = "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
 const bob = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   securePaymentLinkUrl,
   securePaymentUrl,
-} from "../../src/server/domain/secure-payments/secure-payment-links.ts";
+} from "../../../../src/server/domain/secure-payments/secure-payment-links.ts";
 
 const token = "01KP0J4H80ABCDEFGHJKMNPQRS";
 

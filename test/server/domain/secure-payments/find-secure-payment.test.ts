@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asOtherAccount, configWithOtherAccount } from "./fixtures.ts";
+import { asOtherAccount, configWithOtherAccount } from "../../fixtures.ts";
 import {
   createSecurePayment,
   problemErrors,
@@ -8,7 +8,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

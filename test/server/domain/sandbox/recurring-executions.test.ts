@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payee, payer, problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
-import { registerEndpoint, startWebhookServer } from "./harness.ts";
-import { type Receiver, startReceiver } from "./receiver.ts";
+import { payee, payer, problemErrors, schemaErrors, type TestServer } from "../../helpers.ts";
+import { registerEndpoint, startWebhookServer } from "../../webhooks/harness.ts";
+import { type Receiver, startReceiver } from "../../webhooks/receiver.ts";
 
 let server: TestServer;
 let hook: Receiver;

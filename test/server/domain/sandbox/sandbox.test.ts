@@ -5,7 +5,7 @@ import {
   createFixedClock,
   type DomainEvent,
   SandboxClock,
-} from "../../src/server/index.ts";
+} from "../../../../src/server/index.ts";
 import {
   createSecurePayment,
   payer,
@@ -14,7 +14,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 let server: TestServer;
 const committed: DomainEvent[] = [];

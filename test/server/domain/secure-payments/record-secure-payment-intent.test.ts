@@ -8,7 +8,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const txHash = `0x${"ab".repeat(32)}`;
 const safeTxHash = `0x${"cd".repeat(32)}`;

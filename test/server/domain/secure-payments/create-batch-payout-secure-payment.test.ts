@@ -6,7 +6,7 @@ import {
   schemaErrors,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const recipients = [
   "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",

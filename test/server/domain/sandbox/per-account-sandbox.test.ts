@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig, createMemoryStore, type SandboxConfig } from "../../src/server/index.ts";
-import { createSecurePayment, payer, startTestServer, type TestServer } from "./helpers.ts";
+import { createDefaultConfig, createMemoryStore, type SandboxConfig } from "../../../../src/server/index.ts";
+import { createSecurePayment, payer, startTestServer, type TestServer } from "../../helpers.ts";
 
 const otherKey = "sk_account_b_0000000000001";
 const asB = { headers: { "x-api-key": otherKey } };

@@ -6,7 +6,7 @@ import {
   schemaErrors,
   startTestServer,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

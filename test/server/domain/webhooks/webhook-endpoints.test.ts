@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createDefaultConfig, sampleCredentials } from "../../../src/server/index.ts";
-import { webhookEventNames } from "../../../src/wire/webhook-event.ts";
-import { problemErrors, schemaErrors, type TestServer } from "../helpers.ts";
+import { createDefaultConfig, sampleCredentials } from "../../../../src/server/index.ts";
+import { webhookEventNames } from "../../../../src/wire/webhook-event.ts";
+import { problemErrors, schemaErrors, type TestServer } from "../../helpers.ts";
 import {
   createRequest,
   deliveriesOf,
   recordPayment,
   registerEndpoint,
   startWebhookServer,
-} from "./harness.ts";
-import { heldScheduler } from "./held-scheduler.ts";
-import { hasValidSignature, type Receiver, startReceiver } from "./receiver.ts";
+} from "../../webhooks/harness.ts";
+import { heldScheduler } from "../../webhooks/held-scheduler.ts";
+import { hasValidSignature, type Receiver, startReceiver } from "../../webhooks/receiver.ts";
 
 let server: TestServer | undefined;
 const receivers: Receiver[] = [];

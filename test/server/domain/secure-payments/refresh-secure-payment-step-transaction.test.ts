@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSecurePayment, payee, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  createSecurePayment,
+  payee,
+  problemErrors,
+  startTestServer,
+  type TestServer,
+} from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTypedData } from "../../src/wire/typed-data.ts";
+import { readTypedData } from "../../../../src/wire/typed-data.ts";
 import {
   asOtherAccount,
   payee,
   problemErrors,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 // A local key stands for the payer's wallet; another for a wallet that is not the payer's.
 const wallet = privateKeyToAccount("0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6");

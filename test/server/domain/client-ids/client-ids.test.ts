@@ -5,8 +5,8 @@ import {
   createServer,
   type Store,
   sampleCredentials,
-} from "../../src/server/index.ts";
-import { asOtherAccount, configWithOtherAccount } from "./fixtures.ts";
+} from "../../../../src/server/index.ts";
+import { asOtherAccount, configWithOtherAccount } from "../../fixtures.ts";
 import {
   feeAddress,
   problemErrors,
@@ -14,7 +14,7 @@ import {
   startInstant,
   startTestServer,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const shop = "https://shop.example.com";
 

@@ -1,6 +1,10 @@
 import { decodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchConversionPaymentsAbi, erc20FeeProxyAbi, getOfficialContracts } from "../../src/chain/index.ts";
+import {
+  batchConversionPaymentsAbi,
+  erc20FeeProxyAbi,
+  getOfficialContracts,
+} from "../../../../src/chain/index.ts";
 import {
   browserOrigin,
   createSecurePayment,
@@ -12,7 +16,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

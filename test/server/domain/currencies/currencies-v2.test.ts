@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenTable } from "../../src/chain/index.ts";
-import { browserOrigin, problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import { tokenTable } from "../../../../src/chain/index.ts";
+import { browserOrigin, problemErrors, startTestServer, type TestServer } from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenTable } from "../../src/chain/index.ts";
-import { requireCurrency } from "../../src/server/domain/shared/currencies.ts";
-import { problemErrors, startTestServer, type TestServer } from "./helpers.ts";
+import { tokenTable } from "../../../../src/chain/index.ts";
+import { requireCurrency } from "../../../../src/server/domain/shared/currencies.ts";
+import { problemErrors, startTestServer, type TestServer } from "../../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import {
   problemErrors,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const invoice = { payee, amount: "150", invoiceCurrency: "USD", paymentCurrency: "USDC-base" };
 const offRamp = "0xc59D435887F5955731b31386fE4E487d3eeE8516";

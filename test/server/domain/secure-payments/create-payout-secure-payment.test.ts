@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { problemErrors, schemaErrors, startInstant, startTestServer, type TestServer } from "./helpers.ts";
+import {
+  problemErrors,
+  schemaErrors,
+  startInstant,
+  startTestServer,
+  type TestServer,
+} from "../../helpers.ts";
 
 const recipient = "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF";
 const creator = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";

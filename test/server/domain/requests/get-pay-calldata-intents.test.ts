@@ -1,6 +1,6 @@
 import { decodeFunctionData, maxUint256, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findToken } from "../../src/chain/index.ts";
+import { findToken } from "../../../../src/chain/index.ts";
 import {
   createSecurePayment,
   payee,
@@ -10,7 +10,7 @@ import {
   startTestServer,
   type TestServer,
   usdcOnBase,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 
 const abi = parseAbi(["function approve(address spender, uint256 amount)"]);
 const usdc = findToken("USDC-base") as NonNullable<ReturnType<typeof findToken>>;

@@ -2,7 +2,11 @@ import { decodeTime } from "ulid";
 import { decodeFunctionData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { erc20FeeProxyAbi, formatPayeeDestinationId, getOfficialContracts } from "../../src/chain/index.ts";
+import {
+  erc20FeeProxyAbi,
+  formatPayeeDestinationId,
+  getOfficialContracts,
+} from "../../../../src/chain/index.ts";
 import {
   asOtherAccount,
   browserOrigin,
@@ -12,7 +16,7 @@ import {
   startInstant,
   startTestServerWithOtherAccount,
   type TestServer,
-} from "./helpers.ts";
+} from "../../helpers.ts";
 import {
   asBrowser,
   destinationPath,
@@ -20,7 +24,7 @@ import {
   registerPayeeDestination,
   signPayeeDestination,
   usdcBase,
-} from "./payee-destination-support.ts";
+} from "../../payee-destination-support.ts";
 
 let server: TestServer;
 beforeAll(async () => {
