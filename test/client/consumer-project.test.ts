@@ -253,11 +253,9 @@ describe("payreq installed from a git URL into a consumer project", () => {
     expect(installedFiles).toContain("dist/cli/run-cli.cjs");
     expect(installedFiles).toContain("dist/cli/run-cli.cjs.v8-cache");
     // The server and the command line run from that bundle alone: tsc compiles only what the
-    // library's entries import (the contract suite describes failed fetches as the command does).
+    // library's entries import.
     expect(installedFiles.filter((file) => file.startsWith("dist/server/"))).toEqual([]);
     expect(installedFiles.filter((file) => file.startsWith("dist/cli/"))).toEqual([
-      "dist/cli/describe-fetch-failure.d.ts",
-      "dist/cli/describe-fetch-failure.js",
       "dist/cli/main.cjs",
       "dist/cli/run-cli.cjs",
       "dist/cli/run-cli.cjs.v8-cache",

@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTypedData } from "../../src/client/typed-data.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
 import { createMemoryStore } from "../../src/server/store/memory-store.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 import { createFailingStore } from "../support/failing-store.ts";
 import { bankAccount, payerRegistration } from "./fixtures.ts";
 import {

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
 import type { SandboxClock } from "../clock.ts";
-import type { Principal } from "../domain/principal.ts";
+import type { Principal } from "../domain/shared/principal.ts";
 
 /** Checks an answer about to be sent against the operation's response schemas; throws when it breaks them. */
 export type ResponseCheck = (req: Request, res: Response, body: unknown) => void;
