@@ -15,7 +15,6 @@ const inputFiles = [
   "scripts/build-inputs.mjs",
   "scripts/bundle-cli.mjs",
   "scripts/bundle-sources.mjs",
-  "scripts/code-cache.mjs",
   "scripts/typescript-native.mjs",
 ];
 

@@ -3,8 +3,6 @@ import path from "node:path";
 import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
 import { buildConfigValidator } from "./build-config-validator.ts";
 import { buildPage } from "./build-page.ts";
-import { buildRequestValidators } from "./build-request-validators.ts";
-import { buildResponseValidators } from "./build-response-validators.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
 
 const specEntry = path.join(repoRoot, "openapi", "openapi.yaml");
@@ -18,10 +16,6 @@ export const generatedFiles = {
   pageStyle: `${pageAssetFolder}/${pageAssets.style}`,
   configValidator: "generated/sandbox-config-validator.cjs",
   configValidatorTypes: "generated/sandbox-config-validator.d.cts",
-  responseValidators: "generated/response-validators.cjs",
-  responseValidatorsTypes: "generated/response-validators.d.cts",
-  requestValidators: "generated/request-validators.cjs",
-  requestValidatorsTypes: "generated/request-validators.d.cts",
 } as const;
 
 function outputPath(outputRoot: string, relative: string): string {
@@ -84,15 +78,5 @@ export function buildAll(outputRoot: string = repoRoot): void {
   buildConfigValidator({
     code: outputPath(outputRoot, generatedFiles.configValidator),
     types: outputPath(outputRoot, generatedFiles.configValidatorTypes),
-  });
-  buildResponseValidators({
-    spec: bundledSpec,
-    code: outputPath(outputRoot, generatedFiles.responseValidators),
-    types: outputPath(outputRoot, generatedFiles.responseValidatorsTypes),
-  });
-  buildRequestValidators({
-    spec: bundledSpec,
-    code: outputPath(outputRoot, generatedFiles.requestValidators),
-    types: outputPath(outputRoot, generatedFiles.requestValidatorsTypes),
   });
 }

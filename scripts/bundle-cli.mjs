@@ -1,7 +1,7 @@
 // Part of `npm run build:lib`: the packed `payreq` command beside tsc's library in dist/. The
 // command line and its dependencies are one CommonJS bundle (dist/cli/run-cli.cjs), which
-// dist/cli/main.cjs compiles from V8's code cache beside it (scripts/code-cache.mjs). One start of
-// `payreq serve` here writes that cache, with the code the server's start-up and warm-up compile.
+// dist/cli/main.cjs compiles from V8's code cache beside it (src/cli/code-cache.mjs). One start of
+// `payreq serve` here writes that cache, with the code the server's start-up compiles.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
@@ -24,7 +24,7 @@ let printed = "";
 serve.stdout.setEncoding("utf8");
 serve.stdout.on("data", (chunk) => {
   printed += chunk;
-  // The banner comes once the first-called operations are warm.
+  // The banner comes once the server answers: the cache is written then (startedEvent).
   if (printed.includes("Stop with Ctrl+C.")) serve.kill("SIGTERM");
 });
 const [code] = await once(serve, "exit");

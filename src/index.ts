@@ -91,10 +91,13 @@ export { ApiError, type FetchResult, type SuccessData, toApiError, unwrap } from
 export type { ApiKeyCredentials, ClientIdCredentials } from "./client/auth-middleware.ts";
 export { type BatchPayout, type NormalisedBatchPayout, normaliseBatchPayout } from "./client/batch-payout.ts";
 export { createPayreqClient, type PayreqClient, type PayreqClientOptions } from "./client/create-client.ts";
-export { InvalidValueError, PayreqError, type PayreqErrorParameters } from "./client/payreq-error.ts";
 export { type FetchLike, type RetryOptions, withRetries } from "./client/retrying-fetch.ts";
-export { transactionValueToBigInt } from "./client/transaction-value.ts";
-export { readTypedData, type SignableTypedData, type TypedDataMember } from "./client/typed-data.ts";
+// Receiving webhooks: signatures, the receiver and its middleware, dedupe and the test helper.
+export * from "./webhooks/index.ts";
+// Shared with the server: the package's errors, transaction values, typed data and webhook events.
+export { InvalidValueError, PayreqError, type PayreqErrorParameters } from "./wire/payreq-error.ts";
+export { transactionValueToBigInt } from "./wire/transaction-value.ts";
+export { readTypedData, type SignableTypedData, type TypedDataMember } from "./wire/typed-data.ts";
 export {
   normaliseWebhookEvent,
   type PaymentConfirmedEvent,
@@ -103,7 +106,4 @@ export {
   type WebhookEvent,
   type WebhookPayload,
   webhookEventNames,
-} from "./client/webhook-event.ts";
-
-// Receiving webhooks: signatures, the receiver and its middleware, dedupe and the test helper.
-export * from "./webhooks/index.ts";
+} from "./wire/webhook-event.ts";

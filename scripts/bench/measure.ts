@@ -67,29 +67,6 @@ export function medianRate(samples: ThroughputSample[], target: string, operatio
   );
 }
 
-export interface FirstRequest {
-  firstMs: number;
-  medianMs: number;
-}
-
-/**
- * The first request of an operation on a fresh server, against the median of the next `repeats`.
- * Each one opens a connection of its own, as the first must: a new client's first request pays
- * for its connection, and the ones it is compared with pay for theirs too.
- */
-export async function measureFirstRequest(
-  server: ChildServer,
-  request: LoadRequest,
-  repeats: number,
-): Promise<FirstRequest> {
-  const firstMs = await timeRequest(server.baseUrl, request, { newConnection: true });
-  const later: number[] = [];
-  for (let index = 0; index < repeats; index++) {
-    later.push(await timeRequest(server.baseUrl, request, { newConnection: true }));
-  }
-  return { firstMs, medianMs: median(later) };
-}
-
 export interface WarmLatency {
   /** Each timed request's milliseconds, in the order sent. */
   timesMs: number[];
@@ -98,7 +75,7 @@ export interface WarmLatency {
 
 /**
  * The latency of a warm server: `warm` requests sent and not timed, then `timed` ones timed, one
- * at a time, each on a connection of its own as in measureFirstRequest.
+ * at a time, each on a connection of its own, as a new client sends it.
  */
 export async function measureWarmLatency(
   server: ChildServer,

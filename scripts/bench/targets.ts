@@ -12,13 +12,6 @@ export async function startReferenceServer(): Promise<ChildServer> {
   return startChildServer("npm", ["start", "--silent", "--", "--port", String(port)], port, rootProbe);
 }
 
-/** The packed package's `payreq serve`: compiled JavaScript from dist/ (run `npm run build:lib` first). */
-export async function startCompiledServer(): Promise<ChildServer> {
-  const port = await findFreePort();
-  const main = path.join(repoRoot, "dist", "cli", "main.cjs");
-  return startChildServer(process.execPath, [main, "serve", "--port", String(port)], port, rootProbe);
-}
-
 /** The Prism mock on the same spec, with its logging quiet (it halves Prism's throughput otherwise). */
 export async function startPrismMock(): Promise<ChildServer> {
   const port = await findFreePort();
@@ -31,15 +24,21 @@ export async function startPrismMock(): Promise<ChildServer> {
   );
 }
 
-/** Bare Express answering the bodies the reference server answered: the ceiling. */
+/**
+ * Bare Express answering the bodies the reference server answered: the ceiling. With `validate`,
+ * the same app behind express-openapi-validator's middleware, requests and answers validated.
+ */
 export async function startBareExpress(
   answers: Record<string, { status: number; body: string }>,
+  options: { validate?: boolean } = {},
 ): Promise<ChildServer> {
   const port = await findFreePort();
   const script = path.join(repoRoot, "scripts", "bench", "baseline-server.ts");
   const [firstRoute] = Object.keys(answers);
-  return startChildServer(bin("tsx"), [script, String(port), JSON.stringify(answers)], port, {
+  const args = [script, String(port), JSON.stringify(answers), ...(options.validate ? ["--validate"] : [])];
+  return startChildServer(bin("tsx"), args, port, {
     path: (firstRoute ?? "GET /").split(" ")[1] as string,
+    headers: { "x-api-key": "any" },
   });
 }
 

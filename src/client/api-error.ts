@@ -1,6 +1,6 @@
 import type { components } from "../../generated/schema.d.ts";
-import { isRecord } from "./is-record.ts";
-import { PayreqError } from "./payreq-error.ts";
+import { isRecord } from "../wire/is-record.ts";
+import { PayreqError } from "../wire/payreq-error.ts";
 
 type ValidationIssue = components["schemas"]["ValidationIssue"];
 

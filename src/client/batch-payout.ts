@@ -1,8 +1,8 @@
 import { isAddress, isHex } from "viem";
 import type { components } from "../../generated/schema.d.ts";
-import { isRecord } from "./is-record.ts";
-import { describeValue, InvalidValueError } from "./payreq-error.ts";
-import { transactionValueToBigInt } from "./transaction-value.ts";
+import { isRecord } from "../wire/is-record.ts";
+import { describeValue, InvalidValueError } from "../wire/payreq-error.ts";
+import { transactionValueToBigInt } from "../wire/transaction-value.ts";
 
 type Transaction = components["schemas"]["Transaction"];
 

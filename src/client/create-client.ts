@@ -1,12 +1,12 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../../generated/schema.d.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
 import {
   type ApiKeyCredentials,
   type ClientIdCredentials,
   type Credentials,
   createAuthMiddleware,
 } from "./auth-middleware.ts";
-import { InvalidValueError } from "./payreq-error.ts";
 import { type FetchLike, type RetryOptions, withRetries } from "./retrying-fetch.ts";
 
 /** A client whose every path, parameter, body and answer is typed by the spec. */

@@ -1,4 +1,4 @@
-import { InvalidValueError } from "./payreq-error.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
 
 /** The fetch signature openapi-fetch calls: one `Request` in, one `Response` out. */
 export type FetchLike = (request: Request) => Promise<Response>;

@@ -1,4 +1,4 @@
-import { describeFetchFailure } from "../cli/describe-fetch-failure.ts";
+import { describeFetchFailure } from "../net/describe-fetch-failure.ts";
 import { type HttpAnswer, requestText } from "../net/http-request.ts";
 import type { SpecOperation } from "../spec/operations.ts";
 import type { ContractRequest } from "./valid-inputs.ts";

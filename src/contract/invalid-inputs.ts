@@ -1,4 +1,4 @@
-import type { ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
 import type { OperationParameter, SpecOperation } from "../spec/operations.ts";
 import type { SchemaValidator } from "../spec/schema-validator.ts";
 import { isObject, type SpecDocument } from "../spec/spec-document.ts";

@@ -1,6 +1,6 @@
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { readTypedData } from "../client/typed-data.ts";
 import type { JsonObject } from "../spec/spec-document.ts";
+import { readTypedData } from "../wire/typed-data.ts";
 import type { ScenarioRun } from "./scenario-run.ts";
 
 const text = (value: unknown) => JSON.stringify(value);

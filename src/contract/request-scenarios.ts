@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { readTypedData } from "../client/typed-data.ts";
 import type { SpecOperation } from "../spec/operations.ts";
 import { isObject } from "../spec/spec-document.ts";
+import { readTypedData } from "../wire/typed-data.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials } from "./auth-checks.ts";
 import { exchange, type SuiteContext, type Verdict } from "./check-kit.ts";

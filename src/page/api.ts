@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { ApiError, toApiError } from "../client/api-error.ts";
 import { normaliseBatchPayout } from "../client/batch-payout.ts";
 import { createPayreqClient, type PayreqClient } from "../client/create-client.ts";
-import { PayreqError } from "../client/payreq-error.ts";
+import { PayreqError } from "../wire/payreq-error.ts";
 import type { SecurePaymentDetails } from "./expected-link.ts";
 
 /** What the token check answered, as the page shows it. */

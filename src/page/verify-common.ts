@@ -1,7 +1,7 @@
 import { type Address, decodeFunctionData, formatUnits, getAddress, type Hex, isAddress, isHex } from "viem";
 import type { components } from "../../generated/schema.d.ts";
 import { erc20ApproveAbi, type TokenRecord } from "../chain/index.ts";
-import { transactionValueToBigInt } from "../client/transaction-value.ts";
+import { transactionValueToBigInt } from "../wire/transaction-value.ts";
 import type { ExpectedLink } from "./expected-link.ts";
 import { networkLabel } from "./page-chains.ts";
 

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import express, { type Express, type Request } from "express";
+import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { wasmKeccakReady } from "../chain/keccak-utf8.ts";
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
@@ -9,10 +8,9 @@ import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
-import { clientIdRecordFromConfig } from "./domain/client-ids.ts";
-import type { ServerContext } from "./domain/context.ts";
+import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
+import type { ServerContext } from "./domain/shared/context.ts";
 import { authenticate } from "./http/authenticate.ts";
-import { canonicaliseQuery } from "./http/canonical-query.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
@@ -20,11 +18,9 @@ import { dispatchOperation } from "./http/dispatch-operation.ts";
 import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
 import { createExpressHttpServer } from "./http/express-http-server.ts";
 import { inSequence } from "./http/in-sequence.ts";
-import { translateValidatorErrors, validateAgainstSpec } from "./http/openapi-validation.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
-import { createReadiness } from "./http/readiness.ts";
-import { refuseHostileBodies } from "./http/refuse-hostile-bodies.ts";
+import { waitUntilReady } from "./http/readiness.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { answerUnknownPath, resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
@@ -34,13 +30,7 @@ import { pagesRouter } from "./pages/pages-router.ts";
 import { reachableUrlHost } from "./reachable-host.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
-import {
-  firstCalledOperations,
-  warmUpHeader,
-  warmUpOperations,
-  warmUpOrder,
-  warmUpWhenQuiet,
-} from "./warm-up.ts";
+import { validateRequests } from "./validation/validate-request.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
 import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
@@ -60,12 +50,6 @@ export interface CreateServerOptions {
   /** The OpenAPI document to serve (default generated/openapi.json). */
   spec?: SpecDocument;
   logger?: ServerLogger;
-  /**
-   * Compile the validator's schemas when listening (default true): those of the first-called
-   * operations before answering anyone, the others in the background. When false, each
-   * operation compiles at its first request.
-   */
-  warmUp?: boolean;
   /** What the webhook worker waits between attempts with (timers by default). */
   webhookScheduler?: WebhookScheduler;
 }
@@ -94,7 +78,7 @@ export interface PayreqServer {
    * attempts in flight). `settled()` resolves once every delivery is delivered or dead.
    */
   webhooks: Pick<WebhookDispatcher, "settled" | "start" | "stop">;
-  /** Listens (port 0 picks a free one), warms the validator up (see `warmUp`), and resolves once ready. */
+  /** Listens (port 0 picks a free one) and resolves once ready. */
   listen(options?: { port?: number; host?: string }): Promise<RunningServer>;
 }
 
@@ -150,28 +134,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   ]);
   const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
-  const warmUpToken = randomUUID();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  // The header's name is lower case, as Node keeps every request header's.
-  const isWarmUp = (req: Request) => req.headers[warmUpHeader] === warmUpToken;
-  // Warm-up requests run their handler on a context of their own, whose changes nobody reads.
-  const warmUpContext: ServerContext = {
-    ...ctx,
-    store: createMemoryStore(),
-    // Every target allowed: an example's endpoint URL is never looked up or called.
-    webhooks: { ...ctx.webhooks, allowList: { allows: () => true }, enqueue: () => undefined },
-  };
-  const readiness = createReadiness(
-    ready.then(() => undefined),
-    isWarmUp,
-  );
   // Every step of the API in one Express layer; a path of no operation goes on to the pages.
   app.use(
     inSequence([
-      readiness.waitUntilReady,
+      waitUntilReady(ready),
       assignRequestId(),
       answerCors(store, publicOrigin, readCorsPolicy(spec, operations)),
       resolveOperation(routes),
@@ -184,19 +154,15 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       }),
       limitClientIdRate(limiter),
       parseJsonBody(),
-      refuseHostileBodies(spec, operations, { strictBodies: config.strictBodies }),
-      canonicaliseQuery(),
-      validateAgainstSpec(spec, {
-        validateResponses: options.validateResponses ?? true,
+      validateRequests(spec, {
         strictBodies: config.strictBodies,
-        isWarmUp,
+        validateResponses: options.validateResponses ?? true,
       }),
-      dispatchOperation(operationHandlers, (req) => (isWarmUp(req) ? warmUpContext : ctx)),
+      dispatchOperation(operationHandlers, ctx),
     ]),
   );
   app.use(pagesRouter(ctx));
   app.use(answerUnknownPath());
-  app.use(translateValidatorErrors(spec));
   app.use(answerErrors(logger));
 
   return {
@@ -222,38 +188,9 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
           server.close((error) => (error ? reject(error) : resolve()));
           server.closeAllConnections();
         });
-      const apiKey = config.accounts[0]?.apiKeys[0];
-      const warmUp = options.warmUp ?? true;
-      const warmUpTarget = {
-        baseUrl: url,
-        credential: { header: headers.apiKey, value: apiKey ?? "" },
-        token: warmUpToken,
-      };
-      const { first, later } = warmUpOrder(operations);
-      if (warmUp && apiKey) {
-        try {
-          await readiness.holdDuring(
-            warmUpOperations(warmUpTarget, first, undefined, { plans: firstCalledOperations, spec }),
-          );
-        } catch (error) {
-          await closeHttp();
-          throw error;
-        }
-      }
-      // The other operations compile when the server is quiet, one at a time.
-      const stopWarmUp = new AbortController();
-      const background =
-        warmUp && apiKey
-          ? warmUpWhenQuiet(warmUpTarget, later, readiness.quietForMs, stopWarmUp.signal).catch(
-              (error: unknown) => {
-                if (!stopWarmUp.signal.aborted) logger.error("warm-up failed", error);
-              },
-            )
-          : Promise.resolve();
-      // The worker and the warm-up stop with the server: no timer outlives it, no attempt is left running.
+      // The worker stops with the server: no timer outlives it, no attempt is left running.
       const close = async () => {
-        stopWarmUp.abort();
-        await Promise.all([closeHttp(), dispatcher.stop(), background]);
+        await Promise.all([closeHttp(), dispatcher.stop()]);
       };
       dispatcher.start();
       return { url, port: address.port, close };

@@ -70,108 +70,85 @@ export interface OverlongArray {
   length: number;
 }
 
+export interface UnknownMember {
+  /** JSON Pointer of the member inside the value. */
+  pointer: string;
+  value: unknown;
+}
+
+/** What `screenByLimits` found, in one walk of the parts of a value that its limits reach. */
+export interface LimitScreen {
+  /** The arrays longer than their `maxItems`; the items of such an array are not looked at. */
+  overlong: OverlongArray[];
+  /**
+   * Without `dropUnknown`: the first `listUnknown` members of closed objects that the schema does
+   * not name, in value order, and how many there are in all. With it, none are looked for.
+   */
+  unknown: UnknownMember[];
+  unknownTotal: number;
+  /**
+   * With `dropUnknown`, the value without those members: each closed object becomes a copy of its
+   * named members, in the schema's order (arrays are changed in place). Else the value itself.
+   */
+  value: unknown;
+}
+
 /**
- * The arrays of `value` longer than `limits` allows. The items of an array that is too long are
- * not looked at: finding it costs no more for a million items than for a hundred and one. The
- * path to each array is kept as a list of tokens and written as a pointer only for one that is
- * found: every request body is looked at, and nearly none has an array too long.
+ * Walks `value` once along what `limits` bounds. Finding an array that is too long costs no more
+ * for a million items than for a hundred and one. Dropping looks the schema's names up rather
+ * than listing the object's: listing the names of an object of tens of thousands of members
+ * costs V8 a sort of them all (30 ms for 85,000). Pointers are written only for what is found.
  */
-export function findOverlongArrays(value: unknown, limits: BodyLimits): OverlongArray[] {
-  const found: OverlongArray[] = [];
+export function screenByLimits(
+  value: unknown,
+  limits: BodyLimits,
+  options: { dropUnknown: boolean; listUnknown: number },
+): LimitScreen {
+  const screen: LimitScreen = { overlong: [], unknown: [], unknownTotal: 0, value };
   const path: (string | number)[] = [];
-  const pointer = () =>
-    path.map((token) => `/${typeof token === "number" ? token : escapePointerToken(token)}`).join("");
-  const visit = (node: unknown, below: BodyLimits) => {
+  const pointer = (last?: string) =>
+    [...path, ...(last === undefined ? [] : [last])]
+      .map((token) => `/${typeof token === "number" ? token : escapePointerToken(token)}`)
+      .join("");
+  const visit = (node: unknown, below: BodyLimits): unknown => {
     if (Array.isArray(node)) {
       if (below.maxItems !== undefined && node.length > below.maxItems) {
-        found.push({ pointer: pointer(), maxItems: below.maxItems, length: node.length });
-        return;
+        screen.overlong.push({ pointer: pointer(), maxItems: below.maxItems, length: node.length });
+        return node;
       }
       const { items } = below;
-      if (!items) return;
+      if (!items) return node;
       for (let index = 0; index < node.length; index++) {
         path.push(index);
-        visit(node[index], items);
+        node[index] = visit(node[index], items);
         path.pop();
       }
-      return;
+      return node;
     }
-    if (!below.properties || !isObject(node)) return;
-    for (const [name, limits] of below.properties) {
-      if (!Object.hasOwn(node, name)) continue;
-      path.push(name);
-      visit(node[name], limits);
-      path.pop();
-    }
-  };
-  visit(value, limits);
-  return found;
-}
-
-export interface UnknownMembers {
-  /** The first `listed` members of closed objects that the schema does not name, in body order. */
-  listed: { pointer: string; value: unknown }[];
-  /** How many there are in all. */
-  total: number;
-}
-
-/**
- * The members of `value`'s closed objects that their schema does not name: the first `listed` of
- * them, and their number. Counting costs a lookup per member, where the validator makes an error
- * of each.
- */
-export function findUnknownMembers(value: unknown, limits: BodyLimits, listed: number): UnknownMembers {
-  const found: UnknownMembers = { listed: [], total: 0 };
-  const visit = (node: unknown, below: BodyLimits, pointer: string) => {
-    if (Array.isArray(node)) {
-      const { items } = below;
-      if (items) for (const [index, item] of node.entries()) visit(item, items, `${pointer}/${index}`);
-      return;
-    }
-    if (!isObject(node)) return;
+    if (!isObject(node)) return node;
     const { names, properties } = below;
-    if (names) {
-      for (const name of Object.keys(node)) {
-        if (names.has(name)) continue;
-        found.total++;
-        if (found.listed.length < listed)
-          found.listed.push({ pointer: `${pointer}/${escapePointerToken(name)}`, value: node[name] });
+    let kept = node;
+    if (names && options.dropUnknown) {
+      kept = {};
+      for (const name of names) if (Object.hasOwn(node, name)) kept[name] = node[name];
+    } else if (names) {
+      for (const name in node) {
+        if (!Object.hasOwn(node, name) || names.has(name)) continue;
+        screen.unknownTotal++;
+        if (screen.unknown.length < options.listUnknown)
+          screen.unknown.push({ pointer: pointer(name), value: node[name] });
       }
     }
-    for (const [name, limits] of properties ?? []) {
-      if (Object.hasOwn(node, name)) visit(node[name], limits, `${pointer}/${escapePointerToken(name)}`);
+    for (const [name, limitsBelow] of properties ?? []) {
+      if (!Object.hasOwn(kept, name)) continue;
+      path.push(name);
+      kept[name] = visit(kept[name], limitsBelow);
+      path.pop();
     }
+    return kept;
   };
-  visit(value, limits, "");
-  return found;
-}
-
-/**
- * `value` without the members of its closed objects that their schema does not name: each closed
- * object becomes a copy of its named members, in the schema's order; everything else is kept as
- * it is. The names are looked up, not listed: listing the names of an object of tens of thousands
- * of members costs V8 a sort of them all (30 ms for 85,000), and the validator's
- * `removeAdditional` would drop them one `delete` at a time.
- */
-export function withoutUnknownMembers(value: unknown, limits: BodyLimits): unknown {
-  if (Array.isArray(value)) {
-    const { items } = limits;
-    if (items)
-      for (let index = 0; index < value.length; index++)
-        value[index] = withoutUnknownMembers(value[index], items);
-    return value;
-  }
-  if (!isObject(value)) return value;
-  const { names, properties } = limits;
-  let kept = value;
-  if (names) {
-    kept = {};
-    for (const name of names) if (Object.hasOwn(value, name)) kept[name] = value[name];
-  }
-  for (const [name, below] of properties ?? []) {
-    if (Object.hasOwn(kept, name)) kept[name] = withoutUnknownMembers(kept[name], below);
-  }
-  return kept;
+  screen.value = visit(value, limits);
+  return screen;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidValueError } from "../client/payreq-error.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
 
 /**
  * The answer of `DeliveryStore.claim`: `claimed` (the caller processes the delivery), `processed`

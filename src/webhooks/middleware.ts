@@ -1,4 +1,4 @@
-import { InvalidValueError } from "../client/payreq-error.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
 import { answerReadFailure, type RawBodyRead, readRawBody, type StreamedRequest } from "./read-raw-body.ts";
 import { createWebhookReceiver, type WebhookReceiverOptions } from "./receive.ts";
 import { sendAnswer, type WebhookHttpResponse } from "./send-answer.ts";

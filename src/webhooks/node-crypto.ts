@@ -1,5 +1,5 @@
 import type * as NodeCrypto from "node:crypto";
-import { PayreqError } from "../client/payreq-error.ts";
+import { PayreqError } from "../wire/payreq-error.ts";
 
 // node:crypto is loaded on first use. The package root also serves the browser client, and a
 // static import of a Node built-in would break browser bundles of it. Nothing here appears in

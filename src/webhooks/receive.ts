@@ -1,12 +1,12 @@
-import { isRecord } from "../client/is-record.ts";
-import { InvalidValueError } from "../client/payreq-error.ts";
-import { isWebhookEventName, normaliseWebhookEvent, type WebhookEvent } from "../client/webhook-event.ts";
 import {
   buildProblem,
   type ProblemBody,
   type ProblemContext,
   type ProblemKind,
 } from "../problems/problem-catalogue.ts";
+import { isRecord } from "../wire/is-record.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
+import { isWebhookEventName, normaliseWebhookEvent, type WebhookEvent } from "../wire/webhook-event.ts";
 import { createMemoryDeliveryStore, type DeliveryClaim, type DeliveryStore } from "./dedupe-store.ts";
 import { type HeaderSource, parseRetryCount, parseTestFlag, readHeader, webhookHeaders } from "./headers.ts";
 import { answerProblem } from "./problems.ts";

@@ -1,4 +1,4 @@
-import { InvalidValueError } from "../client/payreq-error.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
 import { webhookHeaders } from "./headers.ts";
 import { hmacSha256 } from "./node-crypto.ts";
 

@@ -1,6 +1,6 @@
 import { ulid } from "ulid";
-import { InvalidValueError } from "../client/payreq-error.ts";
-import type { WebhookPayload } from "../client/webhook-event.ts";
+import { InvalidValueError } from "../wire/payreq-error.ts";
+import type { WebhookPayload } from "../wire/webhook-event.ts";
 import { signedDeliveryHeaders, type WebhookSecret } from "./sign.ts";
 
 export interface SignedWebhookRequestOptions {

@@ -25,7 +25,6 @@ function buildTree(): string {
     "scripts/build-inputs.mjs": "",
     "scripts/bundle-cli.mjs": "",
     "scripts/bundle-sources.mjs": "",
-    "scripts/code-cache.mjs": "",
     "scripts/typescript-native.mjs": "",
     "README.md": "# x\n",
   };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleForNode, repoRoot } from "../../scripts/bundle-sources.mjs";
-import { codeCacheFile, loadWithCodeCache, startedEvent } from "../../scripts/code-cache.mjs";
+import { codeCacheFile, loadWithCodeCache, startedEvent } from "../../src/cli/code-cache.mjs";
 import { startedEvent as reportedEvent } from "../../src/cli/started-event.ts";
 
 const cache = path.join(repoRoot, ".cache");
@@ -12,7 +12,7 @@ mkdirSync(cache, { recursive: true });
 const dir = mkdtempSync(path.join(cache, "test-code-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("the packed command's CommonJS bundle and its V8 code cache (scripts/code-cache.mjs)", () => {
+describe("the packed command's CommonJS bundle and its V8 code cache (src/cli/code-cache.mjs)", () => {
   it("compiles from the source without a cache, then from the cache it wrote", () => {
     const bundle = path.join(dir, "plain.cjs");
     writeFileSync(bundle, "module.exports = { answer: () => 42, file: __filename, dir: __dirname };\n");
@@ -73,7 +73,7 @@ describe("the packed command's CommonJS bundle and its V8 code cache (scripts/co
         '  process.stdout.write(String(require("node:fs").existsSync(__filename + ".v8-cache")));\n' +
         "});\n",
     );
-    const runner = `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, "scripts", "code-cache.mjs")).href)};\nrunWithCodeCache(${JSON.stringify(bundle)});\n`;
+    const runner = `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, "src", "cli", "code-cache.mjs")).href)};\nrunWithCodeCache(${JSON.stringify(bundle)});\n`;
     const printed = execFileSync(process.execPath, ["--input-type=module", "-e", runner], {
       encoding: "utf8",
     });

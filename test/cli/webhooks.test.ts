@@ -39,7 +39,6 @@ beforeAll(async () => {
   config.accounts[0]?.apiKeys.push(environmentKey);
   server = createServer({
     config,
-    warmUp: false,
     logger: { error: (message) => serverErrors.push(message) },
   });
   running = await server.listen({ port: 0, host: "127.0.0.1" });
@@ -304,7 +303,6 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     };
     const configured = createServer({
       config,
-      warmUp: false,
       logger: { error: (message) => serverErrors.push(message) },
     });
     const configuredRunning = await configured.listen({ port: 0, host: "127.0.0.1" });
@@ -457,7 +455,7 @@ describe("payreq webhooks trigger on an account with more endpoints than one pag
       allowWebhookTargets: ["127.0.0.1"],
       maxWebhookEndpointsPerAccount: 150,
     };
-    const crowded = createServer({ config, warmUp: false });
+    const crowded = createServer({ config });
     const crowdedRunning = await crowded.listen({ port: 0, host: "127.0.0.1" });
     const register = async (body: { url: string; events: string[] }) => {
       const answer = await fetch(`${crowdedRunning.url}/sandbox/webhooks/endpoints`, {

@@ -1,5 +1,5 @@
 import { type Address, type Hex, verifyTypedData } from "viem";
-import { readTypedData } from "../../src/client/typed-data.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 
 type Rejection = [number, string, string];
 

@@ -4,7 +4,7 @@ import { decodeFunctionData, encodeFunctionData } from "viem";
 import { expect, it } from "vitest";
 import { erc20FeeProxyAbi, getOfficialContracts } from "../../src/chain/index.ts";
 import { normaliseBatchPayout } from "../../src/client/batch-payout.ts";
-import { transactionValueToBigInt } from "../../src/client/transaction-value.ts";
+import { transactionValueToBigInt } from "../../src/wire/transaction-value.ts";
 import { createSecurePayment, payee, payer, usdcOnBase } from "../server/helpers.ts";
 import { describeInBrowser, type PayerPage, saveScreenshot, textOf, useBrowserAndServer } from "./browser.ts";
 import { type FakeWalletOptions, sentTransactions, walletCalls } from "./fake-wallet.ts";

@@ -16,7 +16,7 @@ import {
   type SecurePaymentDetails,
 } from "../../src/page/expected-link.ts";
 import { verifyTransactions } from "../../src/page/verify-transactions.ts";
-import { toWireTransaction } from "../../src/server/domain/transaction-wire.ts";
+import { toWireTransaction } from "../../src/server/domain/shared/transaction-wire.ts";
 import { feeAddress, payee, payer } from "../server/helpers.ts";
 
 const usdc = findToken("USDC-base") as TokenRecord;

@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTypedData } from "../../src/client/typed-data.ts";
 import { createDefaultConfig } from "../../src/server/index.ts";
 import { createMemoryStore } from "../../src/server/store/memory-store.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 import { createFailingStore } from "../support/failing-store.ts";
 import { bankAccount, payerRegistration } from "./fixtures.ts";
 import {
@@ -419,7 +419,7 @@ describe("every request is atomic", () => {
     it("stores nothing, so that no failure can leave anything half-written", async () => {
       const memory = createMemoryStore();
       const failing = createFailingStore(memory);
-      const server = await startTestServer({ store: failing.store, warmUp: false });
+      const server = await startTestServer({ store: failing.store });
       try {
         const call = await setup(server);
         const before = memory.snapshot();
@@ -441,7 +441,7 @@ describe("every request is atomic", () => {
     beforeAll(async () => {
       const config = createDefaultConfig();
       config.allowWebhookTargets = ["127.0.0.1"];
-      server = await startTestServer({ config, store: failing.store, warmUp: false });
+      server = await startTestServer({ config, store: failing.store });
       // Deliveries would write to the store beside the request under test.
       await server.server.webhooks.stop();
     });

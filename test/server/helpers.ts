@@ -55,8 +55,8 @@ export interface TestServer {
 
 /**
  * Starts a server on a free port of 127.0.0.1, on a clock that stands still at `startInstant`.
- * Without warm-up unless asked: each operation compiles at its first request, so a test file
- * pays only for the operations it calls.
+ * Each operation's checks compile at its first request, so a test file pays only for the
+ * operations it calls.
  */
 export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const clock = createFixedClock(startInstant);
@@ -64,7 +64,6 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
   const server = createServer({
     clock,
     logger: { error: (message) => loggedErrors.push(message) },
-    warmUp: false,
     ...options,
   });
   const running = await server.listen({ port: 0, host: "127.0.0.1" });

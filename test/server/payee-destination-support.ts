@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from "viem/accounts";
-import { readTypedData } from "../../src/client/typed-data.ts";
+import { readTypedData } from "../../src/wire/typed-data.ts";
 import type { CallOptions, TestServer } from "./helpers.ts";
 
 export const fauSepolia = {

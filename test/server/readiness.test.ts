@@ -1,40 +1,33 @@
 import type { Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { createReadiness } from "../../src/server/http/readiness.ts";
+import { waitUntilReady } from "../../src/server/http/readiness.ts";
 
 const request = {} as Request;
 const response = {} as Response;
 
-/** Whether waitUntilReady lets a request through at once, as it does once the server is open. */
-function passesAtOnce(readiness: ReturnType<typeof createReadiness>): boolean {
-  let passed = false;
-  readiness.waitUntilReady(request, response, () => {
-    passed = true;
-  });
-  return passed;
-}
-
-describe("createReadiness", () => {
-  it("settles holdDuring only once the server is open again, with the work's value", async () => {
-    const readiness = createReadiness(Promise.resolve(), () => false);
+describe("waitUntilReady", () => {
+  it("holds requests until the server's records are in, then lets each through at once", async () => {
+    let seed: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      seed = resolve;
+    });
+    const step = waitUntilReady(ready);
+    const passed: string[] = [];
+    step(request, response, () => passed.push("early"));
     await Promise.resolve();
-    expect(passesAtOnce(readiness)).toBe(true);
-    // What follows holdDuring (the background warm-up, which counts the quiet since the server
-    // opened) runs with the server open, not a few ticks before it opens.
-    const openWhenSettled = await readiness
-      .holdDuring(Promise.resolve("compiled"))
-      .then((value) => ({ value, open: passesAtOnce(readiness) }));
-    expect(openWhenSettled).toEqual({ value: "compiled", open: true });
+    expect(passed).toEqual([]);
+    seed();
+    await ready;
+    await Promise.resolve();
+    expect(passed).toEqual(["early"]);
+    step(request, response, () => passed.push("later"));
+    expect(passed).toEqual(["early", "later"]);
   });
 
-  it("opens too when the work fails, and passes the failure on", async () => {
-    const readiness = createReadiness(Promise.resolve(), () => false);
-    const openWhenFailed = await readiness
-      .holdDuring(Promise.reject(new Error("spec cannot be served")))
-      .then(
-        () => ({ failure: undefined, open: false }),
-        (error: Error) => ({ failure: error.message, open: passesAtOnce(readiness) }),
-      );
-    expect(openWhenFailed).toEqual({ failure: "spec cannot be served", open: true });
+  it("passes the failure of the start-up on to the error handlers", async () => {
+    const ready = Promise.reject(new Error("store unreachable"));
+    const step = waitUntilReady(ready);
+    const failure = await new Promise<unknown>((resolve) => step(request, response, resolve));
+    expect((failure as Error).message).toBe("store unreachable");
   });
 });

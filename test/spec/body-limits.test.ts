@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  type BodyLimits,
   fillArrays,
-  findOverlongArrays,
   findUnboundedArrays,
-  findUnknownMembers,
   readBodyLimits,
-  withoutUnknownMembers,
+  screenByLimits,
 } from "../../src/spec/body-limits.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../../src/spec/spec-document.ts";
@@ -69,7 +68,10 @@ describe("readBodyLimits", () => {
   });
 });
 
-describe("findOverlongArrays", () => {
+const overlongOf = (value: unknown, limits: BodyLimits) =>
+  screenByLimits(value, limits, { dropUnknown: false, listUnknown: 0 }).overlong;
+
+describe("screenByLimits: overlong arrays", () => {
   const limits = readBodyLimits(document, {
     type: "object",
     properties: { list: { $ref: "#/components/schemas/Items" }, "a/b": { type: "array", maxItems: 0 } },
@@ -77,8 +79,8 @@ describe("findOverlongArrays", () => {
 
   it("names each array over its limit with its length, and nothing within limits", () => {
     if (!limits) throw new Error("limits expected");
-    expect(findOverlongArrays({ list: [{ tags: [1, 2] }, {}] }, limits)).toEqual([]);
-    expect(findOverlongArrays({ list: [{}, { tags: [1, 2, 3] }], "a/b": [1] }, limits)).toEqual([
+    expect(overlongOf({ list: [{ tags: [1, 2] }, {}] }, limits)).toEqual([]);
+    expect(overlongOf({ list: [{}, { tags: [1, 2, 3] }], "a/b": [1] }, limits)).toEqual([
       { pointer: "/list/1/tags", maxItems: 2, length: 3 },
       { pointer: "/a~1b", maxItems: 0, length: 1 },
     ]);
@@ -87,15 +89,15 @@ describe("findOverlongArrays", () => {
   it("does not look into the items of an array that is too long", () => {
     if (!limits) throw new Error("limits expected");
     const items = new Array(1_000_000).fill({ tags: [1, 2, 3] });
-    expect(findOverlongArrays({ list: items }, limits)).toEqual([
+    expect(overlongOf({ list: items }, limits)).toEqual([
       { pointer: "/list", maxItems: 3, length: 1_000_000 },
     ]);
   });
 
   it("leaves values of another type to the validator", () => {
     if (!limits) throw new Error("limits expected");
-    expect(findOverlongArrays({ list: "not an array" }, limits)).toEqual([]);
-    expect(findOverlongArrays([1, 2, 3], limits)).toEqual([]);
+    expect(overlongOf({ list: "not an array" }, limits)).toEqual([]);
+    expect(overlongOf([1, 2, 3], limits)).toEqual([]);
   });
 });
 
@@ -123,7 +125,7 @@ describe("findUnboundedArrays", () => {
   });
 });
 
-describe("findUnknownMembers", () => {
+describe("screenByLimits: unknown members, listed", () => {
   const limits = readBodyLimits(document, {
     type: "object",
     additionalProperties: false,
@@ -134,30 +136,37 @@ describe("findUnknownMembers", () => {
 
   it("lists the first members closed objects do not name, in body order, and counts them all", () => {
     if (!limits) throw new Error("limits expected");
-    const found = findUnknownMembers(
-      {
-        list: [
-          { ok: 1, x: 2 },
-          { "a/b": 3, y: [4] },
-        ],
-        extra: true,
-      },
-      limits,
-      3,
-    );
+    const body = {
+      list: [
+        { ok: 1, x: 2 },
+        { "a/b": 3, y: [4] },
+      ],
+      extra: true,
+    };
+    const found = screenByLimits(body, limits, { dropUnknown: false, listUnknown: 3 });
     expect(found).toEqual({
-      listed: [
+      overlong: [],
+      unknown: [
         { pointer: "/extra", value: true },
         { pointer: "/list/0/x", value: 2 },
         { pointer: "/list/1/a~1b", value: 3 },
       ],
-      total: 4,
+      unknownTotal: 4,
+      value: body,
     });
-    expect(findUnknownMembers({ list: [{ ok: 1 }] }, limits, 3)).toEqual({ listed: [], total: 0 });
+    expect(screenByLimits({ list: [{ ok: 1 }] }, limits, { dropUnknown: false, listUnknown: 3 })).toEqual({
+      overlong: [],
+      unknown: [],
+      unknownTotal: 0,
+      value: { list: [{ ok: 1 }] },
+    });
   });
 });
 
-describe("withoutUnknownMembers", () => {
+const withoutUnknownMembers = (value: unknown, limits: BodyLimits) =>
+  screenByLimits(value, limits, { dropUnknown: true, listUnknown: 0 }).value;
+
+describe("screenByLimits: unknown members, dropped", () => {
   const limits = readBodyLimits(document, {
     type: "object",
     additionalProperties: false,

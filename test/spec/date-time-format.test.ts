@@ -1,8 +1,8 @@
-import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
+import { addFormats } from "../../src/spec/ajv-formats.ts";
 import { dateTimeFormat } from "../../src/spec/date-time-format.ts";
 
-const ajvDateTime = (fullFormats["date-time"] as { validate: (text: string) => boolean }).validate;
+const ajvDateTime = (addFormats.get("date-time", "full") as { validate: (text: string) => boolean }).validate;
 const validate = dateTimeFormat.validate as (text: string) => boolean;
 
 const valid = [

@@ -25,22 +25,29 @@ const testFiles = [...filesUnder("test", ".ts")].filter(
 const filesMentioning = (files: Iterable<[string, string]>, pattern: RegExp) =>
   [...files].filter(([, text]) => pattern.test(text)).map(([file]) => file);
 
-// Searching for an operationId finds its path file, its table entry, its domain function and its tests.
+// Searching for an operationId finds its path file and its domain function, in folders named after
+// its resource (openapi/paths/<resource>/, src/server/domain/<resource>/), its table entry and its tests.
 describe.each(readPathOperations())("$operationId", ({ operationId, key }) => {
   const word = new RegExp(`\\b${operationId}\\b`);
+  const declaring = filesMentioning(pathFiles, new RegExp(`operationId: ${operationId}$`, "m"));
+  const [pathFile] = declaring;
+  const resource = pathFile === undefined ? undefined : path.basename(path.dirname(pathFile));
 
-  it("is declared in the path file named after its path", () => {
-    const expected = `openapi/paths/${key.slice(1).replaceAll("/", "_")}.yaml`;
-    expect(filesMentioning(pathFiles, new RegExp(`operationId: ${operationId}$`, "m"))).toEqual([expected]);
+  it("is declared in the path file named after its path, in its resource's folder", () => {
+    expect(declaring.map((file) => [path.dirname(path.dirname(file)), path.basename(file)])).toEqual([
+      ["openapi/paths", `${key.slice(1).replaceAll("/", "_")}.yaml`],
+    ]);
   });
 
   it("has an entry in the operation table", () => {
     expect(operationTable).toMatch(new RegExp(`^  ${operationId},$`, "m"));
   });
 
-  it("is answered by the domain function of the same name", () => {
+  it("is answered by the domain function of the same name, in the folder of its resource", () => {
     const declaration = new RegExp(`export (async )?function ${operationId}\\(`);
-    expect(filesMentioning(domainFiles, declaration)).toHaveLength(1);
+    expect(filesMentioning(domainFiles, declaration).map((file) => path.dirname(file))).toEqual([
+      `src/server/domain/${resource}`,
+    ]);
   });
 
   it("is named by at least one test", () => {

@@ -1,4 +1,4 @@
-import { describeFetchFailure, isFetchTimeout } from "../describe-fetch-failure.ts";
+import { describeFetchFailure, isFetchTimeout } from "../../net/describe-fetch-failure.ts";
 
 /** What the integrator's endpoint made of a forwarded delivery. */
 export type ForwardOutcome =

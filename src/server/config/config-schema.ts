@@ -1,5 +1,5 @@
-import { webhookEventNames } from "../../client/webhook-event.ts";
 import { schemaEnum } from "../../spec/schemas.ts";
+import { webhookEventNames } from "../../wire/webhook-event.ts";
 
 /**
  * How Ajv compiles the schema below, at build time (scripts/build-config-validator.ts): every

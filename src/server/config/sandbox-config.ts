@@ -1,4 +1,4 @@
-import type { WebhookEventName } from "../../client/webhook-event.ts";
+import type { WebhookEventName } from "../../wire/webhook-event.ts";
 import type { ClientIdStatus } from "../store/records.ts";
 
 /** The sandbox's configuration: who may call it and how it behaves. JSON-shaped, see config-schema.ts. */

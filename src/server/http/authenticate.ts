@@ -3,7 +3,7 @@ import type { CredentialRole } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import type { Clock } from "../clock.ts";
-import { effectiveAllowedDomains } from "../domain/client-ids.ts";
+import { effectiveAllowedDomains } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
 import { stateOf } from "./request-state.ts";

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { allowsOrigin } from "../domain/client-ids.ts";
+import { allowsOrigin } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { Store } from "../store/store.ts";
 import type { CorsPolicy } from "./cors-policy.ts";

@@ -1,5 +1,5 @@
-import type { Request, RequestHandler, Response } from "express";
-import type { ServerContext } from "../domain/context.ts";
+import type { RequestHandler, Response } from "express";
+import type { ServerContext } from "../domain/shared/context.ts";
 import type { OperationHandler, OperationHandlers, PathOperationId } from "../operations/operation-types.ts";
 import { clockOf, principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
 
@@ -18,24 +18,21 @@ function sendJson(res: Response, status: number, body: unknown): void {
 
 /**
  * The one step that answers an operation: the handler of the operationId the route table matched,
- * given the validated inputs, the context `serverOf` picks for the request and the caller's
- * account's clock, answered with the operation's documented success status.
+ * given the validated inputs, the server's context and the caller's account's clock, answered
+ * with the operation's documented success status.
  */
-export function dispatchOperation(
-  handlers: OperationHandlers,
-  serverOf: (req: Request) => ServerContext,
-): RequestHandler {
+export function dispatchOperation(handlers: OperationHandlers, server: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { route, pathParams = {} } = stateOf(res);
+    const { route, pathParams = {}, query = {} } = stateOf(res);
     // checkHandlersCoverSpec made sure at start-up that every route has a handler and a success status.
     if (!route?.successStatus) throw new Error("dispatchOperation runs after resolveOperation");
     const handler = handlers[route.operationId as PathOperationId] as OperationHandler<PathOperationId>;
     const body = await handler(
-      { clock: clockOf(res), ...serverOf(req) },
+      { ...server, clock: clockOf(res) },
       {
         principal: principalOf(res),
         path: pathParams as never,
-        query: req.query as never,
+        query: query as never,
         body: req.body,
       },
     );

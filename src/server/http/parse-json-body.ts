@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler } from "express";
+import express, { type RequestHandler } from "express";
 import iconv from "iconv-lite";
 import { ProblemError, validationFailed } from "../problems.ts";
 import {
@@ -62,30 +62,15 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 /**
- * The validator compiles and caches its schemas per request content type: it is shown the one
- * media type the spec documents for the operation (none for operations without a body), so that
- * a charset parameter or other casing costs no second compile at the first such request.
- */
-function showSpecMediaType(req: Request, mediaType: string | undefined): void {
-  if (mediaType === undefined) delete req.headers["content-type"];
-  else req.headers["content-type"] = mediaType;
-}
-
-/**
  * Reads the JSON body of operations that take one: 415 unless it is `application/json`, 413 over
  * 1 MiB, 400 `/problems/malformed-json` when it does not parse. Other operations ignore any body.
  */
 export function parseJsonBody(): RequestHandler {
   return (req, res, next) => {
     const route = stateOf(res).route;
-    if (!route?.body) {
-      showSpecMediaType(req, undefined);
-      return next();
-    }
-    const { mediaType } = route.body;
+    if (!route?.body) return next();
     const contentType = req.get("content-type");
     if (contentType === undefined && !hasBody(req.headers)) {
-      showSpecMediaType(req, mediaType);
       if (!route.body.required) return next();
       return next(
         validationFailed([
@@ -102,10 +87,7 @@ export function parseJsonBody(): RequestHandler {
       );
     }
     parseJson(req, res, (error?: unknown) => {
-      if (!error) {
-        showSpecMediaType(req, mediaType);
-        return next();
-      }
+      if (!error) return next();
       const failure = error as BodyParserError;
       if (failure.type === "entity.too.large") {
         const size = failure.length === undefined ? "larger than the limit" : `${failure.length} bytes`;

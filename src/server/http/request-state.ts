@@ -1,8 +1,10 @@
-import type { Response } from "express";
+import type { Request, Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
 import type { SandboxClock } from "../clock.ts";
-import type { Principal } from "../domain/principal.ts";
-import type { ResponseCheck } from "./response-check.ts";
+import type { Principal } from "../domain/shared/principal.ts";
+
+/** Checks an answer about to be sent against the operation's response schemas; throws when it breaks them. */
+export type ResponseCheck = (req: Request, res: Response, body: unknown) => void;
 
 /** What the middleware learns about a request, kept in `res.locals` for the later steps. */
 export interface RequestState {
@@ -10,10 +12,12 @@ export interface RequestState {
   route: SpecOperation | undefined;
   /** The path parameters of the matched operation, decoded. */
   pathParams: Record<string, string> | undefined;
+  /** The query as validated: documented values coerced to their types, defaults filled in. */
+  query: Record<string, unknown> | undefined;
   principal: Principal | undefined;
   /** The sandbox clock of the caller's account, read once per request. */
   clock: SandboxClock | undefined;
-  /** Checks the answer against the spec once the request has passed the validator (validateAgainstSpec). */
+  /** Checks the answer against the spec once the request has passed validation (validateRequests). */
   responseCheck: ResponseCheck | undefined;
 }
 
@@ -27,6 +31,7 @@ export function startRequestState(res: Response, requestId: string): RequestStat
     requestId,
     route: undefined,
     pathParams: undefined,
+    query: undefined,
     principal: undefined,
     clock: undefined,
     responseCheck: undefined,

@@ -1,40 +1,41 @@
-import { createBatchPayoutSecurePayment } from "../domain/batch-payout-secure-payments.ts";
-import { createBatchPayout } from "../domain/batch-payouts.ts";
 import {
   createClientId,
   deleteClientId,
+  getClientId,
   listClientIds,
   updateClientId,
-} from "../domain/client-id-management.ts";
-import { getClientId } from "../domain/client-ids.ts";
-import { listConversionRoutes } from "../domain/conversion.ts";
-import { createRequest } from "../domain/create-request.ts";
-import { listCurrencies } from "../domain/currencies.ts";
-import { listConversionRoutesV2, listCurrenciesV2 } from "../domain/currencies-v2.ts";
-import { createMulticallPayout, getMulticallPayout } from "../domain/multicall-payouts.ts";
-import { getPayCalldata } from "../domain/pay-calldata.ts";
-import { getPayeeDestinationSigningData } from "../domain/payee-destination-signing.ts";
+} from "../domain/client-ids/client-ids.ts";
+import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
+import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
+import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
   deactivatePayeeDestination,
   getActivePayeeDestination,
   getPayeeDestination,
-} from "../domain/payee-destinations.ts";
-import { getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus } from "../domain/payers.ts";
+} from "../domain/payee-destinations/payee-destinations.ts";
+import {
+  getPayerComplianceStatus,
+  registerPayer,
+  updatePayerComplianceStatus,
+} from "../domain/payers/payers.ts";
 import {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
-} from "../domain/payment-details.ts";
-import { sendPaymentIntent } from "../domain/payment-intents.ts";
-import { listPaymentRoutes, listRequestRoutes } from "../domain/payment-routes.ts";
-import { searchPayments } from "../domain/payment-search.ts";
-import { createPayoutSecurePayment } from "../domain/payout-secure-payments.ts";
-import { createPayout } from "../domain/payouts.ts";
-import { updateRecurringPayment } from "../domain/recurring-payments.ts";
-import { submitRecurringPaymentSignature } from "../domain/recurring-payouts.ts";
-import { getRecurringPaymentStatus } from "../domain/recurring-progress.ts";
-import { getRequestStatus, updateRequest } from "../domain/request-status.ts";
+} from "../domain/payers/payment-details.ts";
+import { searchPayments } from "../domain/payments/search-payments.ts";
+import { createBatchPayout } from "../domain/payouts/create-batch-payout.ts";
+import { createPayout } from "../domain/payouts/create-payout.ts";
+import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recurring-payment-status.ts";
+import { submitRecurringPaymentSignature } from "../domain/recurring-payments/submit-recurring-payment-signature.ts";
+import { updateRecurringPayment } from "../domain/recurring-payments/update-recurring-payment.ts";
+import { createRequest } from "../domain/requests/create-request.ts";
+import { getPayCalldata } from "../domain/requests/get-pay-calldata.ts";
+import { getRequestStatus } from "../domain/requests/get-request-status.ts";
+import { listPaymentRoutes, listRequestRoutes } from "../domain/requests/list-payment-routes.ts";
+import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
+import { updateRequest } from "../domain/requests/update-request.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
@@ -45,11 +46,22 @@ import {
 import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
 import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
 import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
+import { checkSecurePaymentToken } from "../domain/secure-payments/check-secure-payment-token.ts";
+import { createBatchPayoutSecurePayment } from "../domain/secure-payments/create-batch-payout-secure-payment.ts";
+import { createMulticallPayout } from "../domain/secure-payments/create-multicall-payout.ts";
+import { createPayoutSecurePayment } from "../domain/secure-payments/create-payout-secure-payment.ts";
+import { createSecurePayment } from "../domain/secure-payments/create-secure-payment.ts";
+import { findSecurePayment } from "../domain/secure-payments/find-secure-payment.ts";
+import { getMulticallPayout } from "../domain/secure-payments/get-multicall-payout.ts";
+import { getSecurePaymentCalldata } from "../domain/secure-payments/get-secure-payment-calldata.ts";
+import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secure-payment-fees.ts";
+import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
+import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,
   redeliverSandboxWebhook,
-} from "../domain/sandbox/webhook-deliveries.ts";
+} from "../domain/webhooks/webhook-deliveries.ts";
 import {
   createSandboxWebhookEndpoint,
   deleteSandboxWebhookEndpoint,
@@ -57,13 +69,7 @@ import {
   listSandboxWebhookEndpoints,
   rotateSandboxWebhookEndpointSecret,
   sendSandboxWebhookTest,
-} from "../domain/sandbox/webhook-endpoints.ts";
-import { getSecurePaymentCalldata } from "../domain/secure-payment-calldata.ts";
-import { previewSecurePaymentFees } from "../domain/secure-payment-fee-preview.ts";
-import { recordSecurePaymentIntent } from "../domain/secure-payment-intents.ts";
-import { findSecurePayment } from "../domain/secure-payment-lookup.ts";
-import { refreshSecurePaymentStepTransaction } from "../domain/secure-payment-step-refresh.ts";
-import { checkSecurePaymentToken, createSecurePayment } from "../domain/secure-payments.ts";
+} from "../domain/webhooks/webhook-endpoints.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
 /**

@@ -3,8 +3,8 @@ import { Router } from "express";
 import { pageAssetDirectory, pageAssetPath, pageAssets } from "../../page/page-assets.ts";
 import { escapeHtml, pageSecurityHeaders, renderPageShell } from "../../page/page-shell.ts";
 import { bundledSpecFile, referenceDocsFile } from "../../spec/spec-document.ts";
-import { allowsOrigin } from "../domain/client-ids.ts";
-import type { ServerContext } from "../domain/context.ts";
+import { allowsOrigin } from "../domain/shared/client-ids.ts";
+import type { ServerContext } from "../domain/shared/context.ts";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>

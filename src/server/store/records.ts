@@ -1,5 +1,5 @@
-import type { WebhookEventName } from "../../client/webhook-event.ts";
-import type { Schemas } from "../domain/wire-types.ts";
+import type { WebhookEventName } from "../../wire/webhook-event.ts";
+import type { Schemas } from "../domain/shared/wire-types.ts";
 
 /** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
 export type { WebhookEventName };

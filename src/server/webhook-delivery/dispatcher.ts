@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { isWebhookEventName } from "../../client/webhook-event.ts";
 import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
+import { isWebhookEventName } from "../../wire/webhook-event.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../http/error-handler.ts";

@@ -1,4 +1,4 @@
-import { webhookEventNames } from "../../client/webhook-event.ts";
+import { webhookEventNames } from "../../wire/webhook-event.ts";
 import { configuredEndpointId, type SandboxConfig } from "../config/sandbox-config.ts";
 import type { Store } from "../store/store.ts";
 

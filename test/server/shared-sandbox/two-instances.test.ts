@@ -29,7 +29,7 @@ async function startTwoInstances(config: SandboxConfig): Promise<[TestServer, Te
   for (let n = 0; n < 2; n++) {
     const store = await createPostgresStore({ connectionString: url });
     stores.push(store);
-    const server = await startTestServer({ config, store, warmUp: false });
+    const server = await startTestServer({ config, store });
     servers.push(server);
     started.push(server);
   }

@@ -20,7 +20,7 @@ async function countingServer(): Promise<{ server: TestServer; reads: () => numb
   receivers.push(hook);
   const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...localReceivers };
   (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [{ url: hook.url }];
-  const server = await startTestServer({ config, store, warmUp: false });
+  const server = await startTestServer({ config, store });
   servers.push(server);
   return { server, reads: () => reads };
 }

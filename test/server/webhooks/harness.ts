@@ -27,7 +27,7 @@ export async function startWebhookServer(options: WebhookServerOptions = {}): Pr
   const config: SandboxConfig = { ...createDefaultConfig(), ...fastDelivery, ...localReceivers, ...settings };
   const [account] = config.accounts;
   if (account && endpoints) account.webhookEndpoints = endpoints;
-  return startTestServer({ config, warmUp: false, ...rest });
+  return startTestServer({ config, ...rest });
 }
 
 /** Registers an endpoint through the sandbox API; returns its id and secret. */

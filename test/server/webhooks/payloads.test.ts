@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookEventNames } from "../../../src/client/webhook-event.ts";
 import { sampleCredentials } from "../../../src/server/index.ts";
 import { createSchemaValidator, describeErrors } from "../../../src/spec/schema-validator.ts";
 import { isObject, loadBundledSpec, resolveNode } from "../../../src/spec/spec-document.ts";
+import { webhookEventNames } from "../../../src/wire/webhook-event.ts";
 import { bankAccount, payerRegistration } from "../fixtures.ts";
 import type { TestServer } from "../helpers.ts";
 import { payee, payer } from "../helpers.ts";

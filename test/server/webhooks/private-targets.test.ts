@@ -12,7 +12,7 @@ describe("the webhook target guard at registration, on by default", () => {
   let server: TestServer;
   beforeAll(async () => {
     // The built-in configuration, which allows no target.
-    server = await startTestServer({ warmUp: false });
+    server = await startTestServer({});
   });
   afterAll(() => server.close());
 

@@ -1,11 +1,10 @@
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, notFound } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
-import type { DomainContext } from "../context.ts";
-import { appendComplianceChange, appendPaymentDetailStatus } from "../payer-events.ts";
-import { requirePayer, toPayerCompliance } from "../payers.ts";
-import { toStoredPaymentDetail } from "../payment-details.ts";
-import type { Schemas } from "../wire-types.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { appendComplianceChange, appendPaymentDetailStatus } from "../shared/payer-events.ts";
+import { requirePayer, toPayerCompliance, toStoredPaymentDetail } from "../shared/payers.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 /** Verification decisions that no later decision changes. */
 const finalKycStatuses: ReadonlySet<PayerRecord["kycStatus"]> = new Set([

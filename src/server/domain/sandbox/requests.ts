@@ -3,14 +3,14 @@ import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import { formatBaseUnits, readAmount } from "../amounts.ts";
-import type { DomainContext } from "../context.ts";
-import { newTxHash } from "../ids.ts";
-import { type PaymentToRecord, recordPayment } from "../record-payment.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../requests.ts";
-import { effectiveStatus } from "../secure-payments.ts";
-import { checksummed } from "../wallet-book.ts";
-import type { Schemas } from "../wire-types.ts";
+import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newTxHash } from "../shared/ids.ts";
+import { type PaymentToRecord, recordPayment } from "../shared/record-payment.ts";
+import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
+import { checksummed } from "../shared/wallet-book.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 export async function toSandboxRequest(
   tx: StoreOperations,

@@ -1,11 +1,11 @@
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
-import type { DomainContext } from "../context.ts";
-import { requireOwnRecord } from "../own-records.ts";
-import { effectiveStatus } from "../secure-payments.ts";
-import { appendStatusChange } from "../status-changes.ts";
-import type { Schemas } from "../wire-types.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
+import { appendStatusChange } from "../shared/status-changes.ts";
+import type { Schemas } from "../shared/wire-types.ts";
 
 export function toSandboxSecurePayment(
   record: SecurePaymentRecord,

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { components } from "../../../../generated/schema.d.ts";
-import { transactionValueToBigInt } from "../../../../src/client/transaction-value.ts";
+import { transactionValueToBigInt } from "../../../../src/wire/transaction-value.ts";
 import type { TestAccount, TestChain, TestReceipt } from "../../../chain/support/test-chain.ts";
 
 type WireTransaction = components["schemas"]["Transaction"];

@@ -1,0 +1,84 @@
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { PayerRecord } from "../../store/records.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUuid } from "../shared/ids.ts";
+import { appendComplianceChange } from "../shared/payer-events.ts";
+import { complianceLinks, requirePayer, toPayerCompliance } from "../shared/payers.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+
+function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
+  return {
+    ...complianceLinks(ctx, payer),
+    userId: payer.userId,
+    status: { agreementStatus: payer.agreementStatus, kycStatus: payer.kycStatus },
+  };
+}
+
+/**
+ * Registers a payer of the caller's account, issuing the agreement (`pending`) and the identity
+ * verification (`initiated`) at once. Registering the same `clientUserId` again answers the
+ * existing registration, unchanged. Only what the sandbox needs is kept, no personal data.
+ */
+export async function registerPayer(
+  ctx: DomainContext,
+  { principal, body }: OperationInput<"registerPayer">,
+): Promise<Schemas["PayerComplianceStatus"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const existing = await tx.getPayer(principal.accountId, body.clientUserId);
+    if (existing) return toComplianceStatus(ctx, existing);
+    const now = ctx.clock.now();
+    const payer: PayerRecord = {
+      accountId: principal.accountId,
+      clientUserId: body.clientUserId,
+      userId: newUuid(),
+      beneficiaryType: body.beneficiaryType,
+      kycStatus: "initiated",
+      agreementStatus: "pending",
+      createdAt: now.toISOString(),
+    };
+    await tx.putPayer(payer);
+    await tx.appendEvent({
+      type: "payer.registered",
+      occurredAt: now.toISOString(),
+      data: { clientUserId: payer.clientUserId, userId: payer.userId },
+    });
+    await appendComplianceChange(tx, payer, now);
+    return toComplianceStatus(ctx, payer);
+  });
+}
+
+/** Where a payer of the caller's account stands; 404 (read by clients as "not started") for an unknown one. */
+export async function getPayerComplianceStatus(
+  ctx: DomainContext,
+  { principal, path: { clientUserId } }: OperationInput<"getPayerComplianceStatus">,
+): Promise<Schemas["PayerCompliance"]> {
+  return toPayerCompliance(ctx, await requirePayer(ctx.store, principal.accountId, clientUserId));
+}
+
+/**
+ * Records the payer's acceptance of the agreement (`completed`, once). `false` records nothing
+ * while the agreement is open, and cannot withdraw a completed one (400 invalid-state).
+ */
+export async function updatePayerComplianceStatus(
+  ctx: DomainContext,
+  { principal, path: { clientUserId }, body }: OperationInput<"updatePayerComplianceStatus">,
+): Promise<Schemas["PayerAgreementUpdated"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const payer = await requirePayer(tx, principal.accountId, clientUserId);
+    const completed = payer.agreementStatus === "completed";
+    if (!body.agreementCompleted) {
+      if (completed) {
+        throw invalidState(
+          `Payer '${clientUserId}' has already completed the agreement; agreementCompleted false cannot withdraw it.`,
+        );
+      }
+      return { success: true };
+    }
+    if (completed) return { success: true };
+    const changed: PayerRecord = { ...payer, agreementStatus: "completed" };
+    await tx.putPayer(changed);
+    await appendComplianceChange(tx, changed, ctx.clock.now());
+    return { success: true };
+  });
+}

@@ -1,0 +1,81 @@
+import { invalidField, notFound, ProblemError } from "../../problems.ts";
+import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { effectiveStatus } from "../shared/secure-payment-status.ts";
+
+/**
+ * The reported payment that holds the link now, if any: a broadcast transaction holds it until
+ * the payment is recorded; a Safe transaction alone, until its deadline passes.
+ */
+export function intentInProgress(
+  record: SecurePaymentRecord,
+  now: Date,
+): SecurePaymentIntentRecord | undefined {
+  const intent = record.intent;
+  if (!intent) return undefined;
+  const safeOnly = intent.txHash === null && intent.safePaymentDeadline !== null;
+  if (safeOnly && now.getTime() >= (intent.safePaymentDeadline as number) * 1000) return undefined;
+  return intent;
+}
+
+/** The token check's 423 for a link whose reported payment is still executing. */
+export function paymentInProgress(
+  record: SecurePaymentRecord,
+  intent: SecurePaymentIntentRecord,
+): ProblemError {
+  const transaction = intent.txHash ?? intent.safeTxHash;
+  return new ProblemError(
+    "securePaymentInProgress",
+    `A payment of the secure payment ${record.token} was submitted (transaction ${transaction}) and is still executing; do not pay it again.`,
+  );
+}
+
+/**
+ * The secure payment of `token` while it can be paid (pending, not expired); otherwise the token
+ * check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed; 404
+ * for an unknown token; 423 while a reported payment is executing, unless `inProgress` is
+ * `allowed` (a further report of that payment).
+ */
+export async function requirePayableSecurePayment(
+  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "getSecurePayment"> },
+  token: string,
+  options: { inProgress?: "refused" | "allowed" } = {},
+): Promise<SecurePaymentRecord> {
+  const record = await ctx.store.getSecurePayment(token);
+  if (!record) throw notFound(`No secure payment has the token ${token}.`);
+  if (record.kind === "multicall") {
+    throw invalidField(
+      "/path/token",
+      "is a multicall payout link, which payreq does not pay through this path: read it with GET /v2/secure-payments/multicall-payouts/{token}",
+    );
+  }
+  const status = effectiveStatus(record, ctx.clock.now());
+  switch (status) {
+    case "completed":
+      throw new ProblemError(
+        "securePaymentCompleted",
+        `The secure payment ${token} is already completed; there is nothing left to pay.`,
+      );
+    case "expired":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} expired on ${record.expiresAt}; ask the merchant for a new payment link.`,
+      );
+    case "invalidated":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} was invalidated by the merchant and can no longer be paid; ask the merchant for a new payment link.`,
+      );
+    case "compliance_failed":
+      throw new ProblemError(
+        "securePaymentNotPayable",
+        `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
+      );
+    case "pending": {
+      const intent = options.inProgress === "allowed" ? undefined : intentInProgress(record, ctx.clock.now());
+      if (intent) throw paymentInProgress(record, intent);
+      return record;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { PaymentContracts } from "../../../chain/index.ts";
+import type { Clock, SandboxClock } from "../../clock.ts";
+import type { Store } from "../../store/store.ts";
+import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow-list.ts";
+
+/** What domain operations need: storage, time, the contract table and the public URLs. */
+export interface DomainContext extends ServerContext {
+  /** The caller's account's sandbox clock, which every time decision reads; the sandbox API moves it. */
+  clock: SandboxClock;
+}
+
+/** What the server gives every operation, whoever calls. */
+export interface ServerContext {
+  store: Store;
+  /** The time source every account's sandbox clock runs on, each with its own offset. */
+  baseClock: Clock;
+  /** Contracts to use instead of the official ones, by network (local deployments, EVM tests). */
+  contractOverrides: Readonly<Partial<Record<string, PaymentContracts>>>;
+  securePaymentLifetimeSeconds: number;
+  /** The server's public origin, such as `http://127.0.0.1:3000`; known once it listens. */
+  publicOrigin(): string;
+  /** The hosted payment page; `securePaymentUrl` is this URL with the `token` query parameter. */
+  securePaymentPageUrl(): string;
+  webhooks: WebhookContext;
+}
+
+/** What the sandbox's webhook operations need from the delivery worker and the configuration. */
+export interface WebhookContext {
+  /** Targets let through the address guard, which refuses every other non-public address. */
+  allowList: WebhookTargetAllowList;
+  /** The most endpoints one account may have. */
+  maxEndpointsPerAccount: number;
+  /** Sends a pending delivery now (or once the worker runs). */
+  enqueue(deliveryId: string): void;
+}

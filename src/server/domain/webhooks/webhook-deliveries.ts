@@ -1,0 +1,91 @@
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState } from "../../problems.ts";
+import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import type { Principal } from "../shared/principal.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { nextCursor, readPageQuery } from "./pages.ts";
+
+/** A delivery as the sandbox API shows it: the payload parsed back from the exact text sent. */
+export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxWebhookDelivery"] {
+  return {
+    id: record.id,
+    endpointId: record.endpointId,
+    url: record.url,
+    eventId: record.eventId,
+    event: record.event,
+    requestId: record.requestId,
+    test: record.test,
+    state: record.state,
+    deadReason: record.deadReason,
+    nextAttemptAt: record.nextAttemptAt,
+    payload: JSON.parse(record.body) as Schemas["SandboxWebhookDelivery"]["payload"],
+    attempts: record.attempts.map((attempt) => ({ ...attempt })),
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
+  return requireOwnRecord(store.getWebhookDelivery(id), principal, `No webhook delivery has the id ${id}.`);
+}
+
+/** One page of the delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
+export async function listSandboxWebhookDeliveries(
+  ctx: DomainContext,
+  { principal, query }: OperationInput<"listSandboxWebhookDeliveries">,
+): Promise<Schemas["SandboxWebhookDeliveryList"]> {
+  const filter: WebhookDeliveryFilter = { accountId: principal.accountId };
+  if (query.endpointId !== undefined) filter.endpointId = query.endpointId;
+  if (query.eventId !== undefined) filter.eventId = query.eventId;
+  if (query.requestId !== undefined) filter.requestId = query.requestId;
+  if (query.state !== undefined) filter.state = query.state;
+  const page = await ctx.store.listWebhookDeliveries(filter, readPageQuery(query));
+  return { deliveries: page.items.map(toWireDelivery), nextCursor: nextCursor(page) };
+}
+
+export async function getSandboxWebhookDelivery(
+  ctx: DomainContext,
+  { principal, path: { deliveryId: id } }: OperationInput<"getSandboxWebhookDelivery">,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  return toWireDelivery(await loadOwn(ctx.store, principal, id));
+}
+
+/**
+ * Sends a delivered or dead delivery again: the same delivery id and body, a new round of
+ * attempts (retry count from 0, retries on the usual schedule), recorded after the earlier ones.
+ */
+export async function redeliverSandboxWebhook(
+  ctx: DomainContext,
+  { principal, path: { deliveryId: id } }: OperationInput<"redeliverSandboxWebhook">,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  const updated = await ctx.store.withTransaction(async (tx) => {
+    const record = await loadOwn(tx, principal, id);
+    if (record.state === "pending") {
+      throw invalidState(
+        `Webhook delivery ${id} is still pending; it is attempted again at ${record.nextAttemptAt}. Redeliver it once it is delivered or dead.`,
+      );
+    }
+    if (!(await tx.getWebhookEndpoint(record.endpointId))) {
+      throw invalidState(`Webhook delivery ${id} went to endpoint ${record.endpointId}, which was deleted.`);
+    }
+    const now = ctx.clock.now().toISOString();
+    const next: WebhookDeliveryRecord = {
+      ...record,
+      state: "pending",
+      deadReason: null,
+      round: record.round + 1,
+      nextRetryCount: 0,
+      nextAttemptAt: now,
+      dueAt: null,
+      lease: null,
+      updatedAt: now,
+    };
+    await tx.putWebhookDelivery(next);
+    return next;
+  });
+  ctx.webhooks.enqueue(updated.id);
+  return toWireDelivery(updated);
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { webhookEventNames } from "../../../wire/webhook-event.ts";
+import type { OperationInput } from "../../operations/operation-types.ts";
+import { invalidState, validationFailed } from "../../problems.ts";
+import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
+import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
+import { allowListHint } from "../../webhook-delivery/target-allow-list.ts";
+import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
+import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
+import type { DomainContext } from "../shared/context.ts";
+import { newUlid } from "../shared/ids.ts";
+import { requireOwnRecord } from "../shared/own-records.ts";
+import type { Principal } from "../shared/principal.ts";
+import { buildTestPayload } from "../shared/webhook-events.ts";
+import type { Schemas } from "../shared/wire-types.ts";
+import { nextCursor, readPageQuery } from "./pages.ts";
+import { toWireDelivery } from "./webhook-deliveries.ts";
+
+/** A fresh signing secret: 24 bytes from the CSPRNG. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString("hex")}`;
+}
+
+/** An endpoint as listed: the secret is reduced to its last four characters. */
+export function toWireEndpoint(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpoint"] {
+  return {
+    id: record.id,
+    url: record.url,
+    events: record.events,
+    secretLast4: record.secret.slice(-4),
+    source: record.source,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** An endpoint with its whole secret: only in the answers to create and rotate. */
+function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpointWithSecret"] {
+  return { ...toWireEndpoint(record), secret: record.secret };
+}
+
+function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookEndpointRecord> {
+  return requireOwnRecord(store.getWebhookEndpoint(id), principal, `No webhook endpoint has the id ${id}.`);
+}
+
+/** Checks an endpoint URL: its form, then, unless allow-listed, the addresses its host resolves to. */
+async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> {
+  const problem = describeWebhookUrlProblem(url);
+  if (problem) throw validationFailed([{ path: "/body/url", message: problem }]);
+  if (ctx.webhooks.allowList.allows(url)) return;
+  const refused = await refuseHost(hostOf(new URL(url)));
+  if (refused) {
+    throw validationFailed([
+      { path: "/body/url", message: `must reach a public address: ${refused}${allowListHint}` },
+    ]);
+  }
+}
+
+/** One payment fans out to every endpoint of its account: their number is bounded. */
+async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
+  const most = ctx.webhooks.maxEndpointsPerAccount;
+  const count = (await tx.listWebhookEndpoints(accountId)).items.length;
+  if (count >= most) {
+    throw invalidState(
+      `The account has ${count} webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is ${most}): delete one first.`,
+    );
+  }
+}
+
+export async function createSandboxWebhookEndpoint(
+  ctx: DomainContext,
+  { principal, body }: OperationInput<"createSandboxWebhookEndpoint">,
+): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
+  await checkEndpointUrl(ctx, body.url);
+  return ctx.store.withTransaction(async (tx) => {
+    await requireRoomForEndpoint(ctx, tx, principal.accountId);
+    const now = ctx.clock.now().toISOString();
+    const record: WebhookEndpointRecord = {
+      id: `we_${newUlid(ctx.clock.now())}`,
+      accountId: principal.accountId,
+      url: body.url,
+      secret: newWebhookSecret(),
+      events: body.events ?? [...webhookEventNames],
+      source: "api",
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.putWebhookEndpoint(record);
+    return withSecret(record);
+  });
+}
+
+export async function listSandboxWebhookEndpoints(
+  ctx: DomainContext,
+  { principal, query }: OperationInput<"listSandboxWebhookEndpoints">,
+): Promise<Schemas["SandboxWebhookEndpointList"]> {
+  const page = await ctx.store.listWebhookEndpoints(principal.accountId, readPageQuery(query));
+  return { endpoints: page.items.map(toWireEndpoint), nextCursor: nextCursor(page) };
+}
+
+export async function getSandboxWebhookEndpoint(
+  ctx: DomainContext,
+  { principal, path: { endpointId: id } }: OperationInput<"getSandboxWebhookEndpoint">,
+): Promise<Schemas["SandboxWebhookEndpoint"]> {
+  return toWireEndpoint(await loadOwn(ctx.store, principal, id));
+}
+
+/** Deletes an endpoint; its pending deliveries end as dead, and its log stays readable. */
+export async function deleteSandboxWebhookEndpoint(
+  ctx: DomainContext,
+  { principal, path: { endpointId: id } }: OperationInput<"deleteSandboxWebhookEndpoint">,
+): Promise<undefined> {
+  await ctx.store.withTransaction(async (tx) => {
+    await loadOwn(tx, principal, id);
+    await tx.deleteWebhookEndpoint(id);
+    const now = ctx.clock.now().toISOString();
+    const pending = await tx.listWebhookDeliveries({ endpointId: id, state: "pending" });
+    for (const delivery of pending.items) {
+      await tx.putWebhookDelivery({
+        ...delivery,
+        state: "dead",
+        deadReason: "endpoint_deleted",
+        nextAttemptAt: null,
+        updatedAt: now,
+      });
+    }
+  });
+  return undefined;
+}
+
+/** Replaces the signing secret; attempts from now on, retries included, are signed with the new one. */
+export async function rotateSandboxWebhookEndpointSecret(
+  ctx: DomainContext,
+  { principal, path: { endpointId: id } }: OperationInput<"rotateSandboxWebhookEndpointSecret">,
+): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
+  return ctx.store.withTransaction(async (tx) => {
+    const record = await loadOwn(tx, principal, id);
+    const rotated = { ...record, secret: newWebhookSecret(), updatedAt: ctx.clock.now().toISOString() };
+    await tx.putWebhookEndpoint(rotated);
+    return withSecret(rotated);
+  });
+}
+
+/** Sends a test event with placeholder values and `x-request-network-test: true`, whatever the endpoint's events. */
+export async function sendSandboxWebhookTest(
+  ctx: DomainContext,
+  { principal, path: { endpointId: id }, body }: OperationInput<"sendSandboxWebhookTest">,
+): Promise<Schemas["SandboxWebhookDelivery"]> {
+  const event: WebhookEventName = body?.event ?? "payment.confirmed";
+  const now = ctx.clock.now();
+  const delivery = await ctx.store.withTransaction(async (tx) => {
+    const endpoint = await loadOwn(tx, principal, id);
+    const record = createDeliveryRecord({
+      endpoint,
+      eventId: newUlid(now),
+      event,
+      requestId: null,
+      payload: buildTestPayload(event, now),
+      test: true,
+      now,
+    });
+    await tx.putWebhookDelivery(record);
+    return record;
+  });
+  ctx.webhooks.enqueue(delivery.id);
+  return toWireDelivery(delivery);
+}

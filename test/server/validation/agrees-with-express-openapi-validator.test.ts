@@ -1,0 +1,129 @@
+// The server checks requests with Ajv per operation (src/server/validation). This test holds those
+// checks against express-openapi-validator's public middleware on the same spec: both must accept
+// every valid call the contract suite derives from the spec's examples, and refuse every invalid
+// input it derives from the schemas.
+import type { AddressInfo } from "node:net";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listInvalidInputs } from "../../../src/contract/invalid-inputs.ts";
+import { type ContractRequest, listValidCalls } from "../../../src/contract/valid-inputs.ts";
+import { inSequence } from "../../../src/server/http/in-sequence.ts";
+import { parseJsonBody } from "../../../src/server/http/parse-json-body.ts";
+import { assignRequestId } from "../../../src/server/http/request-id.ts";
+import { resolveOperation } from "../../../src/server/http/resolve-operation.ts";
+import { buildRouteTable } from "../../../src/server/http/route-table.ts";
+import { validateRequests } from "../../../src/server/validation/validate-request.ts";
+import { readPathOperations } from "../../../src/spec/operations.ts";
+import { createSchemaValidator } from "../../../src/spec/schema-validator.ts";
+import { loadBundledSpec } from "../../../src/spec/spec-document.ts";
+
+const spec = loadBundledSpec();
+const operations = readPathOperations(spec);
+const accepted: RequestHandler = (_req, res) => {
+  res.status(204).end();
+};
+const answerStatus: ErrorRequestHandler = (error, _req, res, _next) => {
+  const status = (error as { status?: number }).status ?? 500;
+  res.status(status >= 400 && status < 500 ? 400 : status).end();
+};
+
+/** The server's own validation step, behind the steps it needs: finding the operation, reading the body. */
+function ourValidation() {
+  const app = express();
+  app.set("query parser", "simple");
+  app.use(
+    inSequence([
+      assignRequestId(),
+      resolveOperation(buildRouteTable(operations)),
+      parseJsonBody(),
+      validateRequests(spec, { strictBodies: false, validateResponses: false }),
+      accepted,
+    ]),
+  );
+  const answerProblem: ErrorRequestHandler = (error: { kind?: string }, req, res, next) =>
+    answerStatus(error.kind === "validationFailed" ? { status: 400 } : error, req, res, next);
+  app.use(answerProblem);
+  return app;
+}
+
+/** express-openapi-validator's middleware with the options the server's checks follow. */
+function theirValidation() {
+  const app = express();
+  app.use(express.json({ strict: false }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(spec) as never,
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, removeAdditional: true },
+      validateResponses: false,
+      validateSecurity: false,
+      ignoreUndocumented: true,
+    }),
+  );
+  app.use(accepted);
+  app.use(answerStatus);
+  return app;
+}
+
+async function listen(app: express.Express) {
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+function urlOf(key: string, request: ContractRequest): string {
+  const path = key.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(request.path[name] ?? ""));
+  const query = new URLSearchParams(request.query).toString();
+  return query === "" ? path : `${path}?${query}`;
+}
+
+let ours: Awaited<ReturnType<typeof listen>>;
+let theirs: Awaited<ReturnType<typeof listen>>;
+beforeAll(async () => {
+  [ours, theirs] = await Promise.all([listen(ourValidation()), listen(theirValidation())]);
+});
+afterAll(() => {
+  ours.close();
+  theirs.close();
+});
+
+async function statusOf(baseUrl: string, method: string, key: string, request: ContractRequest) {
+  const answer = await fetch(baseUrl + urlOf(key, request), {
+    method,
+    headers: { ...request.headers, ...(request.body ? { "content-type": request.body.contentType } : {}) },
+    ...(request.body ? { body: request.body.text } : {}),
+  });
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+const schemaValidator = createSchemaValidator(spec);
+
+describe.each(operations)("$operationId", (operation) => {
+  it("is validated alike: valid calls accepted, invalid inputs refused, by both", async () => {
+    const verdicts: string[] = [];
+    for (const valid of listValidCalls(operation)) {
+      const inputs = [
+        { check: `valid ${valid.exampleName ?? "call"}`, request: valid.request, expected: 204 },
+        ...listInvalidInputs(spec, schemaValidator, operation, valid)
+          .filter((input) => input.expect === "validation" || input.expect === "invalid-path-value")
+          // Without strictBodies both drop the members the spec does not describe.
+          .map((input) => ({
+            check: input.check,
+            request: input.request,
+            expected: input.unknownMember ? 204 : 400,
+          })),
+      ];
+      for (const { check, request, expected } of inputs) {
+        const [our, their] = await Promise.all([
+          statusOf(ours.url, operation.method, operation.key, request),
+          statusOf(theirs.url, operation.method, operation.key, request),
+        ]);
+        verdicts.push(`${check}: ours ${our}, express-openapi-validator ${their}, expected ${expected}`);
+      }
+    }
+    expect(
+      verdicts.filter((verdict) => !/ours (\d+), express-openapi-validator \1, expected \1$/.test(verdict)),
+    ).toEqual([]);
+  });
+});
