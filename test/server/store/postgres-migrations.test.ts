@@ -40,9 +40,12 @@ describeWithPostgres("the PostgreSQL migrations", () => {
 
     const store = await createPostgresStore({ connectionString: url });
     try {
-      expect(await store.getSecurePayment("tok_before")).toEqual({ ...stored, kind: "incoming" });
+      expect(await store.securePayments.get("tok_before")).toEqual({ ...stored, kind: "incoming" });
       expect(
-        await store.findActivePayeeDestination("acct", "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF"),
+        await store.payeeDestinations.first("activeWallet", {
+          accountId: "acct",
+          walletAddress: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+        }),
       ).toBe(undefined);
     } finally {
       await store.close();

@@ -153,7 +153,7 @@ describe("the in-memory store at scale", () => {
     // concern no webhook and waited for it; the creation itself read nothing.
     expect(fewRecords).toMatchObject({
       createSecurePayment: 0,
-      getPayCalldata: 4,
+      getPayCalldata: 2,
       "recordSandboxPayment with its webhook": 14,
     });
     expect(large.server.loggedErrors).toEqual([]);
