@@ -1,8 +1,7 @@
 import { copyRecord } from "./copy-record.ts";
 import { MemoryTable } from "./memory-table.ts";
-import { type OutboxOperations, withTables } from "./named-operations.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "./records.ts";
-import type { Store, StoreOperations } from "./store.ts";
+import type { Store, StoreOperations, StoreOwnOperations } from "./store.ts";
 import type { RecordOf } from "./table-declaration.ts";
 import { mapStoreTables, type RecordTables, type StoreTableDeclarations } from "./tables.ts";
 
@@ -59,7 +58,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     undo.push(step);
   };
 
-  function outboxOperations(): OutboxOperations {
+  function ownOperations(): StoreOwnOperations {
     return {
       appendEvent: async (event) => {
         appended.push(copy(event));
@@ -104,10 +103,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     };
   }
 
-  const operations = withTables(
-    mapStoreTables((_, name) => tables[name].storeTable(keepUndo)) as unknown as RecordTables,
-    outboxOperations(),
-  );
+  const operations: StoreOperations = {
+    ...(mapStoreTables((_, name) => tables[name].storeTable(keepUndo)) as unknown as RecordTables),
+    ...ownOperations(),
+  };
 
   function notify(committed: DomainEvent[]) {
     for (const listener of listeners) {
@@ -176,16 +175,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       ]),
     );
   }) as unknown as RecordTables;
-  const standaloneOutbox = Object.fromEntries(
-    Object.keys(outboxOperations()).map((name) => [
+  const standaloneOwn = Object.fromEntries(
+    Object.keys(ownOperations()).map((name) => [
       name,
-      single((tx) => tx[name as keyof OutboxOperations] as Operation, /^(get|list)/.test(name)),
+      single((tx) => tx[name as keyof StoreOwnOperations] as Operation, /^(get|list)/.test(name)),
     ]),
-  ) as unknown as OutboxOperations;
-  const standalone = withTables(standaloneTables, standaloneOutbox);
-
+  ) as unknown as StoreOwnOperations;
   return {
-    ...standalone,
+    ...standaloneTables,
+    ...standaloneOwn,
     snapshot: () => ({
       tables: Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, table.snapshot()])),
       events: copy(events.slice(trimmed)),
@@ -216,9 +214,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }),
     updateWebhookDelivery: (id, change) =>
       withTransaction(async (tx) => {
-        const current = await tx.getWebhookDelivery(id);
+        const current = await tx.webhookDeliveries.get(id);
         const changed = current && change(current);
-        if (changed) await tx.putWebhookDelivery(changed);
+        if (changed) await tx.webhookDeliveries.put(changed);
         return changed;
       }),
     consumeEvents: (consumer, limit, handle) =>

@@ -1,15 +1,11 @@
-import type { NamedOperations } from "./named-operations.ts";
 import type { DomainEvent, WebhookDeliveryClaim, WebhookDeliveryRecord } from "./records.ts";
 import type { RecordTables } from "./tables.ts";
 
 /**
- * The operations the server needs from its storage: a table of each declared record type
- * (tables.ts), such as `tx.requests.get(id)`, and the outbox. Every method is async and returns
- * copies, so that a SQL implementation can stand behind the same interface; records are values,
- * never live references into the store. Lists come in insertion order; no method reads more
- * records than it answers (plus those its filter skips), whatever the store holds.
+ * What each store writes its own way, beside its tables: the outbox (events and the cursors of
+ * their consumers) and trimming the delivery log.
  */
-export interface StoreOperations extends RecordTables, NamedOperations {
+export interface StoreOwnOperations {
   /**
    * Appends to the outbox. The event gets its sequence when the surrounding transaction commits,
    * in commit order, so a reader never sees a later sequence before an earlier one; listeners
@@ -33,6 +29,15 @@ export interface StoreOperations extends RecordTables, NamedOperations {
    */
   trimWebhookDeliveries(accountId: string, keepLatest: number): Promise<number>;
 }
+
+/**
+ * The operations the server needs from its storage: a table of each declared record type
+ * (tables.ts), such as `tx.requests.get(id)`, and the outbox. Every method is async and returns
+ * copies, so that a SQL implementation can stand behind the same interface; records are values,
+ * never live references into the store. Lists come in insertion order; no method reads more
+ * records than it answers (plus those its filter skips), whatever the store holds.
+ */
+export interface StoreOperations extends RecordTables, StoreOwnOperations {}
 
 export interface Store extends StoreOperations {
   /**

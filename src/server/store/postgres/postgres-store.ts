@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { withTables } from "../named-operations.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "../records.ts";
-import type { Store, StoreOperations } from "../store.ts";
+import type { Store, StoreOperations, StoreOwnOperations } from "../store.ts";
 import { mapStoreTables, type RecordTables } from "../tables.ts";
 import { migrateDatabase } from "./migrate.ts";
-import { type Queryable, SqlSession } from "./sql-session.ts";
-import { sqlStoreTable, sqlTables } from "./sql-tables.ts";
+import { type Queryable, SqlSession, sqlStoreTable } from "./sql-session.ts";
+import { sqlTables } from "./sql-tables.ts";
 
 /** Serialization failures and deadlocks: the transaction ran into a concurrent one and may run again. */
 const retryableCodes = new Set(["40001", "40P01"]);
@@ -19,7 +18,7 @@ const isRetryable = (error: unknown) => retryableCodes.has((error as { code?: st
 function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
   const sql = new SqlSession(db);
   const tables = mapStoreTables((_, name) => sqlStoreTable(sql, sqlTables[name])) as unknown as RecordTables;
-  return withTables(tables, {
+  const own: StoreOwnOperations = {
     appendEvent: async (event) => {
       appended.push(structuredClone(event));
     },
@@ -62,7 +61,8 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
       );
       return result.rowCount ?? 0;
     },
-  });
+  };
+  return { ...tables, ...own };
 }
 
 export interface PostgresStoreOptions {
@@ -164,7 +164,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
         const claimed = rows.map((row) => ({ ...row.record, lease }));
-        for (const record of claimed) await tx.putWebhookDelivery(record);
+        for (const record of claimed) await tx.webhookDeliveries.put(record);
         return claimed;
       }),
     // The worker's bookkeeping locks what it changes instead: it runs often, and a SERIALIZABLE
@@ -177,7 +177,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const current = rows[0]?.record;
         const changed = current && change(current);
-        if (changed) await tx.putWebhookDelivery(changed);
+        if (changed) await tx.webhookDeliveries.put(changed);
         return changed;
       }),
     consumeEvents: (consumer, limit, handle) =>

@@ -1,15 +1,8 @@
 import type { WebhookDeliveryRecord } from "../records.ts";
-import {
-  type AnyTable,
-  type DeclaredTable,
-  type StoreTable,
-  type TableFields,
-  tableFields,
-} from "../table-declaration.ts";
+import { type AnyTable, type DeclaredTable, type TableFields, tableFields } from "../table-declaration.ts";
 import { mapStoreTables, type StoreTableName } from "../tables.ts";
-import type { SqlSession, Where } from "./sql-session.ts";
 
-type ColumnValue = string | number | boolean | null;
+export type ColumnValue = string | number | boolean | null;
 
 /** The column that keeps a record field: `accountId` in `account_id`. */
 export const columnName = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -61,34 +54,3 @@ function sqlTable<R>(declaration: DeclaredTable<R>, extra?: (record: never) => R
 export const sqlTables = mapStoreTables((declaration: AnyTable, name) =>
   sqlTable(declaration, claimColumns[name]),
 );
-
-/** `column = value` for each of `fields`, the values named as a key or lookup value names them. */
-function matching<R>(table: SqlTable<R>, fields: readonly string[], value: unknown): Where {
-  const values = table.fields.valuesOf(fields, value);
-  return Object.fromEntries(fields.map((field, index) => [columnName(field), values[index] as string]));
-}
-
-/** The conditions of a lookup under a value, of its `only`, and of a filter. */
-function lookupWhere<R>(table: SqlTable<R>, lookup: string, value: unknown, filter?: object): Where {
-  const declared = table.fields.declaration.lookups[lookup];
-  if (!declared) throw new Error(`${table.name} has no lookup ${lookup}`);
-  const where = matching(table, declared.fields, value);
-  for (const [field, only] of Object.entries(declared.only ?? {})) {
-    where[columnName(field)] = table.fields.normalise(field, only) as ColumnValue;
-  }
-  for (const [field, wanted] of table.fields.filterEntries(filter))
-    where[columnName(field)] = wanted as ColumnValue;
-  return where;
-}
-
-/** A declared table over a session (StoreTable): every statement built from the declaration. */
-export function sqlStoreTable<R>(sql: SqlSession, table: SqlTable<R>): StoreTable<DeclaredTable<R>> {
-  return {
-    get: async (key) => sql.get(table, matching(table, table.fields.declaration.key, key)),
-    put: async (record) => sql.put(table, record),
-    delete: async (key) => sql.delete(table, matching(table, table.fields.declaration.key, key)),
-    first: async (lookup, value) => sql.first(table, lookupWhere(table, lookup, value)),
-    find: async (lookup, value, page, filter) =>
-      sql.find(table, lookupWhere(table, lookup, value, filter), page),
-  };
-}
