@@ -58,54 +58,53 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     undo.push(step);
   };
 
-  function ownOperations(): StoreOwnOperations {
-    return {
-      appendEvent: async (event) => {
-        appended.push(copy(event));
-      },
-      listEvents: async (afterSequence = 0, limit = Number.POSITIVE_INFINITY) => {
-        const first = events[trimmed]?.sequence ?? lastSequence + 1;
-        const start = trimmed + Math.max(0, afterSequence + 1 - first);
-        const found = events.slice(start, start + limit);
-        onRead("events", found.length);
-        return found.map(copy);
-      },
-      getOutboxCursor: async (consumer) => outboxCursors.get(consumer) ?? 0,
-      setOutboxCursor: async (consumer, sequence) => {
-        const had = outboxCursors.get(consumer);
-        undo.push(() =>
-          had === undefined ? outboxCursors.delete(consumer) : outboxCursors.set(consumer, had),
-        );
-        outboxCursors.set(consumer, sequence);
-      },
-      trimEvents: async (keepLatest) => {
-        const handled = outboxCursors.size > 0 ? Math.min(...outboxCursors.values()) : lastSequence;
-        const first = events[trimmed]?.sequence ?? lastSequence + 1;
-        const count = Math.max(0, Math.min(events.length - trimmed - keepLatest, handled - first + 1));
-        trimmed += count;
-        undo.push(() => {
-          trimmed -= count;
-        });
-        return count;
-      },
-      trimWebhookDeliveries: async (accountId, keepLatest) => {
-        const excess = tables.webhookDeliveries.count("account", accountId) - keepLatest;
-        if (excess <= 0) return 0;
-        const removed = tables.webhookDeliveries.removeOldest(
-          "account",
-          accountId,
-          excess,
-          (record) => record.state !== "pending",
-        );
-        undo.push(...removed);
-        return removed.length;
-      },
-    };
-  }
+  /** The outbox and the trimming of the delivery log: what this store writes its own way. */
+  const own: StoreOwnOperations = {
+    appendEvent: async (event) => {
+      appended.push(copy(event));
+    },
+    listEvents: async (afterSequence = 0, limit = Number.POSITIVE_INFINITY) => {
+      const first = events[trimmed]?.sequence ?? lastSequence + 1;
+      const start = trimmed + Math.max(0, afterSequence + 1 - first);
+      const found = events.slice(start, start + limit);
+      onRead("events", found.length);
+      return found.map(copy);
+    },
+    getOutboxCursor: async (consumer) => outboxCursors.get(consumer) ?? 0,
+    setOutboxCursor: async (consumer, sequence) => {
+      const had = outboxCursors.get(consumer);
+      undo.push(() =>
+        had === undefined ? outboxCursors.delete(consumer) : outboxCursors.set(consumer, had),
+      );
+      outboxCursors.set(consumer, sequence);
+    },
+    trimEvents: async (keepLatest) => {
+      const handled = outboxCursors.size > 0 ? Math.min(...outboxCursors.values()) : lastSequence;
+      const first = events[trimmed]?.sequence ?? lastSequence + 1;
+      const count = Math.max(0, Math.min(events.length - trimmed - keepLatest, handled - first + 1));
+      trimmed += count;
+      undo.push(() => {
+        trimmed -= count;
+      });
+      return count;
+    },
+    trimWebhookDeliveries: async (accountId, keepLatest) => {
+      const excess = tables.webhookDeliveries.count("account", accountId) - keepLatest;
+      if (excess <= 0) return 0;
+      const removed = tables.webhookDeliveries.removeOldest(
+        "account",
+        accountId,
+        excess,
+        (record) => record.state !== "pending",
+      );
+      undo.push(...removed);
+      return removed.length;
+    },
+  };
 
   const operations: StoreOperations = {
     ...(mapStoreTables((_, name) => tables[name].storeTable(keepUndo)) as unknown as RecordTables),
-    ...ownOperations(),
+    ...own,
   };
 
   function notify(committed: DomainEvent[]) {
@@ -160,23 +159,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   // A read outside a transaction reads at once when no transaction is queued or running (it
   // cannot see half-written state then), and otherwise waits its turn like a transaction.
-  const reader = operations;
   type Operation = (...args: unknown[]) => Promise<unknown>;
   const single =
     (pick: (tx: StoreOperations) => Operation, read: boolean): Operation =>
     (...args) =>
-      read && inFlight === 0 ? pick(reader)(...args) : withTransaction((tx) => pick(tx)(...args));
+      read && inFlight === 0 ? pick(operations)(...args) : withTransaction((tx) => pick(tx)(...args));
   const standaloneTables = mapStoreTables((_, name) => {
     const methods = (tx: StoreOperations) => tx[name] as unknown as Record<string, Operation>;
     return Object.fromEntries(
-      Object.keys(methods(reader)).map((method) => [
+      Object.keys(methods(operations)).map((method) => [
         method,
         single((tx) => methods(tx)[method] as Operation, method !== "put" && method !== "delete"),
       ]),
     );
   }) as unknown as RecordTables;
   const standaloneOwn = Object.fromEntries(
-    Object.keys(ownOperations()).map((name) => [
+    Object.keys(own).map((name) => [
       name,
       single((tx) => tx[name as keyof StoreOwnOperations] as Operation, /^(get|list)/.test(name)),
     ]),

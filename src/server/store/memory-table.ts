@@ -1,12 +1,7 @@
 import { copyRecord } from "./copy-record.ts";
 import type { Page, PageRequest } from "./records.ts";
-import {
-  type DeclaredTable,
-  type StoreTable,
-  type TableDeclaration,
-  type TableFields,
-  tableFields,
-} from "./table-declaration.ts";
+import type { DeclaredTable, StoreTable, TableDeclaration } from "./table-declaration.ts";
+import { type TableFields, tableFields } from "./table-fields.ts";
 
 /** A key's or a lookup's values as one map key: the value of one field, or all of them as JSON. */
 const encode = (values: readonly string[]) =>

@@ -1,5 +1,6 @@
 import type { WebhookDeliveryRecord } from "../records.ts";
-import { type AnyTable, type DeclaredTable, type TableFields, tableFields } from "../table-declaration.ts";
+import type { AnyTable, DeclaredTable } from "../table-declaration.ts";
+import { type TableFields, tableFields } from "../table-fields.ts";
 import { mapStoreTables, type StoreTableName } from "../tables.ts";
 
 export type ColumnValue = string | number | boolean | null;
