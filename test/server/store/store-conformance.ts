@@ -34,8 +34,10 @@ interface AnyStoreTable {
 }
 
 /**
- * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). A new
- * store method joins with a test here: both stores are then held to it.
+ * The behaviour every Store keeps, run against each store (test/server/store/*.test.ts). Every
+ * declared table is held to its declaration by the generic tests below (with a sample record from
+ * fixtures.ts); a store's own operation, or what a declaration alone cannot show, joins with a
+ * test here: both stores are then held to it.
  */
 export function describeStoreConformance(name: string, openStore: () => Promise<Store>): void {
   describe(`${name}: the Store contract`, () => {
