@@ -19,7 +19,7 @@ describe("createApiKeyVerifier", () => {
     }
   });
 
-  it("refuses unknown keys, also ones that differ from a remembered key by one character or by case", () => {
+  it("refuses unknown keys, also ones that differ from a known key by one character or by case", () => {
     expect(verify("sk_a_first_00000001")).toBe("acct_a");
     for (const presented of [
       "sk_a_first_00000002",
