@@ -6,10 +6,10 @@ import type { StoreOperations } from "./store/store.ts";
  * the store (none at first). Every server instance on the store reads the same clock.
  */
 export async function loadAccountClock(
-  store: Pick<StoreOperations, "getSandboxClock">,
+  store: Pick<StoreOperations, "sandboxClocks">,
   base: Clock,
   accountId: string,
 ): Promise<SandboxClock> {
-  const stored = await store.getSandboxClock(accountId);
+  const stored = await store.sandboxClocks.get(accountId);
   return new SandboxClock(base, stored?.offsetMs ?? 0);
 }

@@ -206,8 +206,8 @@ async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Pr
   for (const account of config.accounts) {
     for (const clientId of account.clientIds) {
       const fresh = clientIdRecordFromConfig(account.id, clientId, now);
-      const existing = await store.getClientId(clientId.id);
-      await store.putClientId(
+      const existing = await store.clientIds.get(clientId.id);
+      await store.clientIds.put(
         existing
           ? {
               ...fresh,

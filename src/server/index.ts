@@ -24,6 +24,8 @@ export {
 } from "./store/memory-store.ts";
 export { createPostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.ts";
 export type * from "./store/records.ts";
-export type { Store, StoreOperations } from "./store/store.ts";
+export type { Store, StoreOperations, StoreOwnOperations } from "./store/store.ts";
+export type { StoreTable } from "./store/table-declaration.ts";
+export type { RecordTables, StoreTableName } from "./store/tables.ts";
 export type { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 export { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";

@@ -72,11 +72,7 @@ describe("createPaymentDetails and registerPayer bodies, by default", () => {
       currency: "USD",
       beneficiaryType: "individual",
     });
-    const stored = await server.server.store.getPaymentDetail(
-      "acct_sandbox",
-      "ada@example.com",
-      created.body.payment_detail.id,
-    );
+    const stored = await server.server.store.paymentDetails.get(created.body.payment_detail.id);
     expect(stored).toMatchObject({ currency: "USD" });
     expect(Object.keys(stored ?? {})).not.toContain("gender");
   });
@@ -88,7 +84,7 @@ describe("createPaymentDetails and registerPayer bodies, by default", () => {
       },
     });
     expect(answer.status).toBe(201);
-    const request = await server.server.store.getRequest(answer.body.requestIds[0]);
+    const request = await server.server.store.requests.get(answer.body.requestIds[0]);
     expect(request).toMatchObject({
       invoiceCurrency: "EUR",
       paymentCurrency: "USDC-base",

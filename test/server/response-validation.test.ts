@@ -14,9 +14,12 @@ function corruptingStore(): Store {
   const store = createMemoryStore();
   return {
     ...store,
-    getSecurePayment: async (token) => {
-      const record = await store.getSecurePayment(token);
-      return record && { ...record, network: "Not A Network" };
+    securePayments: {
+      ...store.securePayments,
+      get: async (token) => {
+        const record = await store.securePayments.get(token);
+        return record && { ...record, network: "Not A Network" };
+      },
     },
   };
 }
@@ -51,8 +54,11 @@ describe("response validation", () => {
           store.withTransaction((tx) =>
             work({
               ...tx,
-              putSecurePayment: () =>
-                Promise.reject(new ProblemError("securePaymentCompleted", "Not a creation's answer.")),
+              securePayments: {
+                ...tx.securePayments,
+                put: () =>
+                  Promise.reject(new ProblemError("securePaymentCompleted", "Not a creation's answer.")),
+              },
             }),
           ),
       },

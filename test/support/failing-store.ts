@@ -5,9 +5,17 @@ export class ForcedStoreFailure extends Error {
   override name = "ForcedStoreFailure";
 }
 
-// Store methods that change what is stored; every other method only reads.
+// Store methods that change what is stored (a table's `put` and `delete` among them); every other
+// method only reads. A table's methods are named after it: `requests.put`.
 const writePrefixes = ["put", "append", "delete", "set", "trim", "claim", "update"];
-const isWrite = (name: string) => writePrefixes.some((prefix) => name.startsWith(prefix));
+const isWrite = (name: string) => {
+  const method = name.slice(name.indexOf(".") + 1);
+  return writePrefixes.some((prefix) => method.startsWith(prefix));
+};
+type Operation = (...args: unknown[]) => Promise<unknown>;
+/** A store's tables: the members that are objects of operations rather than operations. */
+const isTable = (value: unknown): value is Record<string, Operation> =>
+  typeof value === "object" && value !== null;
 // What a store has beside its operations.
 const storeControls = new Set(["withTransaction", "onEventsCommitted", "close", "snapshot"]);
 
@@ -36,17 +44,18 @@ export function createFailingStore(store: Store) {
     if (isWrite(name)) firstWriteSeen = true;
   };
 
-  const wrapOperations = <T extends object>(operations: T): T =>
+  const wrapOperations = <T extends object>(operations: T, prefix = ""): T =>
     new Proxy(operations, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== "function" || typeof property !== "string" || property === "withTransaction") {
-          return value;
-        }
+        if (typeof property !== "string" || property === "withTransaction") return value;
+        if (isTable(value)) return wrapOperations(value, `${property}.`);
+        if (typeof value !== "function") return value;
+        const name = `${prefix}${property}`;
         return async (...args: unknown[]) => {
-          beforeCall(property);
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          afterCall(property);
+          beforeCall(name);
+          const result = await (value as Operation).apply(target, args);
+          afterCall(name);
           return result;
         };
       },
@@ -59,18 +68,25 @@ export function createFailingStore(store: Store) {
     transactionOperations ??= store.withTransaction(async (tx) => new Set(Object.keys(tx)));
     return transactionOperations;
   };
+  const inTransaction =
+    (name: string, pick: (tx: StoreOperations) => Operation, own: Operation): Operation =>
+    async (...args) => {
+      if (!(await operationNames()).has(name)) return own(...args);
+      return wrapped.withTransaction((tx) => pick(tx)(...args));
+    };
   const standalone = Object.fromEntries(
     Object.entries(store)
-      .filter(([name, value]) => typeof value === "function" && !storeControls.has(name))
-      .map(([name, value]) => [
-        name,
-        async (...args: unknown[]) => {
-          if (!(await operationNames()).has(name)) return (value as (...a: unknown[]) => unknown)(...args);
-          return wrapped.withTransaction((tx) =>
-            (tx[name as keyof StoreOperations] as (...a: unknown[]) => Promise<unknown>)(...args),
-          );
-        },
-      ]),
+      .filter(([name, value]) => (typeof value === "function" || isTable(value)) && !storeControls.has(name))
+      .map(([name, value]) => {
+        const operation = (tx: StoreOperations) => tx[name as keyof StoreOperations] as unknown;
+        if (!isTable(value))
+          return [name, inTransaction(name, (tx) => operation(tx) as Operation, value as Operation)];
+        const methods = Object.entries(value).map(([method, own]) => [
+          method,
+          inTransaction(name, (tx) => (operation(tx) as Record<string, Operation>)[method] as Operation, own),
+        ]);
+        return [name, Object.fromEntries(methods)];
+      }),
   );
   const wrapped: Store = {
     ...store,

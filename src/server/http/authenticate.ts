@@ -69,7 +69,7 @@ export function authenticate(options: {
     // Read, check and stamp `lastUsedAt` in one transaction: a revocation committing in between
     // must neither be missed nor overwritten by the stamp.
     const outcome = await options.store.withTransaction(async (tx) => {
-      const record = await tx.findClientIdByPublicValue(clientId);
+      const record = await tx.clientIds.first("publicValue", clientId);
       if (!record) return unauthorized(`The client ID in ${clientIdHeader} is not recognised.`);
       if (record.status !== "active")
         return unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`);
@@ -87,7 +87,7 @@ export function authenticate(options: {
       // The account's clock is read in the same transaction, so the stamp and the request agree.
       const clock = await loadAccountClock(tx, options.baseClock, record.accountId);
       const used = { ...record, lastUsedAt: clock.now().toISOString() };
-      await tx.putClientId(used);
+      await tx.clientIds.put(used);
       return { used, clock };
     });
     if (outcome instanceof ProblemError) return next(outcome);

@@ -13,7 +13,7 @@ export function answerCors(store: Store, publicOrigin: () => string, policy: Cor
   return async (req, res, next) => {
     const origin = req.get("origin");
     if (origin === undefined) return next();
-    const clientIds = await store.listClientIds();
+    const { items: clientIds } = await store.clientIds.find("all", {});
     const ownOrigin = publicOrigin();
     const allowed = clientIds.some((record) => allowsOrigin(record, origin, ownOrigin));
     res.vary("Origin");

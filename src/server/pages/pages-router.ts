@@ -18,7 +18,7 @@ function page(title: string, body: string): string {
  */
 async function findPageClientId(ctx: ServerContext): Promise<string | undefined> {
   const origin = ctx.publicOrigin();
-  const clientIds = await ctx.store.listClientIds();
+  const { items: clientIds } = await ctx.store.clientIds.find("all", {});
   return clientIds.find((record) => allowsOrigin(record, origin, origin))?.clientId;
 }
 

@@ -1,18 +1,15 @@
 import { copyRecord } from "./copy-record.ts";
 import type { Page, PageRequest } from "./records.ts";
+import type { DeclaredTable, StoreTable, TableDeclaration } from "./table-declaration.ts";
+import { type TableFields, tableFields } from "./table-fields.ts";
 
-/** How a record type is kept in memory: its primary key and the secondary indexes its queries use. */
-export interface MemoryTableSpec<R> {
-  name: string;
-  key(record: R): string;
-  /** Each index finds records by the value its function gives; undefined leaves a record out of it. */
-  indexes: Record<string, (record: R) => string | undefined>;
-  /** Indexes that refuse a second record with the value of one already kept. */
-  unique?: readonly string[];
-}
+/** A key's or a lookup's values as one map key: the value of one field, or all of them as JSON. */
+const encode = (values: readonly string[]) =>
+  values.length === 1 ? (values[0] as string) : JSON.stringify(values);
 
 /** One index: the value a record is found by, and the rows of each value. */
 interface IndexEntries<R> {
+  name: string;
   indexValue: (record: R) => string | undefined;
   entries: Map<string, Row<R>[]>;
 }
@@ -45,40 +42,63 @@ function firstAfter<R>(rows: Row<R>[], after: number): number {
 }
 
 /**
- * One record type in memory: rows by primary key, and per index the rows of each value sorted by
- * insertion position, so that a lookup or a page reads only what it answers. A replaced record
- * keeps its position. Every write returns the step that undoes it. `onRead` hears of every record
- * a read looks at, so that tests can check that nothing walks a whole table.
+ * One record table in memory, as its declaration says (tables.ts): rows by key, and per lookup
+ * the rows of each value sorted by insertion position, so that a lookup or a page reads only what
+ * it answers. Keys and lookup values are given as declared: the value of a one-field key, or an
+ * object of the fields. A replaced record keeps its position. Every write returns the step that
+ * undoes it. `onRead` hears of every record a read looks at, so that tests can check that nothing
+ * walks a whole table.
  */
 export class MemoryTable<R> {
-  readonly #spec: MemoryTableSpec<R>;
+  readonly #name: string;
+  readonly #fields: TableFields<R>;
   readonly #rows = new Map<string, Row<R>>();
-  readonly #indexes = new Map<string, Map<string, Row<R>[]>>();
-  /** Each index's value function and entries, listed once for the writes that walk them all. */
+  readonly #indexes = new Map<string, IndexEntries<R>>();
+  /** Each index, listed once for the writes that walk them all. */
   readonly #indexList: IndexEntries<R>[] = [];
+  /** The indexes that refuse a second record with the value of one already kept. */
+  readonly #unique: IndexEntries<R>[] = [];
   readonly #onRead: (table: string, records: number) => void;
   #nextPosition = 1;
 
-  constructor(spec: MemoryTableSpec<R>, onRead: (table: string, records: number) => void) {
-    this.#spec = spec;
+  constructor(declaration: TableDeclaration<R>, onRead: (table: string, records: number) => void) {
+    this.#name = declaration.sqlName;
+    this.#fields = tableFields(declaration);
     this.#onRead = onRead;
-    for (const [name, indexValue] of Object.entries(spec.indexes)) {
-      const entries = new Map<string, Row<R>[]>();
-      this.#indexes.set(name, entries);
-      this.#indexList.push({ indexValue, entries });
+    for (const [name, lookup] of Object.entries(declaration.lookups)) {
+      const index: IndexEntries<R> = {
+        name,
+        indexValue: (record) => {
+          if (!this.#fields.admits(lookup, record)) return undefined;
+          const values = this.#fields.recordValues(record, lookup.fields);
+          return values.includes(null) ? undefined : encode(values as string[]);
+        },
+        entries: new Map(),
+      };
+      this.#indexes.set(name, index);
+      this.#indexList.push(index);
+      if (lookup.unique) this.#unique.push(index);
     }
   }
 
-  get(key: string): R | undefined {
-    const row = this.#rows.get(key);
+  #keyOf(record: R): string {
+    return encode(this.#fields.recordValues(record, this.#fields.declaration.key) as string[]);
+  }
+
+  #key(key: unknown): string {
+    return encode(this.#fields.valuesOf(this.#fields.declaration.key, key));
+  }
+
+  get(key: unknown): R | undefined {
+    const row = this.#rows.get(this.#key(key));
     if (!row) return undefined;
-    this.#onRead(this.#spec.name, 1);
+    this.#onRead(this.#name, 1);
     return copy(row.record);
   }
 
   /** Inserts or replaces; returns the undo step. */
   put(record: R): () => void {
-    const key = this.#spec.key(record);
+    const key = this.#keyOf(record);
     const previous = this.#rows.get(key);
     this.#checkUnique(record, key);
     const row: Row<R> = { position: previous?.position ?? this.#nextPosition++, record: copy(record) };
@@ -96,13 +116,47 @@ export class MemoryTable<R> {
     };
   }
 
+  /**
+   * The table as a transaction sees it (StoreTable): each write's undo step goes to `keepUndo`,
+   * and a `find` filter keeps the records whose fields equal the filter's values.
+   */
+  storeTable(keepUndo: (step: () => void) => void): StoreTable<DeclaredTable<R>> {
+    return {
+      get: async (key) => this.get(key),
+      put: async (record) => {
+        keepUndo(this.put(record));
+      },
+      delete: async (key) => {
+        const restore = this.delete(key);
+        if (restore) keepUndo(restore);
+        return restore !== undefined;
+      },
+      first: async (lookup, value) => this.first(lookup, value),
+      find: async (lookup, value, page, filter) => this.find(lookup, value, page, this.#matches(filter)),
+    };
+  }
+
+  #matches(filter: object | undefined): ((record: R) => boolean) | undefined {
+    const wanted = this.#fields.filterEntries(filter);
+    if (wanted.length === 0) return undefined;
+    return (record) =>
+      wanted.every(
+        ([field, value]) =>
+          this.#fields.normalise(field, (record as Record<string, unknown>)[field]) === value,
+      );
+  }
+
   /** Copies of every record, oldest first: what the table holds, for comparing states. */
   snapshot(): R[] {
     return [...this.#rows.values()].sort((a, b) => a.position - b.position).map((row) => copy(row.record));
   }
 
   /** Removes a record; returns the undo step, or undefined when there was none. */
-  delete(key: string): (() => void) | undefined {
+  delete(key: unknown): (() => void) | undefined {
+    return this.#delete(this.#key(key));
+  }
+
+  #delete(key: string): (() => void) | undefined {
     const row = this.#rows.get(key);
     if (!row) return undefined;
     this.#unindex(row);
@@ -113,16 +167,21 @@ export class MemoryTable<R> {
     };
   }
 
-  /** The first record (oldest) with `value` in the index. */
-  first(index: string, value: string): R | undefined {
+  /** The first record (oldest) a lookup finds under `value`. */
+  first(index: string, value: unknown): R | undefined {
     const row = this.#bucket(index, value)[0];
     if (!row) return undefined;
-    this.#onRead(this.#spec.name, 1);
+    this.#onRead(this.#name, 1);
     return copy(row.record);
   }
 
-  /** Records with `value` in the index that also pass `keep`, oldest first: all, or one page. */
-  find(index: string, value: string, page?: PageRequest, keep: (record: R) => boolean = () => true): Page<R> {
+  /** Records a lookup finds under `value` that also pass `keep`, oldest first: all, or one page. */
+  find(
+    index: string,
+    value: unknown,
+    page?: PageRequest,
+    keep: (record: R) => boolean = () => true,
+  ): Page<R> {
     const rows = this.#bucket(index, value);
     const limit = page?.limit ?? Number.POSITIVE_INFINITY;
     const items: R[] = [];
@@ -140,35 +199,38 @@ export class MemoryTable<R> {
       items.push(copy(row.record));
       last = row;
     }
-    this.#onRead(this.#spec.name, read);
+    this.#onRead(this.#name, read);
     return { items, next: more && last ? last.position : null };
   }
 
-  /** How many records the index holds under `value`, read from the index alone. */
-  count(index: string, value: string): number {
+  /** How many records a lookup finds under `value`, read from the index alone. */
+  count(index: string, value: unknown): number {
     return this.#bucket(index, value).length;
   }
 
-  /** The keys of the records among the `count` oldest under `value` that pass `keep`. */
-  oldestKeys(index: string, value: string, count: number, keep: (record: R) => boolean): string[] {
+  /** Removes those of the `count` oldest records under `value` that pass `keep`; returns their undo steps. */
+  removeOldest(index: string, value: unknown, count: number, keep: (record: R) => boolean): (() => void)[] {
     const oldest = this.#bucket(index, value).slice(0, count);
-    this.#onRead(this.#spec.name, oldest.length);
-    return oldest.filter((row) => keep(row.record)).map((row) => this.#spec.key(row.record));
+    this.#onRead(this.#name, oldest.length);
+    return oldest
+      .filter((row) => keep(row.record))
+      .map((row) => this.#delete(this.#keyOf(row.record)) as () => void);
   }
 
-  #bucket(index: string, value: string): Row<R>[] {
-    const entries = this.#indexes.get(index);
-    if (!entries) throw new Error(`${this.#spec.name} has no index ${index}`);
-    return entries.get(value) ?? [];
+  #bucket(index: string, value: unknown): Row<R>[] {
+    const found = this.#indexes.get(index);
+    if (!found) throw new Error(`${this.#name} has no lookup ${index}`);
+    const fields = this.#fields.declaration.lookups[index]?.fields ?? [];
+    return found.entries.get(encode(this.#fields.valuesOf(fields, value))) ?? [];
   }
 
   #checkUnique(record: R, key: string): void {
-    for (const index of this.#spec.unique ?? []) {
-      const value = this.#spec.indexes[index]?.(record);
+    for (const { name, indexValue, entries } of this.#unique) {
+      const value = indexValue(record);
       if (value === undefined) continue;
-      const holder = this.#bucket(index, value)[0];
-      if (holder && this.#spec.key(holder.record) !== key) {
-        throw new UniqueViolationError(this.#spec.name, index, value);
+      const holder = entries.get(value)?.[0];
+      if (holder && this.#keyOf(holder.record) !== key) {
+        throw new UniqueViolationError(this.#name, name, value);
       }
     }
   }

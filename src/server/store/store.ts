@@ -1,93 +1,11 @@
-import type {
-  ClientIdRecord,
-  DomainEvent,
-  Page,
-  PageRequest,
-  PayeeDestinationNonceRecord,
-  PayeeDestinationRecord,
-  PayerRecord,
-  PaymentDetailRecord,
-  PaymentIntentRecord,
-  RecurringPaymentRecord,
-  RequestRecord,
-  SandboxClockRecord,
-  SecurePaymentRecord,
-  WalletAllowanceRecord,
-  WalletBalanceRecord,
-  WebhookDeliveryClaim,
-  WebhookDeliveryFilter,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-} from "./records.ts";
+import type { DomainEvent, WebhookDeliveryClaim, WebhookDeliveryRecord } from "./records.ts";
+import type { RecordTables } from "./tables.ts";
 
 /**
- * The operations the server needs from its storage. Every method is async and returns copies,
- * so that a SQL implementation can stand behind the same interface; records are values, never
- * live references into the store. Lists come in insertion order; no method reads more records
- * than it answers (plus those its filter skips), whatever the store holds.
+ * What each store writes its own way, beside its tables: the outbox (events and the cursors of
+ * their consumers) and trimming the delivery log.
  */
-export interface StoreOperations {
-  getRequest(requestId: string): Promise<RequestRecord | undefined>;
-  findRequestByPaymentReference(paymentReference: string): Promise<RequestRecord | undefined>;
-  /** Inserts or replaces a request. */
-  putRequest(record: RequestRecord): Promise<void>;
-  /**
-   * The requests of one account, oldest first: every one, or with `recurringPaymentId` only the
-   * periods that recurring payment's executions created.
-   */
-  listRequests(accountId: string, filter?: { recurringPaymentId?: string }): Promise<RequestRecord[]>;
-
-  getPaymentIntent(id: string): Promise<PaymentIntentRecord | undefined>;
-  /** Inserts or replaces a payment intent. */
-  putPaymentIntent(record: PaymentIntentRecord): Promise<void>;
-
-  getSecurePayment(token: string): Promise<SecurePaymentRecord | undefined>;
-  putSecurePayment(record: SecurePaymentRecord): Promise<void>;
-
-  getPayeeDestination(accountId: string, destinationId: string): Promise<PayeeDestinationRecord | undefined>;
-  /** The active destination of a wallet (compared case-insensitively) in one account, if any. */
-  findActivePayeeDestination(
-    accountId: string,
-    walletAddress: string,
-  ): Promise<PayeeDestinationRecord | undefined>;
-  /** Inserts or replaces a destination. */
-  putPayeeDestination(record: PayeeDestinationRecord): Promise<void>;
-  getPayeeDestinationNonce(nonce: string): Promise<PayeeDestinationNonceRecord | undefined>;
-  putPayeeDestinationNonce(record: PayeeDestinationNonceRecord): Promise<void>;
-
-  getRecurringPayment(id: string): Promise<RecurringPaymentRecord | undefined>;
-  putRecurringPayment(record: RecurringPaymentRecord): Promise<void>;
-
-  getPayer(accountId: string, clientUserId: string): Promise<PayerRecord | undefined>;
-  putPayer(record: PayerRecord): Promise<void>;
-
-  getPaymentDetail(
-    accountId: string,
-    clientUserId: string,
-    id: string,
-  ): Promise<PaymentDetailRecord | undefined>;
-  putPaymentDetail(record: PaymentDetailRecord): Promise<void>;
-  /** The payment details of one payer of one account, oldest first. */
-  listPaymentDetails(accountId: string, clientUserId: string): Promise<PaymentDetailRecord[]>;
-
-  getClientId(id: string): Promise<ClientIdRecord | undefined>;
-  findClientIdByPublicValue(clientId: string): Promise<ClientIdRecord | undefined>;
-  /** The client IDs of one account, oldest first; of every account when none is named (CORS, the payment page). */
-  listClientIds(accountId?: string): Promise<ClientIdRecord[]>;
-  putClientId(record: ClientIdRecord): Promise<void>;
-
-  /** Every balance and allowance of one address (compared case-insensitively) in one account's wallet book. */
-  getWallet(
-    accountId: string,
-    address: string,
-  ): Promise<{ balances: WalletBalanceRecord[]; allowances: WalletAllowanceRecord[] }>;
-  putBalance(record: WalletBalanceRecord): Promise<void>;
-  putAllowance(record: WalletAllowanceRecord): Promise<void>;
-
-  /** Where an account's sandbox clock stands; undefined until the account first moves it. */
-  getSandboxClock(accountId: string): Promise<SandboxClockRecord | undefined>;
-  putSandboxClock(record: SandboxClockRecord): Promise<void>;
-
+export interface StoreOwnOperations {
   /**
    * Appends to the outbox. The event gets its sequence when the surrounding transaction commits,
    * in commit order, so a reader never sees a later sequence before an earlier one; listeners
@@ -105,27 +23,21 @@ export interface StoreOperations {
    */
   trimEvents(keepLatest: number): Promise<number>;
 
-  getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | undefined>;
-  /** Endpoints of one account, oldest first: all of them, or one page. */
-  listWebhookEndpoints(accountId: string, page?: PageRequest): Promise<Page<WebhookEndpointRecord>>;
-  putWebhookEndpoint(record: WebhookEndpointRecord): Promise<void>;
-  /** Removes an endpoint; its deliveries stay in the log. True when it existed. */
-  deleteWebhookEndpoint(id: string): Promise<boolean>;
-
-  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord | undefined>;
-  /** Deliveries matching every given field of the filter, oldest first: all of them, or one page. */
-  listWebhookDeliveries(
-    filter: WebhookDeliveryFilter,
-    page?: PageRequest,
-  ): Promise<Page<WebhookDeliveryRecord>>;
-  /** Inserts or replaces a delivery; a second delivery of one event to one endpoint is refused. */
-  putWebhookDelivery(record: WebhookDeliveryRecord): Promise<void>;
   /**
    * Drops an account's oldest delivered or dead deliveries beyond its newest `keepLatest`
    * deliveries; pending ones stay. Returns how many it dropped.
    */
   trimWebhookDeliveries(accountId: string, keepLatest: number): Promise<number>;
 }
+
+/**
+ * The operations the server needs from its storage: a table of each declared record type
+ * (tables.ts), such as `tx.requests.get(id)`, and the outbox. Every method is async and returns
+ * copies, so that a SQL implementation can stand behind the same interface; records are values,
+ * never live references into the store. Lists come in insertion order; no method reads more
+ * records than it answers (plus those its filter skips), whatever the store holds.
+ */
+export interface StoreOperations extends RecordTables, StoreOwnOperations {}
 
 export interface Store extends StoreOperations {
   /**

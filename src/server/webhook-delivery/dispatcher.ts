@@ -192,8 +192,9 @@ export class WebhookDispatcher {
     const longest = Math.max(0, ...this.#options.retryDelaysMs);
     let after: number | undefined;
     do {
-      const page = await this.#options.store.listWebhookDeliveries(
-        { state: "pending" },
+      const page = await this.#options.store.webhookDeliveries.find(
+        "pending",
+        {},
         after === undefined ? { limit: pollBatch } : { limit: pollBatch, after },
       );
       const now = this.#system.now().getTime();
@@ -289,7 +290,7 @@ export class WebhookDispatcher {
     const { store } = this.#options;
     const deliveryId = delivery.id;
     if (!this.#running) return this.#update(deliveryId, (current) => current);
-    const endpoint = await store.getWebhookEndpoint(delivery.endpointId);
+    const endpoint = await store.webhookEndpoints.get(delivery.endpointId);
     if (!endpoint) {
       await this.#update(deliveryId, (current) => ({ ...current, ...dead("endpoint_deleted") }));
       return;
@@ -363,7 +364,7 @@ export class WebhookDispatcher {
     change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord,
   ): Promise<void> {
     const { store, baseClock, deliveryRetention } = this.#options;
-    const known = await store.getWebhookDelivery(deliveryId);
+    const known = await store.webhookDeliveries.get(deliveryId);
     if (!known) return;
     const now = (await loadAccountClock(store, baseClock, known.accountId)).now().toISOString();
     const updated = await store.updateWebhookDelivery(deliveryId, (current) => {

@@ -86,7 +86,7 @@ export async function fanOutWebhookEvents(
       for (const event of events) {
         if (!isWebhookEvent(event)) continue;
         const data = event.data as unknown as WebhookEventData;
-        const endpoints = (await tx.listWebhookEndpoints(data.accountId)).items;
+        const endpoints = (await tx.webhookEndpoints.find("account", data.accountId)).items;
         const now = await nowOf(data.accountId);
         for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
           const delivery = createDeliveryRecord({
@@ -98,7 +98,7 @@ export async function fanOutWebhookEvents(
             test: false,
             now,
           });
-          await tx.putWebhookDelivery(delivery);
+          await tx.webhookDeliveries.put(delivery);
           created.push(delivery.id);
         }
       }

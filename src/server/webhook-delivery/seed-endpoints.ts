@@ -11,8 +11,8 @@ export async function seedWebhookEndpoints(store: Store, config: SandboxConfig, 
   for (const [accountIndex, account] of config.accounts.entries()) {
     for (const [index, endpoint] of (account.webhookEndpoints ?? []).entries()) {
       const id = endpoint.id ?? configuredEndpointId(accountIndex, index);
-      if (await store.getWebhookEndpoint(id)) continue;
-      await store.putWebhookEndpoint({
+      if (await store.webhookEndpoints.get(id)) continue;
+      await store.webhookEndpoints.put({
         id,
         accountId: account.id,
         url: endpoint.url,

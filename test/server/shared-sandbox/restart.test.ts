@@ -89,7 +89,7 @@ async function payOneLink(origin: string): Promise<string> {
 }
 
 async function theDelivery(store: Store, requestId: string): Promise<WebhookDeliveryRecord> {
-  const [delivery] = (await store.listWebhookDeliveries({ requestId })).items;
+  const [delivery] = (await store.webhookDeliveries.find("request", requestId)).items;
   if (!delivery) throw new Error(`no delivery for ${requestId}`);
   return delivery;
 }
@@ -101,7 +101,7 @@ async function deliveryOnce(
   done: (delivery: WebhookDeliveryRecord) => boolean,
 ): Promise<WebhookDeliveryRecord> {
   for (let round = 0; round < 300; round++) {
-    const [delivery] = (await store.listWebhookDeliveries({ requestId })).items;
+    const [delivery] = (await store.webhookDeliveries.find("request", requestId)).items;
     if (delivery && done(delivery)) return delivery;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -120,9 +120,9 @@ describeWithPostgres("restarts on a PostgreSQL database", () => {
     await first.running.kill();
 
     // Killed mid-attempt: everything the payment wrote is there, the attempt is leased and unrecorded.
-    const request = await store.getRequest(requestId);
+    const request = await store.requests.get(requestId);
     expect(request).toMatchObject({ status: "paid", amountPaid: "125000000" });
-    expect((await store.getSecurePayment(request?.securePaymentToken as string))?.status).toBe("completed");
+    expect((await store.securePayments.get(request?.securePaymentToken as string))?.status).toBe("completed");
     const events = (await store.listEvents()).filter((event) => event.data.requestId === requestId);
     expect(events.map((event) => event.type).sort()).toEqual([
       "payment.confirmed",

@@ -43,7 +43,7 @@ async function startTwoInstances(config: SandboxConfig): Promise<[TestServer, Te
 async function allDeliveriesFinished(store: Store): Promise<void> {
   for (let round = 0; round < 600; round++) {
     const unread = await store.listEvents(await store.getOutboxCursor("webhooks"), 1);
-    const pending = await store.listWebhookDeliveries({ state: "pending" }, { limit: 1 });
+    const pending = await store.webhookDeliveries.find("pending", {}, { limit: 1 });
     if (unread.length === 0 && pending.items.length === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -108,7 +108,7 @@ describeWithPostgres("two server instances on one PostgreSQL database", () => {
       expect(receiver.processed).toHaveLength(200);
       expect(new Set(receiver.processed).size).toBe(200);
     }
-    const deliveries = await store.listWebhookDeliveries({ state: "delivered" });
+    const deliveries = await store.webhookDeliveries.find("all", {}, undefined, { state: "delivered" });
     expect(deliveries.items).toHaveLength(400);
     expect(deliveries.items.every((delivery) => delivery.attempts.length === 1)).toBe(true);
     expect([...first.loggedErrors, ...second.loggedErrors]).toEqual([]);

@@ -8,6 +8,8 @@ import type {
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
 } from "../../../src/server/index.ts";
+import type { RecordOf } from "../../../src/server/store/table-declaration.ts";
+import type { StoreTableDeclarations, StoreTableName } from "../../../src/server/store/tables.ts";
 
 export const at = "2026-04-12T10:00:00.000Z";
 
@@ -142,3 +144,67 @@ export const payeeDestinationNonce = (nonce: string): PayeeDestinationNonceRecor
   expiresAt: "2026-04-12T10:10:00.000Z",
   usedAt: null,
 });
+
+/**
+ * One record of each declared table, in every lookup of its table (a pending delivery, an active
+ * destination): the conformance suite keeps, finds and deletes each by its declaration alone. A
+ * new table is a type error here until it has one.
+ */
+export const sampleRecords: { [N in StoreTableName]: RecordOf<StoreTableDeclarations[N]> } = {
+  requests: { ...request(requestId("a")), recurringPaymentId: "rp_1" },
+  paymentIntents: paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC"),
+  securePayments: {
+    token: "tok",
+    accountId: "acct",
+    requestIds: [requestId("a")],
+    network: "base",
+    status: "pending",
+    reference: null,
+    redirectUrl: null,
+    redirectLabel: null,
+    payerIdentifier: null,
+    kind: "incoming",
+    createdAt: at,
+    expiresAt: at,
+    updatedAt: at,
+  },
+  payeeDestinations: payeeDestination("dest_current", true),
+  payeeDestinationNonces: payeeDestinationNonce("n1"),
+  recurringPayments: {
+    id: "rp_1",
+    accountId: "acct",
+    status: "active",
+    payer: payeeWallet,
+    payee: payeeWallet,
+    currency: "USDC-base",
+    amountPerPayment: "1000000",
+    totalPayments: 3,
+    processedPayments: 0,
+    spender: payeeWallet,
+    nextPaymentDate: null,
+    createdAt: at,
+    updatedAt: at,
+  },
+  payers: {
+    accountId: "acct",
+    clientUserId: "ada",
+    userId: "u1",
+    beneficiaryType: "individual",
+    kycStatus: "not_started",
+    agreementStatus: "not_started",
+    createdAt: at,
+  },
+  paymentDetails: paymentDetail("pd_1", "acct", "ada"),
+  clientIds: clientIdRecord("cid_1", "pk_one"),
+  balances: { accountId: "acct", address: payeeWallet, currency: "USDC-base", amount: "5" },
+  allowances: {
+    accountId: "acct",
+    address: payeeWallet,
+    currency: "USDC-base",
+    spender: payeeWallet,
+    amount: "9",
+  },
+  sandboxClocks: { accountId: "acct", offsetMs: 5000 },
+  webhookEndpoints: endpoint("we_1"),
+  webhookDeliveries: delivery("d1", { requestId: requestId("a") }),
+};

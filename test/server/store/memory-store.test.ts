@@ -29,16 +29,16 @@ describe("the in-memory store", () => {
       wrote = resolve;
     });
     const failing = store.withTransaction(async (tx) => {
-      await tx.putRequest(request(id));
+      await tx.requests.put(request(id));
       wrote();
       await new Promise((resolve) => setTimeout(resolve, 20));
       throw new Error("rolled back");
     });
     await written;
-    expect(await store.getRequest(id)).toBeUndefined();
+    expect(await store.requests.get(id)).toBeUndefined();
     await expect(failing).rejects.toThrow("rolled back");
-    await store.putRequest(request(id));
-    expect((await store.getRequest(id))?.requestId).toBe(id);
+    await store.requests.put(request(id));
+    expect((await store.requests.get(id))?.requestId).toBe(id);
   });
 
   it("keeps the events past each trim, across many trims and a trim that is undone", async () => {

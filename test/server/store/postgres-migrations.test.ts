@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from "vitest";
 import { createPostgresStore } from "../../../src/server/index.ts";
 import { findMigrationsDirectory } from "../../../src/server/store/postgres/migrate.ts";
 import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
-import { requestId } from "./fixtures.ts";
+import { sampleRecords } from "./fixtures.ts";
 
 let server: TestPostgres | undefined;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -26,20 +26,7 @@ describeWithPostgres("the PostgreSQL migrations", () => {
       migrationsTable: "pgmigrations",
       logger: quiet,
     });
-    const stored = {
-      token: "tok_before",
-      accountId: "acct",
-      requestIds: [requestId("a")],
-      network: "base",
-      status: "pending",
-      reference: null,
-      redirectUrl: null,
-      redirectLabel: null,
-      payerIdentifier: null,
-      createdAt: "t",
-      expiresAt: "t",
-      updatedAt: "t",
-    };
+    const { kind: _kind, ...stored } = { ...sampleRecords.securePayments, token: "tok_before" };
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -53,9 +40,12 @@ describeWithPostgres("the PostgreSQL migrations", () => {
 
     const store = await createPostgresStore({ connectionString: url });
     try {
-      expect(await store.getSecurePayment("tok_before")).toEqual({ ...stored, kind: "incoming" });
+      expect(await store.securePayments.get("tok_before")).toEqual({ ...stored, kind: "incoming" });
       expect(
-        await store.findActivePayeeDestination("acct", "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF"),
+        await store.payeeDestinations.first("activeWallet", {
+          accountId: "acct",
+          walletAddress: "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+        }),
       ).toBe(undefined);
     } finally {
       await store.close();

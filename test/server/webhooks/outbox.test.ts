@@ -19,7 +19,7 @@ afterEach(async () => {
   hook = undefined;
 });
 
-/** A memory store whose transactions fail at `putSecurePayment` while `armed` is true. */
+/** A memory store whose transactions fail at `securePayments.put` while `armed` is true. */
 function storeFailingWhenArmed(): { store: Store; arm(on: boolean): void } {
   const inner = createMemoryStore();
   let armed = false;
@@ -29,9 +29,12 @@ function storeFailingWhenArmed(): { store: Store; arm(on: boolean): void } {
       inner.withTransaction((tx) => {
         const failing: StoreOperations = {
           ...tx,
-          putSecurePayment: async (record) => {
-            if (armed) throw new Error("injected failure after the payment and its events were written");
-            return tx.putSecurePayment(record);
+          securePayments: {
+            ...tx.securePayments,
+            put: async (record) => {
+              if (armed) throw new Error("injected failure after the payment and its events were written");
+              return tx.securePayments.put(record);
+            },
           },
         };
         return work(failing);

@@ -21,8 +21,8 @@ async function storeWithPendingDelivery(url: string) {
   const store = createMemoryStore();
   const hook = { ...endpoint("we_poll"), url };
   const pending = delivery("dlv_poll", { endpointId: hook.id, url });
-  await store.putWebhookEndpoint(hook);
-  await store.putWebhookDelivery(pending);
+  await store.webhookEndpoints.put(hook);
+  await store.webhookDeliveries.put(pending);
   return { store, pending };
 }
 
@@ -80,7 +80,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
       await expect.poll(() => held.held()).toBe(1);
       await firstPoll;
       await dispatcher.settled();
-      const sent = await store.getWebhookDelivery(pending.id);
+      const sent = await store.webhookDeliveries.get(pending.id);
       expect(sent?.state).toBe("delivered");
       expect(sent?.lease).toBeNull();
       expect(sent?.attempts.map((attempt) => [attempt.trigger, attempt.statusCode])).toEqual([
@@ -106,7 +106,7 @@ describe("a worker's poll and its own planned attempt of one delivery", () => {
     expect(counts.claimsById).toBe(0);
     // Stopping aborts the poll's attempt, which records nothing and gives the lease back before stop() resolves.
     await dispatcher.stop();
-    const left = await store.getWebhookDelivery(pending.id);
+    const left = await store.webhookDeliveries.get(pending.id);
     expect(left?.state).toBe("pending");
     expect(left?.attempts).toEqual([]);
     expect(left?.lease).toBeNull();

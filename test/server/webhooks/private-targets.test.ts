@@ -123,7 +123,7 @@ describe("the webhook target guard at delivery", () => {
     const store = createMemoryStore();
     const server = await startWebhookServer({ store, settings: noneAllowed });
     try {
-      await store.putWebhookEndpoint({
+      await store.webhookEndpoints.put({
         id: "we_resolved_elsewhere",
         accountId: "acct_sandbox",
         url: hook.url,

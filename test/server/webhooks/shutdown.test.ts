@@ -70,7 +70,7 @@ describe("closing the server", () => {
     expect(counted.live()).toBe(0);
     expect(timeouts()).toBeLessThanOrEqual(timersBefore);
     // An aborted attempt says nothing about the receiver: nothing is recorded, the delivery waits.
-    expect(await store.getWebhookDelivery(test.body.id)).toMatchObject({
+    expect(await store.webhookDeliveries.get(test.body.id)).toMatchObject({
       state: "pending",
       nextRetryCount: 0,
       attempts: [],
@@ -83,7 +83,7 @@ describe("closing the server", () => {
     expect(hook.received).toHaveLength(2);
     expect(hook.received[1]?.headers["x-request-network-delivery"]).toBe(test.body.id);
     expect(hook.received[1]?.headers["x-request-network-retry-count"]).toBe("0");
-    expect((await store.getWebhookDelivery(test.body.id))?.state).toBe("delivered");
+    expect((await store.webhookDeliveries.get(test.body.id))?.state).toBe("delivered");
   });
 
   it("cancels a waiting retry", async () => {

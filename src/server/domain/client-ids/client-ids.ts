@@ -22,7 +22,11 @@ export function requireOwnClientId(
   principal: Principal,
   id: string,
 ): Promise<ClientIdRecord> {
-  return requireOwnRecord(store.getClientId(id), principal, `No client ID of your account has the id ${id}.`);
+  return requireOwnRecord(
+    store.clientIds.get(id),
+    principal,
+    `No client ID of your account has the id ${id}.`,
+  );
 }
 
 type Address = `0x${string}`;
@@ -84,7 +88,7 @@ export async function createClientId(
     updatedAt: now.toISOString(),
     lastUsedAt: null,
   };
-  await ctx.store.withTransaction((tx) => tx.putClientId(record));
+  await ctx.store.withTransaction((tx) => tx.clientIds.put(record));
   return toWireClientId(ctx, record);
 }
 
@@ -93,7 +97,7 @@ export async function listClientIds(
   ctx: DomainContext,
   { principal }: OperationInput<"listClientIds">,
 ): Promise<Schemas["ClientIdList"]> {
-  const records = await ctx.store.listClientIds(principal.accountId);
+  const records = (await ctx.store.clientIds.find("account", principal.accountId)).items;
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return records.map((record) => toWireClientId(ctx, record));
 }
@@ -151,7 +155,7 @@ export async function updateClientId(
       status: changedOr(body.status, record.status),
       updatedAt: ctx.clock.now().toISOString(),
     };
-    await tx.putClientId(updated);
+    await tx.clientIds.put(updated);
     return toWireClientId(ctx, updated);
   });
 }
@@ -164,7 +168,7 @@ export async function deleteClientId(
   await ctx.store.withTransaction(async (tx) => {
     const record = await requireOwnClientId(tx, principal, id);
     if (record.status === "revoked") return;
-    await tx.putClientId({ ...record, status: "revoked", updatedAt: ctx.clock.now().toISOString() });
+    await tx.clientIds.put({ ...record, status: "revoked", updatedAt: ctx.clock.now().toISOString() });
   });
   return undefined;
 }

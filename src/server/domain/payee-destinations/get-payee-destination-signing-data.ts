@@ -46,7 +46,7 @@ export async function getPayeeDestinationSigningData(
     expiresAt,
   });
   await ctx.store.withTransaction((tx) =>
-    tx.putPayeeDestinationNonce({
+    tx.payeeDestinationNonces.put({
       nonce,
       accountId: principal.accountId,
       action: query.action,

@@ -64,7 +64,7 @@ export async function useSignedNonce(
   input: { principal: Principal; body: Schemas["PayeeDestinationSignature"]; action: Action; now: Date },
 ): Promise<PayeeDestinationNonceRecord> {
   const { principal, body, action, now } = input;
-  const record = await tx.getPayeeDestinationNonce(body.nonce);
+  const record = await tx.payeeDestinationNonces.get(body.nonce);
   const issue = nonceIssue(record, principal, action, now);
   if (issue !== undefined || !record) throw invalidField("/body/nonce", issue ?? "is unknown");
   if (!(await isSignedBy(record.typedData, body.signature as Hex, record.walletAddress))) {
@@ -77,6 +77,6 @@ export async function useSignedNonce(
     throw validationFailed(issues);
   }
   const used = { ...record, usedAt: now.toISOString() };
-  await tx.putPayeeDestinationNonce(used);
+  await tx.payeeDestinationNonces.put(used);
   return used;
 }

@@ -42,7 +42,8 @@ async function requireOwnDestination(
   key: string,
 ): Promise<PayeeDestinationRecord> {
   const destinationId = canonicalDestinationId(key);
-  const record = destinationId && (await tx.getPayeeDestination(principal.accountId, destinationId));
+  const record =
+    destinationId && (await tx.payeeDestinations.get({ accountId: principal.accountId, destinationId }));
   if (!record) throw notFound(`No payee destination of this account is ${key}.`);
   return record;
 }
@@ -61,11 +62,17 @@ export async function createPayeeDestination(
     const session = await useSignedNonce(tx, { principal, body, action: "add", now });
     const destination = parsePayeeDestinationId(session.destinationId);
     if (!destination) throw new Error(`nonce ${session.nonce} holds an unreadable destination`);
-    const previous = await tx.findActivePayeeDestination(principal.accountId, destination.walletAddress);
+    const previous = await tx.payeeDestinations.first("activeWallet", {
+      accountId: principal.accountId,
+      walletAddress: destination.walletAddress,
+    });
     if (previous && previous.destinationId !== session.destinationId) {
-      await tx.putPayeeDestination({ ...previous, active: false, deactivatedAt: at, updatedAt: at });
+      await tx.payeeDestinations.put({ ...previous, active: false, deactivatedAt: at, updatedAt: at });
     }
-    const existing = await tx.getPayeeDestination(principal.accountId, session.destinationId);
+    const existing = await tx.payeeDestinations.get({
+      accountId: principal.accountId,
+      destinationId: session.destinationId,
+    });
     const network = networkOf(destination.chainId);
     const registered: PayeeDestinationRecord = {
       accountId: principal.accountId,
@@ -79,7 +86,7 @@ export async function createPayeeDestination(
       updatedAt: at,
       deactivatedAt: null,
     };
-    await tx.putPayeeDestination(registered);
+    await tx.payeeDestinations.put(registered);
     return registered;
   });
   return toWirePayeeDestination(record);
@@ -96,7 +103,10 @@ export async function getActivePayeeDestination(
   ctx: DomainContext,
   { principal, query }: OperationInput<"getActivePayeeDestination">,
 ): Promise<Schemas["PayeeDestination"] | null> {
-  const record = await ctx.store.findActivePayeeDestination(principal.accountId, query.walletAddress);
+  const record = await ctx.store.payeeDestinations.first("activeWallet", {
+    accountId: principal.accountId,
+    walletAddress: query.walletAddress,
+  });
   return record ? toWirePayeeDestination(record) : null;
 }
 
@@ -129,7 +139,7 @@ export async function deactivatePayeeDestination(
       );
     }
     const deactivated = { ...destination, active: false, deactivatedAt: at, updatedAt: at };
-    await tx.putPayeeDestination(deactivated);
+    await tx.payeeDestinations.put(deactivated);
     return deactivated;
   });
   return toWirePayeeDestination(record);

@@ -25,7 +25,7 @@ export async function registerPayer(
   { principal, body }: OperationInput<"registerPayer">,
 ): Promise<Schemas["PayerComplianceStatus"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const existing = await tx.getPayer(principal.accountId, body.clientUserId);
+    const existing = await tx.payers.get({ accountId: principal.accountId, clientUserId: body.clientUserId });
     if (existing) return toComplianceStatus(ctx, existing);
     const now = ctx.clock.now();
     const payer: PayerRecord = {
@@ -37,7 +37,7 @@ export async function registerPayer(
       agreementStatus: "pending",
       createdAt: now.toISOString(),
     };
-    await tx.putPayer(payer);
+    await tx.payers.put(payer);
     await tx.appendEvent({
       type: "payer.registered",
       occurredAt: now.toISOString(),
@@ -77,7 +77,7 @@ export async function updatePayerComplianceStatus(
     }
     if (completed) return { success: true };
     const changed: PayerRecord = { ...payer, agreementStatus: "completed" };
-    await tx.putPayer(changed);
+    await tx.payers.put(changed);
     await appendComplianceChange(tx, changed, ctx.clock.now());
     return { success: true };
   });

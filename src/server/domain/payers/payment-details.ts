@@ -34,7 +34,7 @@ export async function storePaymentDetails(
       status: "approved",
       createdAt: now.toISOString(),
     };
-    await tx.putPaymentDetail(record);
+    await tx.paymentDetails.put(record);
     await appendPaymentDetailStatus(tx, record, now);
     const { id, bankName, accountName, currency, beneficiaryType } = record;
     return { payment_detail: { id, clientUserId, bankName, accountName, currency, beneficiaryType } };
@@ -66,7 +66,9 @@ export async function listPaymentDetails(
   { principal, path: { clientUserId }, query }: OperationInput<"listPaymentDetails">,
 ): Promise<Schemas["PaymentDetailList"]> {
   const payer = await requirePayer(ctx.store, principal.accountId, clientUserId);
-  let records = await ctx.store.listPaymentDetails(principal.accountId, clientUserId);
+  let records = (
+    await ctx.store.paymentDetails.find("payer", { accountId: principal.accountId, clientUserId })
+  ).items;
   if (query.paymentDetailsId !== undefined) {
     records = records.filter((record) => record.id === query.paymentDetailsId);
     if (records.length === 0) {

@@ -116,9 +116,9 @@ async function candidatesOf(
   { requestId, paymentReference }: SearchQuery,
 ): Promise<RequestRecord[]> {
   let named: RequestRecord | undefined;
-  if (requestId) named = await ctx.store.getRequest(requestId);
-  else if (paymentReference) named = await ctx.store.findRequestByPaymentReference(paymentReference);
-  else return ctx.store.listRequests(principal.accountId);
+  if (requestId) named = await ctx.store.requests.get(requestId);
+  else if (paymentReference) named = await ctx.store.requests.first("paymentReference", paymentReference);
+  else return (await ctx.store.requests.find("account", principal.accountId)).items;
   return named?.accountId === principal.accountId ? [named] : [];
 }
 

@@ -26,7 +26,7 @@ async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<R
       continue;
     }
     seen.set(requestId, index);
-    const request = await ctx.store.getRequest(requestId);
+    const request = await ctx.store.requests.get(requestId);
     if (!request) {
       issues.push({ path: at, message: `is not the id of an existing request, got ${requestId}` });
       continue;

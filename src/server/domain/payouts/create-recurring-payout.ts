@@ -109,7 +109,7 @@ export async function createRecurringPayout(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await ctx.store.withTransaction((tx) => tx.putRecurringPayment(record));
+  await ctx.store.withTransaction((tx) => tx.recurringPayments.put(record));
   return {
     id: record.id,
     transactions,

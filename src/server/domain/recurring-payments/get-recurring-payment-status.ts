@@ -30,7 +30,9 @@ export async function getRecurringPaymentStatus(
 ): Promise<Schemas["RecurringPaymentProgress"]> {
   const record = await loadOwnRecurringPayment(ctx.store, principal, id);
   const { decimals } = requireCurrency(record.currency, `recurring payment ${id}`);
-  const periods = await ctx.store.listRequests(principal.accountId, { recurringPaymentId: id });
+  const { items: periods } = await ctx.store.requests.find("recurringPayment", id, undefined, {
+    accountId: principal.accountId,
+  });
   const payments = periods.flatMap((request) =>
     request.payments
       .filter((payment) => payment.outcome !== "failed")

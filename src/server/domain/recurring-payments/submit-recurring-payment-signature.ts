@@ -50,7 +50,7 @@ export async function submitRecurringPaymentSignature(
         `is not a signature of the recurring payment permit by the payer ${record.payer}`,
       );
     }
-    await tx.putRecurringPayment({
+    await tx.recurringPayments.put({
       ...record,
       status: "active",
       nextPaymentDate: new Date(permit.values.firstExec * 1000).toISOString(),

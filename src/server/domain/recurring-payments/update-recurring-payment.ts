@@ -55,7 +55,7 @@ export async function updateRecurringPayment(
       nextPaymentDate,
       updatedAt: now.toISOString(),
     };
-    await tx.putRecurringPayment(updated);
+    await tx.recurringPayments.put(updated);
     await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);
     const { processedPayments, totalPayments } = record;
     if (action === "unpause") {

@@ -30,7 +30,7 @@ async function loadOriginal(
   body: CreateRequestBody,
 ): Promise<RequestRecord | undefined> {
   if (body.originalRequestId === undefined) return undefined;
-  const original = await tx.getRequest(body.originalRequestId);
+  const original = await tx.requests.get(body.originalRequestId);
   const issues: ValidationIssue[] = [];
   if (!original || original.accountId !== principal.accountId) {
     issues.push({ path: "/body/originalRequestId", message: "is not the id of one of your requests" });

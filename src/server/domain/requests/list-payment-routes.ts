@@ -71,7 +71,7 @@ export async function listPaymentRoutes(
   { principal, path: { paymentReference }, query }: OperationInput<"listPaymentRoutes">,
 ): Promise<Schemas["PaymentRoutes"]> {
   const reference = `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
-  const request = await ctx.store.findRequestByPaymentReference(reference);
+  const request = await ctx.store.requests.first("paymentReference", reference);
   if (!request) throw notFound(`No request has the payment reference ${reference}.`);
   return routesFor(ctx, request, query, principal);
 }

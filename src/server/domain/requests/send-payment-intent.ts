@@ -112,7 +112,7 @@ export async function sendPaymentIntent(
   { principal, path: { paymentIntentId }, body }: OperationInput<"sendPaymentIntent">,
 ): Promise<undefined> {
   const intent = await requireOwnRecord(
-    ctx.store.getPaymentIntent(paymentIntentId),
+    ctx.store.paymentIntents.get(paymentIntentId),
     principal,
     `No payment intent has the id ${paymentIntentId}.`,
   );
@@ -121,7 +121,7 @@ export async function sendPaymentIntent(
   if (refusal) throw refusal;
   await checkSignatures(intent, body);
   await ctx.store.withTransaction(async (tx) => {
-    const current = await tx.getPaymentIntent(paymentIntentId);
+    const current = await tx.paymentIntents.get(paymentIntentId);
     const again = current && refuseSubmission(current, now);
     if (again) throw again;
     const request = await loadOwnRequest(tx, principal, intent.requestId);
@@ -146,7 +146,7 @@ export async function sendPaymentIntent(
       },
       now,
     );
-    await tx.putPaymentIntent({ ...intent, status: "submitted", updatedAt: now.toISOString() });
+    await tx.paymentIntents.put({ ...intent, status: "submitted", updatedAt: now.toISOString() });
   });
   return undefined;
 }

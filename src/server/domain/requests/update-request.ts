@@ -15,7 +15,7 @@ export async function updateRequest(
         `Request ${requestId} has no recurrence to stop or resume; create it with recurrence to make it recurring.`,
       );
     }
-    await tx.putRequest({
+    await tx.requests.put({
       ...request,
       isRecurrenceStopped: body.isRecurrenceStopped,
       updatedAt: ctx.clock.now().toISOString(),

@@ -52,7 +52,7 @@ export async function setSandboxClock(
   const moved = await ctx.store.withTransaction(async (tx) => {
     const clock = await loadAccountClock(tx, ctx.baseClock, accountId);
     moveClock(clock, body);
-    await tx.putSandboxClock({ accountId, offsetMs: clock.offsetMs });
+    await tx.sandboxClocks.put({ accountId, offsetMs: clock.offsetMs });
     return clock;
   });
   return toWireClock(moved);

@@ -3,7 +3,12 @@ import { invalidState, notFound } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { appendComplianceChange, appendPaymentDetailStatus } from "../shared/payer-events.ts";
-import { requirePayer, toPayerCompliance, toStoredPaymentDetail } from "../shared/payers.ts";
+import {
+  findPaymentDetail,
+  requirePayer,
+  toPayerCompliance,
+  toStoredPaymentDetail,
+} from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /** Verification decisions that no later decision changes. */
@@ -63,7 +68,7 @@ export async function updateSandboxPayer(
     };
     if (changed.kycStatus !== payer.kycStatus || changed.agreementStatus !== payer.agreementStatus) {
       const stored = { ...changed, updatedAt: now.toISOString() };
-      await tx.putPayer(stored);
+      await tx.payers.put(stored);
       await appendComplianceChange(tx, stored, now);
     }
     return toPayerCompliance(ctx, changed);
@@ -80,14 +85,14 @@ export async function updateSandboxPaymentDetail(
 ): Promise<Schemas["StoredPaymentDetail"]> {
   return ctx.store.withTransaction(async (tx) => {
     const payer = await requirePayer(tx, principal.accountId, clientUserId);
-    const detail = await tx.getPaymentDetail(principal.accountId, clientUserId, paymentDetailsId);
+    const detail = await findPaymentDetail(tx, principal.accountId, clientUserId, paymentDetailsId);
     if (!detail) {
       throw notFound(`Payer '${clientUserId}' has no payment details with id '${paymentDetailsId}'.`);
     }
     const now = ctx.clock.now();
     const updated: PaymentDetailRecord = { ...detail, status: body.status, updatedAt: now.toISOString() };
     if (updated.status !== detail.status) {
-      await tx.putPaymentDetail(updated);
+      await tx.paymentDetails.put(updated);
       await appendPaymentDetailStatus(tx, updated, now, body.rejectionMessage);
     }
     return toStoredPaymentDetail(payer, updated);

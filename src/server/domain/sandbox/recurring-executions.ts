@@ -27,11 +27,11 @@ async function periodRequest(
   token: TokenRecord,
   now: Date,
 ): Promise<{ request: RequestRecord; originalRequestId: string }> {
-  const earlier = record.currentRequestId ? await tx.getRequest(record.currentRequestId) : undefined;
+  const earlier = record.currentRequestId ? await tx.requests.get(record.currentRequestId) : undefined;
   const originalRequestId = record.originalRequestId ?? earlier?.requestId;
   if (earlier && earlier.status !== "paid")
     return { request: earlier, originalRequestId: originalRequestId ?? earlier.requestId };
-  const original = originalRequestId ? await tx.getRequest(originalRequestId) : undefined;
+  const original = originalRequestId ? await tx.requests.get(originalRequestId) : undefined;
   const created = createRequestRecord(
     {
       item: {
@@ -120,7 +120,7 @@ export async function executeSandboxRecurringPayment(
       updatedAt: now.toISOString(),
     };
     // Stored first: the payment's webhook reports the recurring payment's counters after it.
-    await tx.putRecurringPayment(updated);
+    await tx.recurringPayments.put(updated);
     const paid = await recordPayment(tx, request, payment, now);
     if (status !== record.status) {
       await appendStatusChange(tx, { of: "recurring_payment", id, from: record.status, to: status }, now);

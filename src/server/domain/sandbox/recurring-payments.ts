@@ -82,7 +82,7 @@ export async function createSandboxRecurringPayment(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await ctx.store.putRecurringPayment(record);
+  await ctx.store.recurringPayments.put(record);
   return toSandboxRecurringPayment(record);
 }
 

@@ -19,7 +19,7 @@ export async function toSandboxRequest(
 ): Promise<Schemas["SandboxRequest"]> {
   const { decimals } = paymentTokenOf(request);
   const securePayment = request.securePaymentToken
-    ? await tx.getSecurePayment(request.securePaymentToken)
+    ? await tx.securePayments.get(request.securePaymentToken)
     : undefined;
   return {
     requestId: request.requestId,

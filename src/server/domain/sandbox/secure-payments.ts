@@ -28,7 +28,7 @@ export async function updateSandboxSecurePayment(
 ): Promise<Schemas["SandboxSecurePayment"]> {
   return ctx.store.withTransaction(async (tx) => {
     const record = await requireOwnRecord(
-      tx.getSecurePayment(token),
+      tx.securePayments.get(token),
       principal,
       `No secure payment has the token ${token}.`,
     );
@@ -40,7 +40,7 @@ export async function updateSandboxSecurePayment(
       );
     }
     const updated: SecurePaymentRecord = { ...record, status, updatedAt: now.toISOString() };
-    await tx.putSecurePayment(updated);
+    await tx.securePayments.put(updated);
     await appendStatusChange(tx, { of: "secure_payment", token, from: record.status, to: status }, now);
     return toSandboxSecurePayment(updated, now);
   });

@@ -7,10 +7,16 @@ import { findCurrency, requireCurrency } from "../shared/currencies.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
-function toWire(
-  address: string,
-  wallet: Awaited<ReturnType<StoreOperations["getWallet"]>>,
-): Schemas["SandboxWallet"] {
+/** Every balance and allowance of one address (in any letter case) in one account's wallet book. */
+async function readWallet(store: StoreOperations, accountId: string, address: string) {
+  const [balances, allowances] = [
+    await store.balances.find("wallet", { accountId, address }),
+    await store.allowances.find("wallet", { accountId, address }),
+  ];
+  return { balances: balances.items, allowances: allowances.items };
+}
+
+function toWire(address: string, wallet: Awaited<ReturnType<typeof readWallet>>): Schemas["SandboxWallet"] {
   const decimalsOf = (currency: string) => requireCurrency(currency, `wallet ${address}`).decimals;
   return {
     address: checksummed(address),
@@ -31,7 +37,7 @@ export async function getSandboxWallet(
   ctx: DomainContext,
   { principal, path: { address } }: OperationInput<"getSandboxWallet">,
 ): Promise<Schemas["SandboxWallet"]> {
-  const wallet = await ctx.store.getWallet(principal.accountId, address);
+  const wallet = await readWallet(ctx.store, principal.accountId, address);
   if (wallet.balances.length === 0 && wallet.allowances.length === 0) {
     throw notFound(`Nothing was ever set for wallet ${address}; every amount of it is zero.`);
   }
@@ -92,8 +98,8 @@ export async function setSandboxWallet(
   if (issues.length > 0) throw validationFailed(issues);
 
   return ctx.store.withTransaction(async (tx) => {
-    for (const balance of balances) if (balance) await tx.putBalance(balance);
-    for (const allowance of allowances) if (allowance) await tx.putAllowance(allowance);
-    return toWire(address, await tx.getWallet(accountId, address));
+    for (const balance of balances) if (balance) await tx.balances.put(balance);
+    for (const allowance of allowances) if (allowance) await tx.allowances.put(allowance);
+    return toWire(address, await readWallet(tx, accountId, address));
   });
 }

@@ -32,10 +32,10 @@ export async function createBatchPayoutSecurePayment(
       links.flatMap((link) => link.requestIds),
     );
     for (const request of requests) {
-      await tx.putRequest({ ...request, securePaymentToken: token, updatedAt: now.toISOString() });
+      await tx.requests.put({ ...request, securePaymentToken: token, updatedAt: now.toISOString() });
     }
     for (const link of links) {
-      await tx.putSecurePayment({ ...link, status: "invalidated", updatedAt: now.toISOString() });
+      await tx.securePayments.put({ ...link, status: "invalidated", updatedAt: now.toISOString() });
       await appendStatusChange(
         tx,
         { of: "secure_payment", token: link.token, from: link.status, to: "invalidated" },

@@ -15,10 +15,10 @@ export async function findSecurePayment(
   { principal, query: { requestId } }: OperationInput<"findSecurePayment">,
 ): Promise<Schemas["SecurePaymentLookup"]> {
   const missing = `No secure payment of your account holds the request ${requestId}.`;
-  const request = await requireOwnRecord(ctx.store.getRequest(requestId), principal, missing);
+  const request = await requireOwnRecord(ctx.store.requests.get(requestId), principal, missing);
   if (request.securePaymentToken === null) throw notFound(missing);
   const record = await requireOwnRecord(
-    ctx.store.getSecurePayment(request.securePaymentToken),
+    ctx.store.securePayments.get(request.securePaymentToken),
     principal,
     missing,
   );

@@ -93,14 +93,14 @@ export async function getMulticallPayout(
   { principal, path: { token } }: OperationInput<"getMulticallPayout">,
 ): Promise<Schemas["MulticallPayout"]> {
   const missing = `No multicall payout link of your account has the token ${token}.`;
-  const record = await requireOwnRecord(ctx.store.getSecurePayment(token), principal, missing);
+  const record = await requireOwnRecord(ctx.store.securePayments.get(token), principal, missing);
   if (record.kind !== "multicall" || !record.multicall) throw notFound(missing);
   const now = ctx.clock.now();
   const children: Child[] = [];
   const requests: RequestRecord[] = [];
   for (const [position, childToken] of record.multicall.childTokens.entries()) {
-    const link = await ctx.store.getSecurePayment(childToken);
-    const request = link && (await ctx.store.getRequest(link.requestIds[0] as string));
+    const link = await ctx.store.securePayments.get(childToken);
+    const request = link && (await ctx.store.requests.get(link.requestIds[0] as string));
     if (!link || !request)
       throw new Error(`multicall link ${token} refers to a missing payout ${childToken}`);
     children.push(toChild(link, request, position, now));

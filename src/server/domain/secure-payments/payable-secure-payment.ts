@@ -38,11 +38,11 @@ export function paymentInProgress(
  * `allowed` (a further report of that payment).
  */
 export async function requirePayableSecurePayment(
-  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "getSecurePayment"> },
+  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "securePayments"> },
   token: string,
   options: { inProgress?: "refused" | "allowed" } = {},
 ): Promise<SecurePaymentRecord> {
-  const record = await ctx.store.getSecurePayment(token);
+  const record = await ctx.store.securePayments.get(token);
   if (!record) throw notFound(`No secure payment has the token ${token}.`);
   if (record.kind === "multicall") {
     throw invalidField(

@@ -37,7 +37,7 @@ export async function requirePayoutLinks(
       issues.push({ path, message: `names the same link as ${options.listPath}/${first}` });
       continue;
     }
-    const record = await tx.getSecurePayment(token);
+    const record = await tx.securePayments.get(token);
     const issue = joinIssue(record, principal, now);
     if (issue !== undefined || !record) {
       issues.push({ path, message: issue ?? "is not a payout link of your account" });

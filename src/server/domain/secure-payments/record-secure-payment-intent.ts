@@ -59,7 +59,7 @@ export async function recordSecurePaymentIntent(
         `is a batch link of ${record.requestIds.length} requests: a payment is reported for a single secure payment`,
       );
     }
-    const request = await tx.getRequest(requestId);
+    const request = await tx.requests.get(requestId);
     if (!request) throw new Error(`secure payment ${token} names a missing request ${requestId}`);
     const previous = record.intent;
     const intent: SecurePaymentIntentRecord = {
@@ -75,7 +75,7 @@ export async function recordSecurePaymentIntent(
       recordedAt: previous?.recordedAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
     };
-    await tx.putSecurePayment({ ...record, intent, updatedAt: now.toISOString() });
+    await tx.securePayments.put({ ...record, intent, updatedAt: now.toISOString() });
     return toAnswer(intent, request.paymentReference, now);
   });
 }

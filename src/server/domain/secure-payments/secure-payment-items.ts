@@ -16,7 +16,7 @@ async function destinationIssue(store: StoreOperations, accountId: string, desti
       ? `has a checksum that is not the one of ${parsed.walletAddress} on chain ${parsed.chainId}; copy the destinationId that POST /v2/payee-destination answered`
       : "is not a payee destination id";
   }
-  const record = await store.getPayeeDestination(accountId, canonical);
+  const record = await store.payeeDestinations.get({ accountId, destinationId: canonical });
   if (!record) {
     return "is not a payee destination of your account: the payee registers it first (GET /v2/payee-destination/signing-data, then POST /v2/payee-destination)";
   }

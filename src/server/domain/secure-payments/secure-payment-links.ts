@@ -96,7 +96,7 @@ export async function putNewSecurePayment(
     expiresAt: new Date(now.getTime() + ctx.securePaymentLifetimeSeconds * 1000).toISOString(),
     updatedAt: createdAt,
   };
-  await tx.putSecurePayment(created);
+  await tx.securePayments.put(created);
   await tx.appendEvent({
     type: "secure_payment.created",
     occurredAt: createdAt,

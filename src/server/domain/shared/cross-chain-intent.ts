@@ -215,7 +215,7 @@ export async function buildCrossChainIntent(
     updatedAt: now.toISOString(),
   };
   // Kept so that POST /v2/request/payment-intents/{id} can check the signatures against it.
-  await ctx.store.putPaymentIntent(issued);
+  await ctx.store.paymentIntents.put(issued);
   return {
     paymentIntentId: issued.id,
     paymentIntent: issued.paymentIntent,

@@ -13,6 +13,7 @@ import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
+import { findPaymentDetail } from "./payers.ts";
 import type { Principal } from "./principal.ts";
 import { amountDue, paymentTokenOf } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
@@ -35,9 +36,13 @@ function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: Tok
 
 async function requireOffRamp(ctx: DomainContext, principal: Principal, query: PayCalldataQuery) {
   if (query.clientUserId === undefined || query.paymentDetailsId === undefined) return;
-  const payer = await ctx.store.getPayer(principal.accountId, query.clientUserId);
+  const payer = await ctx.store.payers.get({
+    accountId: principal.accountId,
+    clientUserId: query.clientUserId,
+  });
   if (!payer) throw notFound(`No payer is registered under clientUserId '${query.clientUserId}'.`);
-  const details = await ctx.store.getPaymentDetail(
+  const details = await findPaymentDetail(
+    ctx.store,
     principal.accountId,
     query.clientUserId,
     query.paymentDetailsId,
@@ -58,7 +63,7 @@ export async function buildPayCalldata(
   ctx: DomainContext,
   { principal, path: { requestId }, query }: OperationInput<"getPayCalldata">,
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
-  const request = await ctx.store.getRequest(requestId);
+  const request = await ctx.store.requests.get(requestId);
   if (!request) throw notFound(`No request has the id ${requestId}.`);
   const token = paymentTokenOf(request);
 

@@ -31,12 +31,23 @@ export async function requirePayer(
   accountId: string,
   clientUserId: string,
 ): Promise<PayerRecord> {
-  const payer = await store.getPayer(accountId, clientUserId);
+  const payer = await store.payers.get({ accountId, clientUserId });
   if (!payer)
     throw notFound(
       `No payer is registered under clientUserId '${clientUserId}'; register it with POST /v2/payer first.`,
     );
   return payer;
+}
+
+/** A payment detail of one payer of one account, by its id; undefined when there is none of theirs. */
+export async function findPaymentDetail(
+  store: StoreOperations,
+  accountId: string,
+  clientUserId: string,
+  id: string,
+): Promise<PaymentDetailRecord | undefined> {
+  const detail = await store.paymentDetails.get(id);
+  return detail?.accountId === accountId && detail.clientUserId === clientUserId ? detail : undefined;
 }
 
 /** A stored bank account as listed, with its status and rail. */

@@ -67,7 +67,7 @@ export async function recordPayment(
     payments: [...request.payments, payment],
     updatedAt: now.toISOString(),
   };
-  await tx.putRequest(updated);
+  await tx.requests.put(updated);
   await tx.appendEvent({
     type: "request.payment_recorded",
     occurredAt: now.toISOString(),

@@ -9,5 +9,9 @@ export function loadOwnRecurringPayment(
   principal: Principal,
   id: string,
 ): Promise<RecurringPaymentRecord> {
-  return requireOwnRecord(store.getRecurringPayment(id), principal, `No recurring payment has the id ${id}.`);
+  return requireOwnRecord(
+    store.recurringPayments.get(id),
+    principal,
+    `No recurring payment has the id ${id}.`,
+  );
 }

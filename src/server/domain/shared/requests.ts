@@ -157,7 +157,7 @@ export async function storeNewRequest(
   origin: RequestOrigin,
   occurredAt: string,
 ): Promise<void> {
-  await tx.putRequest(request);
+  await tx.requests.put(request);
   await tx.appendEvent({
     type: "request.created",
     occurredAt,
@@ -182,7 +182,7 @@ export function loadOwnRequest(
   principal: Principal,
   requestId: string,
 ): Promise<RequestRecord> {
-  return requireOwnRecord(store.getRequest(requestId), principal, `No request has the id ${requestId}.`);
+  return requireOwnRecord(store.requests.get(requestId), principal, `No request has the id ${requestId}.`);
 }
 
 /** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */
@@ -198,6 +198,6 @@ export function receivedPayments(request: RequestRecord): RequestPaymentRecord[]
 
 /** The requests of `ids` that exist, in the order of `ids`. */
 export async function loadRequests(tx: StoreOperations, ids: string[]): Promise<RequestRecord[]> {
-  const found = await Promise.all(ids.map((id) => tx.getRequest(id)));
+  const found = await Promise.all(ids.map((id) => tx.requests.get(id)));
   return found.filter((request): request is RequestRecord => request !== undefined);
 }

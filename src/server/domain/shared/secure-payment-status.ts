@@ -12,10 +12,10 @@ export function effectiveStatus(record: SecurePaymentRecord, now: Date): SecureP
 
 /** Marks a secure payment completed once every one of its requests is paid. */
 export async function completeIfAllPaid(tx: StoreOperations, token: string, now: Date): Promise<void> {
-  const record = await tx.getSecurePayment(token);
+  const record = await tx.securePayments.get(token);
   if (record?.status !== "pending") return;
   const requests = await loadRequests(tx, record.requestIds);
   if (!requests.every((request) => request.status === "paid")) return;
-  await tx.putSecurePayment({ ...record, status: "completed", updatedAt: now.toISOString() });
+  await tx.securePayments.put({ ...record, status: "completed", updatedAt: now.toISOString() });
   await appendStatusChange(tx, { of: "secure_payment", token, from: "pending", to: "completed" }, now);
 }

@@ -10,8 +10,7 @@ export async function balanceOf(
   address: string,
   currency: string,
 ): Promise<bigint> {
-  const { balances } = await tx.getWallet(accountId, address);
-  const found = balances.find((balance) => balance.currency.toLowerCase() === currency.toLowerCase());
+  const found = await tx.balances.get({ accountId, address, currency });
   return BigInt(found?.amount ?? "0");
 }
 
@@ -23,11 +22,6 @@ export async function allowanceOf(
   currency: string,
   spender: string,
 ): Promise<bigint> {
-  const { allowances } = await tx.getWallet(accountId, address);
-  const found = allowances.find(
-    (allowance) =>
-      allowance.currency.toLowerCase() === currency.toLowerCase() &&
-      allowance.spender.toLowerCase() === spender.toLowerCase(),
-  );
+  const found = await tx.allowances.get({ accountId, address, currency, spender });
   return BigInt(found?.amount ?? "0");
 }

@@ -40,7 +40,7 @@ async function recurringPaymentOf(
   request: RequestRecord,
 ): Promise<WebhookRecurringPayment | undefined> {
   if (!request.recurringPaymentId) return undefined;
-  const record = await tx.getRecurringPayment(request.recurringPaymentId);
+  const record = await tx.recurringPayments.get(request.recurringPaymentId);
   return record ? toWebhookRecurringPayment(record) : { id: request.recurringPaymentId };
 }
 

@@ -1,6 +1,6 @@
 import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
-import type { WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
+import type { Page, PageRequest, WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
@@ -29,7 +29,29 @@ export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxW
 }
 
 function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
-  return requireOwnRecord(store.getWebhookDelivery(id), principal, `No webhook delivery has the id ${id}.`);
+  return requireOwnRecord(
+    store.webhookDeliveries.get(id),
+    principal,
+    `No webhook delivery has the id ${id}.`,
+  );
+}
+
+/**
+ * One page of the deliveries matching every field of `filter`, read through the lookup that
+ * narrows it most: an event's, a request's or an endpoint's deliveries, the pending ones, or the
+ * account's.
+ */
+function findDeliveries(
+  store: StoreOperations,
+  filter: WebhookDeliveryFilter & { accountId: string },
+  page: PageRequest,
+): Promise<Page<WebhookDeliveryRecord>> {
+  const deliveries = store.webhookDeliveries;
+  if (filter.eventId !== undefined) return deliveries.find("event", filter.eventId, page, filter);
+  if (filter.requestId !== undefined) return deliveries.find("request", filter.requestId, page, filter);
+  if (filter.endpointId !== undefined) return deliveries.find("endpoint", filter.endpointId, page, filter);
+  if (filter.state === "pending") return deliveries.find("pending", {}, page, filter);
+  return deliveries.find("account", filter.accountId, page, filter);
 }
 
 /** One page of the delivery log of the caller's account, oldest first, narrowed by any of the query's fields. */
@@ -37,12 +59,12 @@ export async function listSandboxWebhookDeliveries(
   ctx: DomainContext,
   { principal, query }: OperationInput<"listSandboxWebhookDeliveries">,
 ): Promise<Schemas["SandboxWebhookDeliveryList"]> {
-  const filter: WebhookDeliveryFilter = { accountId: principal.accountId };
+  const filter: WebhookDeliveryFilter & { accountId: string } = { accountId: principal.accountId };
   if (query.endpointId !== undefined) filter.endpointId = query.endpointId;
   if (query.eventId !== undefined) filter.eventId = query.eventId;
   if (query.requestId !== undefined) filter.requestId = query.requestId;
   if (query.state !== undefined) filter.state = query.state;
-  const page = await ctx.store.listWebhookDeliveries(filter, readPageQuery(query));
+  const page = await findDeliveries(ctx.store, filter, readPageQuery(query));
   return { deliveries: page.items.map(toWireDelivery), nextCursor: nextCursor(page) };
 }
 
@@ -68,7 +90,7 @@ export async function redeliverSandboxWebhook(
         `Webhook delivery ${id} is still pending; it is attempted again at ${record.nextAttemptAt}. Redeliver it once it is delivered or dead.`,
       );
     }
-    if (!(await tx.getWebhookEndpoint(record.endpointId))) {
+    if (!(await tx.webhookEndpoints.get(record.endpointId))) {
       throw invalidState(`Webhook delivery ${id} went to endpoint ${record.endpointId}, which was deleted.`);
     }
     const now = ctx.clock.now().toISOString();
@@ -83,7 +105,7 @@ export async function redeliverSandboxWebhook(
       lease: null,
       updatedAt: now,
     };
-    await tx.putWebhookDelivery(next);
+    await tx.webhookDeliveries.put(next);
     return next;
   });
   ctx.webhooks.enqueue(updated.id);

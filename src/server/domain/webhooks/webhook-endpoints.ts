@@ -41,7 +41,7 @@ function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpo
 }
 
 function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookEndpointRecord> {
-  return requireOwnRecord(store.getWebhookEndpoint(id), principal, `No webhook endpoint has the id ${id}.`);
+  return requireOwnRecord(store.webhookEndpoints.get(id), principal, `No webhook endpoint has the id ${id}.`);
 }
 
 /** Checks an endpoint URL: its form, then, unless allow-listed, the addresses its host resolves to. */
@@ -60,7 +60,7 @@ async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> 
 /** One payment fans out to every endpoint of its account: their number is bounded. */
 async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
   const most = ctx.webhooks.maxEndpointsPerAccount;
-  const count = (await tx.listWebhookEndpoints(accountId)).items.length;
+  const count = (await tx.webhookEndpoints.find("account", accountId)).items.length;
   if (count >= most) {
     throw invalidState(
       `The account has ${count} webhook endpoints, the most it may have (maxWebhookEndpointsPerAccount is ${most}): delete one first.`,
@@ -86,7 +86,7 @@ export async function createSandboxWebhookEndpoint(
       createdAt: now,
       updatedAt: now,
     };
-    await tx.putWebhookEndpoint(record);
+    await tx.webhookEndpoints.put(record);
     return withSecret(record);
   });
 }
@@ -95,7 +95,7 @@ export async function listSandboxWebhookEndpoints(
   ctx: DomainContext,
   { principal, query }: OperationInput<"listSandboxWebhookEndpoints">,
 ): Promise<Schemas["SandboxWebhookEndpointList"]> {
-  const page = await ctx.store.listWebhookEndpoints(principal.accountId, readPageQuery(query));
+  const page = await ctx.store.webhookEndpoints.find("account", principal.accountId, readPageQuery(query));
   return { endpoints: page.items.map(toWireEndpoint), nextCursor: nextCursor(page) };
 }
 
@@ -113,11 +113,11 @@ export async function deleteSandboxWebhookEndpoint(
 ): Promise<undefined> {
   await ctx.store.withTransaction(async (tx) => {
     await loadOwn(tx, principal, id);
-    await tx.deleteWebhookEndpoint(id);
+    await tx.webhookEndpoints.delete(id);
     const now = ctx.clock.now().toISOString();
-    const pending = await tx.listWebhookDeliveries({ endpointId: id, state: "pending" });
+    const pending = await tx.webhookDeliveries.find("endpoint", id, undefined, { state: "pending" });
     for (const delivery of pending.items) {
-      await tx.putWebhookDelivery({
+      await tx.webhookDeliveries.put({
         ...delivery,
         state: "dead",
         deadReason: "endpoint_deleted",
@@ -137,7 +137,7 @@ export async function rotateSandboxWebhookEndpointSecret(
   return ctx.store.withTransaction(async (tx) => {
     const record = await loadOwn(tx, principal, id);
     const rotated = { ...record, secret: newWebhookSecret(), updatedAt: ctx.clock.now().toISOString() };
-    await tx.putWebhookEndpoint(rotated);
+    await tx.webhookEndpoints.put(rotated);
     return withSecret(rotated);
   });
 }
@@ -160,7 +160,7 @@ export async function sendSandboxWebhookTest(
       test: true,
       now,
     });
-    await tx.putWebhookDelivery(record);
+    await tx.webhookDeliveries.put(record);
     return record;
   });
   ctx.webhooks.enqueue(delivery.id);

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import type { DomainEvent, WebhookDeliveryFilter, WebhookDeliveryRecord } from "../records.ts";
-import type { Store, StoreOperations } from "../store.ts";
+import type { DomainEvent, WebhookDeliveryRecord } from "../records.ts";
+import type { Store, StoreOperations, StoreOwnOperations } from "../store.ts";
+import { mapStoreTables, type RecordTables } from "../tables.ts";
 import { migrateDatabase } from "./migrate.ts";
-import { type Queryable, SqlSession } from "./sql-session.ts";
-import { sqlTables as t } from "./sql-tables.ts";
+import { type Queryable, SqlSession, sqlStoreTable } from "./sql-session.ts";
+import { sqlTables } from "./sql-tables.ts";
 
 /** Serialization failures and deadlocks: the transaction ran into a concurrent one and may run again. */
 const retryableCodes = new Set(["40001", "40P01"]);
@@ -14,76 +15,10 @@ const eventNumberingLock = 0x70617972;
 
 const isRetryable = (error: unknown) => retryableCodes.has((error as { code?: string }).code ?? "");
 
-function deliveryColumns(filter: WebhookDeliveryFilter) {
-  const where: Record<string, string> = {};
-  if (filter.accountId !== undefined) where.account_id = filter.accountId;
-  if (filter.endpointId !== undefined) where.endpoint_id = filter.endpointId;
-  if (filter.eventId !== undefined) where.event_id = filter.eventId;
-  if (filter.requestId !== undefined) where.request_id = filter.requestId;
-  if (filter.state !== undefined) where.state = filter.state;
-  return where;
-}
-
 function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
   const sql = new SqlSession(db);
-  return {
-    getRequest: (requestId) => sql.get(t.requests, { request_id: requestId }),
-    findRequestByPaymentReference: (reference) =>
-      sql.first(t.requests, { payment_reference: reference.toLowerCase() }),
-    putRequest: (record) => sql.put(t.requests, record),
-    listRequests: async (accountId, { recurringPaymentId } = {}) => {
-      const where =
-        recurringPaymentId === undefined
-          ? { account_id: accountId }
-          : { account_id: accountId, recurring_payment_id: recurringPaymentId };
-      return (await sql.find(t.requests, where)).items;
-    },
-    getPaymentIntent: (id) => sql.get(t.paymentIntents, { id }),
-    putPaymentIntent: (record) => sql.put(t.paymentIntents, record),
-    getSecurePayment: (token) => sql.get(t.securePayments, { token }),
-    putSecurePayment: (record) => sql.put(t.securePayments, record),
-    getPayeeDestination: (accountId, destinationId) =>
-      sql.get(t.payeeDestinations, { account_id: accountId, destination_id: destinationId }),
-    findActivePayeeDestination: (accountId, walletAddress) =>
-      sql.first(t.payeeDestinations, {
-        account_id: accountId,
-        wallet_address: walletAddress.toLowerCase(),
-        active: true,
-      }),
-    putPayeeDestination: (record) => sql.put(t.payeeDestinations, record),
-    getPayeeDestinationNonce: (nonce) => sql.get(t.payeeDestinationNonces, { nonce }),
-    putPayeeDestinationNonce: (record) => sql.put(t.payeeDestinationNonces, record),
-    getRecurringPayment: (id) => sql.get(t.recurringPayments, { id }),
-    putRecurringPayment: (record) => sql.put(t.recurringPayments, record),
-    getPayer: (accountId, clientUserId) =>
-      sql.get(t.payers, { account_id: accountId, client_user_id: clientUserId }),
-    putPayer: (record) => sql.put(t.payers, record),
-    getPaymentDetail: async (accountId, clientUserId, id) => {
-      const found = await sql.get(t.paymentDetails, { id });
-      return found && found.accountId === accountId && found.clientUserId === clientUserId
-        ? found
-        : undefined;
-    },
-    putPaymentDetail: (record) => sql.put(t.paymentDetails, record),
-    listPaymentDetails: async (accountId, clientUserId) =>
-      (await sql.find(t.paymentDetails, { account_id: accountId, client_user_id: clientUserId })).items,
-    getClientId: (id) => sql.get(t.clientIds, { id }),
-    findClientIdByPublicValue: (clientId) => sql.first(t.clientIds, { client_id: clientId }),
-    listClientIds: async (accountId) =>
-      (await sql.find(t.clientIds, accountId === undefined ? {} : { account_id: accountId })).items,
-    putClientId: (record) => sql.put(t.clientIds, record),
-    getWallet: async (accountId, address) => {
-      const wallet = { account_id: accountId, address: address.toLowerCase() };
-      const [balances, allowances] = [
-        await sql.find(t.balances, wallet),
-        await sql.find(t.allowances, wallet),
-      ];
-      return { balances: balances.items, allowances: allowances.items };
-    },
-    putBalance: (record) => sql.put(t.balances, record),
-    putAllowance: (record) => sql.put(t.allowances, record),
-    getSandboxClock: (accountId) => sql.get(t.sandboxClocks, { account_id: accountId }),
-    putSandboxClock: (record) => sql.put(t.sandboxClocks, record),
+  const tables = mapStoreTables((_, name) => sqlStoreTable(sql, sqlTables[name])) as unknown as RecordTables;
+  const own: StoreOwnOperations = {
     appendEvent: async (event) => {
       appended.push(structuredClone(event));
     },
@@ -117,13 +52,6 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
       );
       return result.rowCount ?? 0;
     },
-    getWebhookEndpoint: (id) => sql.get(t.webhookEndpoints, { id }),
-    listWebhookEndpoints: (accountId, page) => sql.find(t.webhookEndpoints, { account_id: accountId }, page),
-    putWebhookEndpoint: (record) => sql.put(t.webhookEndpoints, record),
-    deleteWebhookEndpoint: (id) => sql.delete(t.webhookEndpoints, { id }),
-    getWebhookDelivery: (id) => sql.get(t.webhookDeliveries, { id }),
-    listWebhookDeliveries: (filter, page) => sql.find(t.webhookDeliveries, deliveryColumns(filter), page),
-    putWebhookDelivery: (record) => sql.put(t.webhookDeliveries, record),
     trimWebhookDeliveries: async (accountId, keepLatest) => {
       const result = await db.query(
         `DELETE FROM webhook_deliveries WHERE account_id = $1 AND state <> 'pending' AND position <= (
@@ -134,6 +62,7 @@ function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): S
       return result.rowCount ?? 0;
     },
   };
+  return { ...tables, ...own };
 }
 
 export interface PostgresStoreOptions {
@@ -235,7 +164,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
         const claimed = rows.map((row) => ({ ...row.record, lease }));
-        for (const record of claimed) await tx.putWebhookDelivery(record);
+        for (const record of claimed) await tx.webhookDeliveries.put(record);
         return claimed;
       }),
     // The worker's bookkeeping locks what it changes instead: it runs often, and a SERIALIZABLE
@@ -248,7 +177,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         );
         const current = rows[0]?.record;
         const changed = current && change(current);
-        if (changed) await tx.putWebhookDelivery(changed);
+        if (changed) await tx.webhookDeliveries.put(changed);
         return changed;
       }),
     consumeEvents: (consumer, limit, handle) =>

@@ -1,11 +1,13 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
 import type { Page, PageRequest } from "../records.ts";
-import type { SqlTable } from "./sql-tables.ts";
+import type { DeclaredTable, StoreTable } from "../table-declaration.ts";
+import { type ColumnValue, columnName, type SqlTable } from "./sql-tables.ts";
 
 /** A pool (each statement commits on its own) or the client of an open transaction. */
 export type Queryable = Pick<Pool | PoolClient, "query">;
 
-type Where = Record<string, string | number | boolean | null>;
+/** Columns and the value each must equal; a null matches NULL. */
+export type Where = Record<string, ColumnValue>;
 
 /** `a = $1 AND b = $2 ...`, numbering from `first`; a null matches NULL. */
 function conditions(where: Where, first: number): { sql: string; values: unknown[] } {
@@ -21,7 +23,7 @@ function conditions(where: Where, first: number): { sql: string; values: unknown
 /**
  * The generic statements every record table answers: get by key, insert or replace, delete, find
  * by indexed columns in insertion order, a page at a time. Table and column names come from
- * sqlTables, never from input; every value is a parameter.
+ * the table declarations (sql-tables.ts), never from input; every value is a parameter.
  */
 export class SqlSession {
   readonly db: Queryable;
@@ -89,4 +91,36 @@ export class SqlSession {
       next: more ? Number(kept.at(-1)?.position) : null,
     };
   }
+}
+
+/** `column = value` for each of `fields`, the values named as a key or lookup value names them. */
+function matching<R>(table: SqlTable<R>, fields: readonly string[], value: unknown): Where {
+  const values = table.fields.valuesOf(fields, value);
+  return Object.fromEntries(fields.map((field, index) => [columnName(field), values[index] as string]));
+}
+
+/** The conditions of a lookup under a value, of its `only`, and of a filter. */
+function lookupWhere<R>(table: SqlTable<R>, lookup: string, value: unknown, filter?: object): Where {
+  const declared = table.fields.declaration.lookups[lookup];
+  if (!declared) throw new Error(`${table.name} has no lookup ${lookup}`);
+  const where = matching(table, declared.fields, value);
+  for (const [field, only] of Object.entries(declared.only ?? {})) {
+    where[columnName(field)] = table.fields.normalise(field, only) as ColumnValue;
+  }
+  for (const [field, wanted] of table.fields.filterEntries(filter)) {
+    where[columnName(field)] = wanted as ColumnValue;
+  }
+  return where;
+}
+
+/** A declared table over a session (StoreTable): every statement built from the declaration. */
+export function sqlStoreTable<R>(sql: SqlSession, table: SqlTable<R>): StoreTable<DeclaredTable<R>> {
+  return {
+    get: async (key) => sql.get(table, matching(table, table.fields.declaration.key, key)),
+    put: async (record) => sql.put(table, record),
+    delete: async (key) => sql.delete(table, matching(table, table.fields.declaration.key, key)),
+    first: async (lookup, value) => sql.first(table, lookupWhere(table, lookup, value)),
+    find: async (lookup, value, page, filter) =>
+      sql.find(table, lookupWhere(table, lookup, value, filter), page),
+  };
 }

@@ -1,107 +1,57 @@
-import type {
-  ClientIdRecord,
-  PayeeDestinationNonceRecord,
-  PayeeDestinationRecord,
-  PayerRecord,
-  PaymentDetailRecord,
-  PaymentIntentRecord,
-  RecurringPaymentRecord,
-  RequestRecord,
-  SandboxClockRecord,
-  SecurePaymentRecord,
-  WalletAllowanceRecord,
-  WalletBalanceRecord,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-} from "../records.ts";
+import type { WebhookDeliveryRecord } from "../records.ts";
+import type { AnyTable, DeclaredTable } from "../table-declaration.ts";
+import { type TableFields, tableFields } from "../table-fields.ts";
+import { mapStoreTables, type StoreTableName } from "../tables.ts";
 
-type ColumnValue = string | number | boolean | null;
+export type ColumnValue = string | number | boolean | null;
+
+/** The column that keeps a record field: `accountId` in `account_id`. */
+export const columnName = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /**
- * How a record type is kept in PostgreSQL: its table (see migrations/), the primary key columns,
- * and the values of every column beside `record` and `position`, read from the record.
+ * How a declared table is kept in PostgreSQL (see migrations/): the record as `jsonb` in `record`,
+ * its insertion order in `position`, and each field its key and lookups read in a column of its own.
  */
 export interface SqlTable<R> {
   name: string;
+  /** The primary key's columns. */
   key: readonly string[];
+  fields: TableFields<R>;
+  /** The values of every column beside `record` and `position`, read from the record. */
   columns(record: R): Record<string, ColumnValue>;
 }
 
-function table<R>(name: string, key: readonly string[], columns: (record: R) => Record<string, ColumnValue>) {
-  return { name, key, columns } satisfies SqlTable<R>;
+/**
+ * Columns beside the declared ones that only this store reads: the claim of due deliveries orders
+ * them by due time and skips those leased (postgres-store.ts).
+ */
+const claimColumns: { [N in StoreTableName]?: (record: never) => Record<string, ColumnValue> } = {
+  webhookDeliveries: (record: WebhookDeliveryRecord) => ({
+    // No due time: at once.
+    due_at: record.dueAt ?? "-infinity",
+    lease_until: record.lease?.until ?? null,
+  }),
+};
+
+function sqlTable<R>(declaration: DeclaredTable<R>, extra?: (record: never) => Record<string, ColumnValue>) {
+  const fields = tableFields(declaration);
+  const columns = fields.columnFields.map((field) => [field, columnName(field)] as const);
+  return {
+    name: declaration.sqlName,
+    key: declaration.key.map(columnName),
+    fields,
+    columns(record: R) {
+      const values: Record<string, ColumnValue> = {};
+      for (const [field, column] of columns) {
+        const value = (record as Record<string, unknown>)[field];
+        values[column] = value === undefined ? null : (fields.normalise(field, value) as ColumnValue);
+      }
+      return extra ? Object.assign(values, extra(record as never)) : values;
+    },
+  } satisfies SqlTable<R>;
 }
 
-const lower = (value: string) => value.toLowerCase();
-
-/** Each record type's table; a new record type adds a migration and an entry here. */
-export const sqlTables = {
-  requests: table<RequestRecord>("requests", ["request_id"], (r) => ({
-    request_id: r.requestId,
-    account_id: r.accountId,
-    payment_reference: lower(r.paymentReference),
-    recurring_payment_id: r.recurringPaymentId ?? null,
-  })),
-  paymentIntents: table<PaymentIntentRecord>("payment_intents", ["id"], (r) => ({ id: r.id })),
-  securePayments: table<SecurePaymentRecord>("secure_payments", ["token"], (r) => ({ token: r.token })),
-  payeeDestinations: table<PayeeDestinationRecord>(
-    "payee_destinations",
-    ["account_id", "destination_id"],
-    (r) => ({
-      account_id: r.accountId,
-      destination_id: r.destinationId,
-      wallet_address: lower(r.walletAddress),
-      active: r.active,
-    }),
-  ),
-  payeeDestinationNonces: table<PayeeDestinationNonceRecord>("payee_destination_nonces", ["nonce"], (r) => ({
-    nonce: r.nonce,
-  })),
-  recurringPayments: table<RecurringPaymentRecord>("recurring_payments", ["id"], (r) => ({ id: r.id })),
-  payers: table<PayerRecord>("payers", ["account_id", "client_user_id"], (r) => ({
-    account_id: r.accountId,
-    client_user_id: r.clientUserId,
-  })),
-  paymentDetails: table<PaymentDetailRecord>("payment_details", ["id"], (r) => ({
-    id: r.id,
-    account_id: r.accountId,
-    client_user_id: r.clientUserId,
-  })),
-  clientIds: table<ClientIdRecord>("client_ids", ["id"], (r) => ({
-    id: r.id,
-    account_id: r.accountId,
-    client_id: r.clientId,
-  })),
-  balances: table<WalletBalanceRecord>("wallet_balances", ["account_id", "address", "currency"], (r) => ({
-    account_id: r.accountId,
-    address: lower(r.address),
-    currency: lower(r.currency),
-  })),
-  allowances: table<WalletAllowanceRecord>(
-    "wallet_allowances",
-    ["account_id", "address", "currency", "spender"],
-    (r) => ({
-      account_id: r.accountId,
-      address: lower(r.address),
-      currency: lower(r.currency),
-      spender: lower(r.spender),
-    }),
-  ),
-  sandboxClocks: table<SandboxClockRecord>("sandbox_clocks", ["account_id"], (r) => ({
-    account_id: r.accountId,
-  })),
-  webhookEndpoints: table<WebhookEndpointRecord>("webhook_endpoints", ["id"], (r) => ({
-    id: r.id,
-    account_id: r.accountId,
-  })),
-  webhookDeliveries: table<WebhookDeliveryRecord>("webhook_deliveries", ["id"], (r) => ({
-    id: r.id,
-    account_id: r.accountId,
-    endpoint_id: r.endpointId,
-    event_id: r.eventId,
-    request_id: r.requestId,
-    state: r.state,
-    // No due time: at once.
-    due_at: r.dueAt ?? "-infinity",
-    lease_until: r.lease?.until ?? null,
-  })),
-};
+/** Each declared table as this store keeps it. */
+export const sqlTables = mapStoreTables((declaration: AnyTable, name) =>
+  sqlTable(declaration, claimColumns[name]),
+);

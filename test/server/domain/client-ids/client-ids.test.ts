@@ -257,7 +257,7 @@ describe("configured client IDs after a restart on the same store", () => {
     await first.close();
     const second = await createServer({ store, clock }).listen({ port: 0 });
     try {
-      expect((await store.getClientId(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
+      expect((await store.clientIds.get(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
       const call = await fetch(`${second.url}/v2/currencies?network=base`, {
         headers: { "x-client-id": sampleCredentials.clientId, origin: "http://localhost:5173" },
       });
@@ -278,28 +278,23 @@ describe("authentication racing a revocation", () => {
       if (!revokeDuringLookup) return;
       revokeDuringLookup = false;
       void base.withTransaction(async (tx) => {
-        const record = await tx.getClientId(sampleCredentials.clientIdRecordId);
-        if (record) await tx.putClientId({ ...record, status: "revoked" });
+        const record = await tx.clientIds.get(sampleCredentials.clientIdRecordId);
+        if (record) await tx.clientIds.put({ ...record, status: "revoked" });
       });
     };
-    const racing: Store = {
-      ...base,
-      findClientIdByPublicValue: async (value) => {
-        const found = await base.findClientIdByPublicValue(value);
+    const revokingAfterLookups = (clientIds: Store["clientIds"]): Store["clientIds"] => ({
+      ...clientIds,
+      first: async (lookup, value) => {
+        const found = await clientIds.first(lookup, value);
         revokeNow();
         return found;
       },
+    });
+    const racing: Store = {
+      ...base,
+      clientIds: revokingAfterLookups(base.clientIds),
       withTransaction: (work) =>
-        base.withTransaction((tx) =>
-          work({
-            ...tx,
-            findClientIdByPublicValue: async (value) => {
-              const found = await tx.findClientIdByPublicValue(value);
-              revokeNow();
-              return found;
-            },
-          }),
-        ),
+        base.withTransaction((tx) => work({ ...tx, clientIds: revokingAfterLookups(tx.clientIds) })),
     };
     const running = await createServer({
       store: racing,
@@ -315,7 +310,7 @@ describe("authentication racing a revocation", () => {
       revokeDuringLookup = true;
       expect((await browserCall()).status).toBe(200);
       await base.withTransaction(async () => {});
-      expect((await base.getClientId(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
+      expect((await base.clientIds.get(sampleCredentials.clientIdRecordId))?.status).toBe("revoked");
       expect((await browserCall()).status).toBe(401);
     } finally {
       await running.close();

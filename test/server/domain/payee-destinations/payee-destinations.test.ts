@@ -335,7 +335,7 @@ describe("createSecurePayment (POST /v2/secure-payments) to a payee destination"
     });
     expect(created.status).toBe(201);
     const { token, requestIds } = created.body;
-    const request = await server.server.store.getRequest(requestIds[0]);
+    const request = await server.server.store.requests.get(requestIds[0]);
     expect(request).toMatchObject({
       payee: wallet.address,
       network: "sepolia",

@@ -41,7 +41,7 @@ afterAll(() => server.close());
 
 const batch = (body: unknown) => server.call("POST", "/v2/payouts/batch", { body });
 const referenceOf = async (requestId: string) =>
-  (await server.server.store.getRequest(requestId))?.paymentReference;
+  (await server.server.store.requests.get(requestId))?.paymentReference;
 
 describe("createBatchPayout (POST /v2/payouts/batch)", () => {
   it("creates ERC-20 requests and answers 201 with an approval and batchPaymentTransaction", async () => {
@@ -77,7 +77,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     ]);
     // The requests exist now, under the payment references the calldata carries.
     for (const detail of details) {
-      const request = await server.server.store.findRequestByPaymentReference(detail.paymentReference);
+      const request = await server.server.store.requests.first("paymentReference", detail.paymentReference);
       expect(request?.payee.toLowerCase()).toBe(detail.recipient.toLowerCase());
     }
   });

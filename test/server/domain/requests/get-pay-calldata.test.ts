@@ -43,7 +43,7 @@ afterAll(() => server.close());
 async function newRequest(item = usdcOnBase()) {
   const { requestIds } = await createSecurePayment(server, [item]);
   const requestId = requestIds[0] as string;
-  const record = await server.server.store.getRequest(requestId);
+  const record = await server.server.store.requests.get(requestId);
   return { requestId, paymentReference: record?.paymentReference as `0x${string}` };
 }
 

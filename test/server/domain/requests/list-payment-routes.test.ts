@@ -18,7 +18,7 @@ afterAll(() => server.close());
 describe("listPaymentRoutes (GET /v1/request/{paymentReference}/routes)", () => {
   it("offers the direct payment in the request's token and network, with or without 0x", async () => {
     const { requestIds } = await createSecurePayment(server, [usdcOnBase()]);
-    const reference = (await server.server.store.getRequest(requestIds[0] as string))
+    const reference = (await server.server.store.requests.get(requestIds[0] as string))
       ?.paymentReference as string;
     const expected = {
       routes: [
@@ -44,7 +44,7 @@ describe("listPaymentRoutes (GET /v1/request/{paymentReference}/routes)", () => 
 
   it("states the fee of feePercentage as a fraction", async () => {
     const { requestIds } = await createSecurePayment(server, [usdcOnBase()]);
-    const reference = (await server.server.store.getRequest(requestIds[0] as string))
+    const reference = (await server.server.store.requests.get(requestIds[0] as string))
       ?.paymentReference as string;
     const answer = await server.call(
       "GET",

@@ -39,7 +39,7 @@ describe("createBatchPayoutSecurePayment (POST /v2/secure-payments/batch-payouts
     expect(schemaErrors("SecurePayment", answer.body)).toBe("");
     const { token, requestIds } = answer.body;
     expect(requestIds).toEqual([...second.requestIds, ...first.requestIds]);
-    expect(await server.server.store.getSecurePayment(token)).toMatchObject({
+    expect(await server.server.store.securePayments.get(token)).toMatchObject({
       kind: "payout",
       status: "pending",
       network: "base",
@@ -73,13 +73,13 @@ describe("createBatchPayoutSecurePayment (POST /v2/secure-payments/batch-payouts
     });
     const [first, second] = batch.body.requestIds as string[];
     await server.call("POST", `/sandbox/requests/${first}/payments`, { body: { outcome: "paid" } });
-    expect((await server.server.store.getSecurePayment(batch.body.token))?.status).toBe("pending");
+    expect((await server.server.store.securePayments.get(batch.body.token))?.status).toBe("pending");
     await server.call("POST", `/sandbox/requests/${second}/payments`, { body: { outcome: "paid" } });
-    expect((await server.server.store.getSecurePayment(batch.body.token))?.status).toBe("completed");
+    expect((await server.server.store.securePayments.get(batch.body.token))?.status).toBe("completed");
     const check = await server.call("GET", `/v2/secure-payments/${batch.body.token}`);
     expect(check.status).toBe(409);
     // The joined links stay invalidated: they were never paid as such.
-    expect((await server.server.store.getSecurePayment(links[0]?.token as string))?.status).toBe(
+    expect((await server.server.store.securePayments.get(links[0]?.token as string))?.status).toBe(
       "invalidated",
     );
   });
@@ -104,8 +104,8 @@ describe("createBatchPayoutSecurePayment (POST /v2/secure-payments/batch-payouts
       { path: "/body/tokens/3", message: "is not a payout link of your account" },
       { path: "/body/tokens/4", message: "names the same link as /body/tokens/0" },
     ]);
-    expect((await server.server.store.getSecurePayment(pending.token))?.status).toBe("pending");
-    expect((await server.server.store.getSecurePayment(onSepolia.token))?.status).toBe("pending");
+    expect((await server.server.store.securePayments.get(pending.token))?.status).toBe("pending");
+    expect((await server.server.store.securePayments.get(onSepolia.token))?.status).toBe("pending");
   });
 
   it("refuses links already joined, and the batch link itself", async () => {
@@ -140,6 +140,6 @@ describe("createBatchPayoutSecurePayment (POST /v2/secure-payments/batch-payouts
     expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
       { path: "/body/tokens/1", message: "is not a payout link of your account" },
     ]);
-    expect((await server.server.store.getSecurePayment(theirs.body.token))?.status).toBe("pending");
+    expect((await server.server.store.securePayments.get(theirs.body.token))?.status).toBe("pending");
   });
 });

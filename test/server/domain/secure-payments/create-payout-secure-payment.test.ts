@@ -35,7 +35,7 @@ describe("createPayoutSecurePayment (POST /v2/secure-payments/payouts)", () => {
     const { requestIds, token, securePaymentUrl } = answer.body;
     expect(requestIds).toHaveLength(1);
     expect(securePaymentUrl).toBe(`${server.url}/pay?token=${token}`);
-    expect(await server.server.store.getRequest(requestIds[0])).toMatchObject({
+    expect(await server.server.store.requests.get(requestIds[0])).toMatchObject({
       payee: recipient,
       network: "base",
       invoiceAmount: "250.00",
@@ -44,7 +44,7 @@ describe("createPayoutSecurePayment (POST /v2/secure-payments/payouts)", () => {
       expectedAmount: "250000000",
       securePaymentToken: token,
     });
-    expect(await server.server.store.getSecurePayment(token)).toMatchObject({
+    expect(await server.server.store.securePayments.get(token)).toMatchObject({
       kind: "payout",
       status: "pending",
       reference: "PAYOUT-7",
@@ -69,7 +69,7 @@ describe("createPayoutSecurePayment (POST /v2/secure-payments/payouts)", () => {
       body: { recipient, network: "sepolia", currency: "FAU-sepolia", amount: "12.5" },
     });
     expect(answer.status).toBe(201);
-    expect(await server.server.store.getSecurePayment(answer.body.token)).toMatchObject({
+    expect(await server.server.store.securePayments.get(answer.body.token)).toMatchObject({
       network: "sepolia",
       payout: { recipientIdentifier: null, creatorWalletAddress: null },
     });

@@ -62,7 +62,7 @@ describe("createMulticallPayout (POST /v2/secure-payments/multicall-payouts)", (
         },
       ],
     });
-    expect((await server.server.store.getSecurePayment(answer.body.token))?.multicall).toEqual({
+    expect((await server.server.store.securePayments.get(answer.body.token))?.multicall).toEqual({
       childTokens: [first.token, second.token],
       requestedExecutionKind: "evm_cross_chain",
     });

@@ -26,7 +26,8 @@ const report = (token: string, body: Record<string, unknown>) =>
 const check = (token: string) => server.call("GET", `/v2/secure-payments/${token}`);
 
 async function paymentReferenceOf(requestId: string): Promise<string> {
-  return ((await server.server.store.getRequest(requestId)) as { paymentReference: string }).paymentReference;
+  return ((await server.server.store.requests.get(requestId)) as { paymentReference: string })
+    .paymentReference;
 }
 
 describe("recordSecurePaymentIntent (POST /v2/secure-payments/{token}/intent)", () => {
@@ -145,7 +146,7 @@ describe("recordSecurePaymentIntent (POST /v2/secure-payments/{token}/intent)", 
     ).toEqual(["/body/chain", "/body/txHash"]);
     // Nothing was recorded by the refused reports.
     expect((await check(token)).status).toBe(200);
-    expect((await server.server.store.getSecurePayment(token))?.intent).toBeUndefined();
+    expect((await server.server.store.securePayments.get(token))?.intent).toBeUndefined();
   });
 
   it("refuses a batch link, naming the token, and answers the token check's 403 and 404", async () => {

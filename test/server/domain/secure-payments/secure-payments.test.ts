@@ -48,7 +48,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       body: { requests: [{ destinationId, amount: "10" }], feePercentage: "2.5", feeAddress },
     });
     expect(answer.status).toBe(201);
-    const request = await server.server.store.getRequest(answer.body.requestIds[0]);
+    const request = await server.server.store.requests.get(answer.body.requestIds[0]);
     expect(request).toMatchObject({
       payee: wallet.address,
       network: "sepolia",
@@ -99,7 +99,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
   it("computes each payment reference from requestId, salt and payee", async () => {
     const { requestIds } = await createSecurePayment(server, [usdcOnBase("1"), usdcOnBase("2")]);
     for (const requestId of requestIds) {
-      const record = await server.server.store.getRequest(requestId);
+      const record = await server.server.store.requests.get(requestId);
       expect(record?.salt).toMatch(/^[0-9a-f]{16}$/);
       expect(record?.paymentReference).toBe(
         computePaymentReference({ requestId, salt: record?.salt as string, paymentAddress: payee }),
@@ -252,7 +252,7 @@ describe("checkSecurePaymentToken (GET /v2/secure-payments/{token})", () => {
       redirectUrl: "https://shop.example.com/thanks",
       redirectLabel: "Back to the shop",
     });
-    expect((await server.server.store.getSecurePayment(created.body.token))?.payerIdentifier).toBe(
+    expect((await server.server.store.securePayments.get(created.body.token))?.payerIdentifier).toBe(
       "customer-77",
     );
   });
