@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // The `payreq` command. A development checkout runs a CommonJS bundle of the TypeScript sources,
 // rebuilt whenever a source changed (scripts/bundle-sources.mjs), so that neither a leftover dist/
-// nor a stale bundle shadows them, and compiled from V8's code cache beside it
-// (src/cli/code-cache.mjs), as the packed command is; without esbuild it runs the sources through
-// tsx. A published package (no src/) runs the compiled CLI from dist/. CommonJS, as
+// nor a stale bundle shadows them, as the packed command runs its own; without esbuild it runs
+// the sources through tsx. A published package (no src/) runs the compiled CLI from dist/. CommonJS, as
 // dist/cli/main.cjs is: an installed command starts without Node's ES module loader.
 "use strict";
 const { existsSync } = require("node:fs");
@@ -46,8 +45,7 @@ function missingCli(message) {
 async function runCheckout() {
   const bundle = await bundledSources();
   if (bundle) {
-    const { runWithCodeCache } = await import("../src/cli/code-cache.mjs");
-    const { runCli } = runWithCodeCache(bundle);
+    const { runCli } = require(bundle);
     process.exit(await runCli(process.argv.slice(2)));
   }
   const tsx = await loadOptional("tsx/esm/api");

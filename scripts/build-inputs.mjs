@@ -24,12 +24,9 @@ function filesUnder(root, folder) {
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
 }
 
-/**
- * The hash of every build input's path and bytes under `root`, and of the Node.js version and
- * platform (the V8 code cache in dist/ holds only for the V8 that wrote it).
- */
+/** The hash of every build input's path and bytes under `root`. */
 export function hashBuildInputs(root) {
-  const hash = createHash("sha256").update(`${process.version} ${process.platform} ${process.arch}\n`);
+  const hash = createHash("sha256");
   const files = [...inputFolders.flatMap((folder) => filesUnder(root, folder)), ...inputFiles].sort();
   for (const file of files) {
     const bytes = readFileSync(path.join(root, file));

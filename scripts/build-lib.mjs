@@ -10,13 +10,7 @@ import { repoRoot } from "./bundle-sources.mjs";
 import { nativeTypeScriptCompiler } from "./typescript-native.mjs";
 
 const recordFile = path.join(repoRoot, ".cache", "build-lib", "inputs.sha256");
-const outputs = [
-  "dist/index.js",
-  "dist/contract/index.js",
-  "dist/cli/main.cjs",
-  "dist/cli/run-cli.cjs",
-  "dist/cli/run-cli.cjs.v8-cache",
-];
+const outputs = ["dist/index.js", "dist/contract/index.js", "dist/cli/main.cjs"];
 
 const inputs = hashBuildInputs(repoRoot);
 const built =

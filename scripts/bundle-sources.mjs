@@ -157,7 +157,7 @@ const oneCopyOfEachVersion = {
  * Bundles `entry` into `outfile` and returns the files it was built from. The bundle must sit two
  * directories below the package root, as every source file does: the sources find generated/ and
  * docs/ by URLs relative to themselves. Identifiers are kept, so that stack traces stay readable.
- * `format: "cjs"` makes a CommonJS bundle, whose compiled code V8 can cache (src/cli/code-cache.mjs).
+ * `format: "cjs"` makes a CommonJS bundle, which Node starts without its ES module loader.
  */
 export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
   const depth = path.relative(repoRoot, path.dirname(outfile)).split(path.sep).length;

@@ -1,11 +1,10 @@
 // `node scripts/run-bundled.mjs scripts/<name>.ts [arguments]`: runs a TypeScript script of this
 // repository from a one-file CommonJS bundle of it and everything it imports (bundle-sources.mjs),
-// rebuilt in .cache/ when a source changed, and compiled from V8's code cache beside it
-// (src/cli/code-cache.mjs). One Node process and no TypeScript loader: `npm start` answers well within a
-// second, and `npm run contract` starts as fast. A CommonJS bundle has no top-level await: the
-// scripts run through here end with a promise.
+// rebuilt in .cache/ when a source changed. One Node process and no TypeScript loader: `npm start`
+// answers well within a second, and `npm run contract` starts as fast. A CommonJS bundle has no
+// top-level await: the scripts run through here end with a promise.
+import { createRequire } from "node:module";
 import path from "node:path";
-import { runWithCodeCache } from "../src/cli/code-cache.mjs";
 import { freshBundle, repoRoot } from "./bundle-sources.mjs";
 
 const [entry] = process.argv.splice(2, 1); // the script reads its own arguments from process.argv[2] on
@@ -21,4 +20,4 @@ const bundle = await freshBundle(
     format: "cjs",
   },
 );
-runWithCodeCache(bundle);
+createRequire(import.meta.url)(bundle);

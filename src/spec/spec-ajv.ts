@@ -35,9 +35,12 @@ export interface SpecAjv {
  * ajv-formats' full formats, and the spec's components registered so that its references
  * resolve. `options` add to Ajv's defaults (`allErrors`, `coerceTypes`, `useDefaults`, ...).
  * `strict: false`: the spec's schemas carry OpenAPI's own keywords (`example`, `discriminator`).
+ * `validateSchema: false`: the spec's schemas are checked where the spec is built and linted
+ * (`npm run lint`, test/spec), not again by every Ajv made here, each of which would compile the
+ * JSON Schema meta-schema first.
  */
 export function createSpecAjv(document: SpecDocument, options: Options = {}): SpecAjv {
-  const ajv = new Ajv2020({ strict: false, validateFormats: true, ...options });
+  const ajv = new Ajv2020({ strict: false, validateFormats: true, validateSchema: false, ...options });
   addFormats(ajv);
   ajv.addFormat("date-time", dateTimeFormat);
   ajv.addSchema({ $id: specId, components: document.components ?? {} } as object);

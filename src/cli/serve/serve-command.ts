@@ -9,7 +9,6 @@ import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
 import { readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
-import { reportStarted } from "../started-event.ts";
 import { watchStopSignals } from "../stop-signal.ts";
 import { isLoopbackBindAddress, loopbackWebhookTargets } from "./local-webhook-targets.ts";
 
@@ -131,7 +130,6 @@ export async function runServe(
         "",
       ].join("\n"),
     );
-    reportStarted();
     await stop.received;
     await running.close();
     return 0;

@@ -3,7 +3,6 @@ import { type CliIo, printLine } from "../cli-io.ts";
 import { describeListenError } from "../describe-listen-error.ts";
 import { readHttpUrl, readPort } from "../option-values.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
-import { reportStarted } from "../started-event.ts";
 import { watchStopSignals } from "../stop-signal.ts";
 import { describeBody, describeDelivery } from "./describe-delivery.ts";
 import {
@@ -130,7 +129,6 @@ export async function runWebhooksListen(args: readonly string[], io: CliIo): Pro
       io.stdout,
       banner({ url: listener.url, connection, endpoint, forwardTo, printSecret: values["print-secret"] }),
     );
-    reportStarted();
     await stop.received;
     return await unregister(connection, endpoint, io);
   } finally {

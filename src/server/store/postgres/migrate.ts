@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 /**
  * The SQL migrations, at the package root: the nearest folder above this module that holds
  * package.json and migrations/. Searched, not counted: this file sits four folders deep in src/
- * and dist/, but two deep when it is part of a bundle (.cache/cli/run-cli.cjs, dist/cli/run-cli.cjs).
+ * and dist/, but two deep when it is part of a bundle (.cache/cli/run-cli.cjs, dist/cli/main.cjs).
  */
 export function findMigrationsDirectory(start = path.dirname(fileURLToPath(import.meta.url))): string {
   for (let folder = start; ; folder = path.dirname(folder)) {
