@@ -59,30 +59,29 @@ export class MemoryTable<R> {
   /** The indexes that refuse a second record with the value of one already kept. */
   readonly #unique: IndexEntries<R>[] = [];
   readonly #onRead: (table: string, records: number) => void;
+  readonly #keyOf: (record: R) => string;
   #nextPosition = 1;
 
   constructor(declaration: TableDeclaration<R>, onRead: (table: string, records: number) => void) {
     this.#name = declaration.sqlName;
     this.#fields = tableFields(declaration);
     this.#onRead = onRead;
+    const keyText = this.#fields.textOf(declaration.key);
+    this.#keyOf = (record) => {
+      const key = keyText(record);
+      if (key === undefined) throw new Error(`${declaration.sqlName}: a record without its key`);
+      return key;
+    };
     for (const [name, lookup] of Object.entries(declaration.lookups)) {
       const index: IndexEntries<R> = {
         name,
-        indexValue: (record) => {
-          if (!this.#fields.admits(lookup, record)) return undefined;
-          const values = this.#fields.recordValues(record, lookup.fields);
-          return values.includes(null) ? undefined : encode(values as string[]);
-        },
+        indexValue: this.#fields.textOf(lookup.fields, lookup.only),
         entries: new Map(),
       };
       this.#indexes.set(name, index);
       this.#indexList.push(index);
       if (lookup.unique) this.#unique.push(index);
     }
-  }
-
-  #keyOf(record: R): string {
-    return encode(this.#fields.recordValues(record, this.#fields.declaration.key) as string[]);
   }
 
   #key(key: unknown): string {
