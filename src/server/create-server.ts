@@ -8,14 +8,13 @@ import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
-import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
 import type { ServerContext } from "./domain/shared/context.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { answerCors } from "./http/cors.ts";
 import { readCorsPolicy } from "./http/cors-policy.ts";
 import { dispatchOperation } from "./http/dispatch-operation.ts";
-import { answerErrors, type ServerLogger } from "./http/error-handler.ts";
+import { answerErrors } from "./http/error-handler.ts";
 import { createExpressHttpServer } from "./http/express-http-server.ts";
 import { inSequence } from "./http/in-sequence.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
@@ -28,12 +27,13 @@ import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
 import { operationHandlers } from "./operations/operation-table.ts";
 import { pagesRouter } from "./pages/pages-router.ts";
 import { reachableUrlHost } from "./reachable-host.ts";
+import { seedConfiguredRecords } from "./seed-records.ts";
+import type { ServerLogger } from "./server-logger.ts";
 import { createMemoryStore } from "./store/memory-store.ts";
 import type { Store } from "./store/store.ts";
 import { validateRequests } from "./validation/validate-request.ts";
 import { WebhookDispatcher } from "./webhook-delivery/dispatcher.ts";
 import { timerScheduler, type WebhookScheduler } from "./webhook-delivery/scheduler.ts";
-import { seedWebhookEndpoints } from "./webhook-delivery/seed-endpoints.ts";
 import { createTargetAllowList } from "./webhook-delivery/target-allow-list.ts";
 
 export interface CreateServerOptions {
@@ -127,11 +127,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   };
 
   // The first requests hash payment references in WebAssembly (keccak-utf8.ts).
-  const ready = Promise.all([
-    seedClientIds(store, config, baseClock.now()),
-    seedWebhookEndpoints(store, config, baseClock.now()),
-    wasmKeccakReady,
-  ]);
+  const ready = Promise.all([seedConfiguredRecords(store, config, baseClock.now()), wasmKeccakReady]);
   const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
 
   const app = express();
@@ -196,27 +192,4 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       return { url, port: address.port, close };
     },
   };
-}
-
-/**
- * Puts the configured client IDs into the store, keeping what the store already knows of their
- * use, and keeping a revoked one revoked: revocation is final, a restart does not undo it.
- */
-async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
-  for (const account of config.accounts) {
-    for (const clientId of account.clientIds) {
-      const fresh = clientIdRecordFromConfig(account.id, clientId, now);
-      const existing = await store.clientIds.get(clientId.id);
-      await store.clientIds.put(
-        existing
-          ? {
-              ...fresh,
-              createdAt: existing.createdAt,
-              lastUsedAt: existing.lastUsedAt,
-              ...(existing.status === "revoked" ? { status: "revoked" as const } : {}),
-            }
-          : fresh,
-      );
-    }
-  }
 }

@@ -14,8 +14,8 @@ export {
   type PayreqServer,
   type RunningServer,
 } from "./create-server.ts";
-export type { ServerLogger } from "./http/error-handler.ts";
 export { buildProblem, type ProblemBody, type ProblemKind, problemCatalogue } from "./problems.ts";
+export type { ServerLogger } from "./server-logger.ts";
 export {
   createMemoryStore,
   type MemoryStore,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newRequestId, newSalt, newTxHash, newUlid } from "../../src/server/domain/shared/ids.ts";
+import { newRequestId, newSalt, newTxHash, newUlid } from "../../src/server/ids.ts";
 
 describe("ids drawn from the pooled CSPRNG bytes", () => {
   it("are well formed and never repeat, across many refills of the pool", () => {

@@ -1,6 +1,10 @@
 import type { RequestHandler, Response } from "express";
 import type { ServerContext } from "../domain/shared/context.ts";
-import type { OperationHandler, OperationHandlers, PathOperationId } from "../operations/operation-types.ts";
+import type {
+  OperationHandler,
+  OperationHandlers,
+  PathOperationId,
+} from "../domain/shared/operation-types.ts";
 import { clockOf, principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
 
 /**

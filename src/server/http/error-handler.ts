@@ -1,13 +1,9 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { ChainInputError } from "../../chain/index.ts";
 import { ProblemError, problemCatalogue, validationFailed } from "../problems.ts";
+import type { ServerLogger } from "../server-logger.ts";
 import { stateOf } from "./request-state.ts";
 import { sendProblem } from "./send-problem.ts";
-
-/** Where the server reports its own failures; request headers and bodies never go there. */
-export interface ServerLogger {
-  error(message: string, error?: unknown): void;
-}
 
 /** A chain module field such as `payments[0].payee` as a JSON Pointer under the request's inputs. */
 function chainFieldPointer(location: string, field: string): string {

@@ -57,6 +57,7 @@ import { getSecurePaymentCalldata } from "../domain/secure-payments/get-secure-p
 import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secure-payment-fees.ts";
 import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
 import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
+import type { OperationHandlers } from "../domain/shared/operation-types.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,
@@ -70,7 +71,6 @@ import {
   rotateSandboxWebhookEndpointSecret,
   sendSandboxWebhookTest,
 } from "../domain/webhooks/webhook-endpoints.ts";
-import type { OperationHandlers } from "./operation-types.ts";
 
 /**
  * The server's operations by operationId: each entry is the domain function of the same name.

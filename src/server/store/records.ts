@@ -1,5 +1,7 @@
+import type { components } from "../../../generated/schema.d.ts";
 import type { WebhookEventName } from "../../wire/webhook-event.ts";
-import type { Schemas } from "../domain/shared/wire-types.ts";
+
+type Schemas = components["schemas"];
 
 /** The webhook events the service sends; in the outbox, their `data` is a WebhookEventData. */
 export type { WebhookEventName };

@@ -4,7 +4,7 @@ import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
 import { isWebhookEventName } from "../../wire/webhook-event.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import { type Clock, systemClock } from "../clock.ts";
-import type { ServerLogger } from "../http/error-handler.ts";
+import type { ServerLogger } from "../server-logger.ts";
 import type { DomainEvent, WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";

@@ -1,7 +1,7 @@
 import { isWebhookEventName } from "../../wire/webhook-event.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { Clock } from "../clock.ts";
-import { newUlid } from "../domain/shared/ids.ts";
+import { newUlid } from "../ids.ts";
 import type {
   DomainEvent,
   WebhookDeliveryRecord,

@@ -1,11 +1,11 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newClientIdValue, newUlid } from "../../ids.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { ClientIdRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { effectiveAllowedDomains } from "../shared/client-ids.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
-import { newClientIdValue, newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";

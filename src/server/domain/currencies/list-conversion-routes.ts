@@ -1,9 +1,9 @@
 import { type TokenRecord, tokenTable } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, notFound } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { isPricedFiat, rateOf } from "../shared/conversion.ts";
 import { findCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 
 /**
  * The currencies a request invoiced in `currencyId` can be paid with, on `network` or on any of

@@ -1,7 +1,7 @@
 import { listTokens, type TokenRecord } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, notFound } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 
 type CurrencyFilters = OperationInput<"listCurrencies">["query"];
 

@@ -1,9 +1,9 @@
 import { getAddress } from "viem";
 import { findTokenByAddress, formatPayeeDestinationId, networkOfChainId } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { buildPayeeDestinationTypedData } from "./payee-destination-signing.ts";
 

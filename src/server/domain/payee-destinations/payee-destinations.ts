@@ -6,11 +6,11 @@ import {
   networkOfChainId,
   parsePayeeDestinationId,
 } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, invalidState, notFound } from "../../problems.ts";
 import type { PayeeDestinationRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { canonicalDestinationId, formatDestinationKey } from "../shared/payee-destination-ids.ts";
 import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";

@@ -1,8 +1,8 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUuid } from "../../ids.ts";
 import { notFound } from "../../problems.ts";
 import type { PaymentDetailRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUuid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { appendPaymentDetailStatus } from "../shared/payer-events.ts";
 import { requirePayer, toStoredPaymentDetail } from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";

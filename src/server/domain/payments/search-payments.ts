@@ -1,9 +1,9 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Principal } from "../shared/principal.ts";
 import { paymentTokenOf, receivedPayments } from "../shared/requests.ts";
 import { currencyCode } from "../shared/webhook-events.ts";

@@ -1,10 +1,10 @@
 import { zeroAddress } from "viem";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { buildBatchPayment, toBatchAnswer } from "../shared/batch-payment.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { callerClientId } from "../shared/principal.ts";
 import { createRequestRecord, planRequests, storeNewRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";

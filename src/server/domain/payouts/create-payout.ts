@@ -1,11 +1,11 @@
 import { transactionValueToBigInt } from "../../../wire/transaction-value.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import { joinTransaction } from "../../store/join-transaction.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { readCustomerInfo } from "../shared/customer-info.ts";
 import { type FeeSettings, resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { buildPayCalldata } from "../shared/pay-calldata.ts";
 import { callerClientId } from "../shared/principal.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";

@@ -7,12 +7,12 @@ import {
   getRecurringPaymentProxy,
   type NetworkName,
 } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { invalidField } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { FeeSettings } from "../shared/fees.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Principal } from "../shared/principal.ts";
 import { periodSecondsOf, readStartDate } from "../shared/recurrence.ts";
 import { planRequest } from "../shared/requests.ts";

@@ -1,8 +1,8 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import type { RecurringPaymentRecord, RequestRecord } from "../../store/records.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

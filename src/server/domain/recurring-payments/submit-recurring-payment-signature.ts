@@ -1,9 +1,9 @@
 import type { Hex } from "viem";
 import type { buildSchedulePermit } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, invalidState } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import { isSignedBy } from "../shared/typed-data-signatures.ts";

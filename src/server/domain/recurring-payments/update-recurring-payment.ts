@@ -1,9 +1,9 @@
 import { buildAllowanceReset } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import { toWireTransaction } from "../shared/transaction-wire.ts";

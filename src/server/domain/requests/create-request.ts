@@ -1,10 +1,10 @@
 import type { Address } from "viem";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { readCustomerInfo } from "../shared/customer-info.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { callerClientId, type Principal } from "../shared/principal.ts";
 import { readStartDate } from "../shared/recurrence.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";

@@ -1,8 +1,8 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { isAtParWith } from "../shared/conversion.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRequest, paymentTokenOf, receivedPayments, remainingAmount } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

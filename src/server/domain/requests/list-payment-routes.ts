@@ -1,10 +1,10 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { notFound, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { percentageToFraction, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { crossChainSources, rescale } from "../shared/cross-chain-intent.ts";
 import { resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Principal } from "../shared/principal.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
 import { balanceOf } from "../shared/wallet-book.ts";

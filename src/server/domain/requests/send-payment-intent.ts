@@ -1,10 +1,10 @@
 import type { Hex } from "viem";
 import { readTypedData } from "../../../wire/typed-data.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newTxHash } from "../../ids.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { PaymentIntentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newTxHash } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import { recordPayment } from "../shared/record-payment.ts";
 import { loadOwnRequest, remainingAmount } from "../shared/requests.ts";

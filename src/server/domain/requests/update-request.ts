@@ -1,6 +1,6 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRequest } from "../shared/requests.ts";
 
 /** Stops or resumes the recurrence of one of the caller's recurring requests; answers no body. */

@@ -1,8 +1,8 @@
 import { loadAccountClock } from "../../account-clock.ts";
 import { isSandboxInstant, type SandboxClock, sandboxClockRange } from "../../clock.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 function toWireClock(clock: SandboxClock): Schemas["SandboxClock"] {

@@ -1,7 +1,7 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState, notFound } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { appendComplianceChange, appendPaymentDetailStatus } from "../shared/payer-events.ts";
 import {
   findPaymentDetail,

@@ -1,12 +1,12 @@
 import type { TokenRecord } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newTxHash } from "../../ids.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
 import type { RecurringPaymentRecord, RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireCurrency } from "../shared/currencies.ts";
-import { newTxHash } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { type PaymentToRecord, recordPayment } from "../shared/record-payment.ts";
 import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import { createRequestRecord, remainingAmount, storeNewRequest } from "../shared/requests.ts";

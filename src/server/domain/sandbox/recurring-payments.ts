@@ -1,11 +1,11 @@
 import type { Address } from "viem";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency, requireCurrency } from "../shared/currencies.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";

@@ -1,11 +1,11 @@
 import type { TokenRecord } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newTxHash } from "../../ids.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newTxHash } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { type PaymentToRecord, recordPayment } from "../shared/record-payment.ts";
 import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";

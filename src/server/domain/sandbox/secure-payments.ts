@@ -1,7 +1,7 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";

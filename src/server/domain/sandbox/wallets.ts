@@ -1,9 +1,9 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { notFound, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency, requireCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

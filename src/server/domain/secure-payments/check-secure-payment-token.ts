@@ -1,10 +1,10 @@
 import { getAddress } from "viem";
 import { chainIds, formatPayeeAddress, type NetworkName } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import type { RequestRecord, SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { type FeeSettings, resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireBothOrNeither } from "../shared/paired-inputs.ts";
 import { loadRequests, paymentTokenOf } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";

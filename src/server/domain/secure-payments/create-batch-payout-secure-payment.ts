@@ -1,7 +1,7 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { loadRequests } from "../shared/requests.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import type { Schemas } from "../shared/wire-types.ts";

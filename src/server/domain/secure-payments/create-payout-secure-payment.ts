@@ -1,7 +1,7 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField, ProblemError, validationFailed } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency } from "../shared/currencies.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { planRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { storeSecurePaymentLink } from "./secure-payment-links.ts";

@@ -1,5 +1,5 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { planRequests } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { resolveSecurePaymentItems } from "./secure-payment-items.ts";

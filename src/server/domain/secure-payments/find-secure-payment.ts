@@ -1,6 +1,6 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { notFound } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import type { Schemas } from "../shared/wire-types.ts";

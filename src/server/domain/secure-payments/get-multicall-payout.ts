@@ -1,9 +1,9 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { notFound } from "../../problems.ts";
 import type { RequestRecord, SecurePaymentRecord } from "../../store/records.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { usdDecimals, usdValueOf } from "../shared/conversion.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import { paymentTokenOf } from "../shared/requests.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";

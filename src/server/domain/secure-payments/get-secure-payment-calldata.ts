@@ -1,9 +1,9 @@
 import { zeroAddress } from "viem";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import { buildBatchPayment, toBatchAnswer } from "../shared/batch-payment.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { buildSameChainCalldata } from "../shared/pay-calldata.ts";
 import { amountDue, loadRequests, paymentTokenOf } from "../shared/requests.ts";
 import { checkWalletFunds } from "../shared/wallet-funds.ts";

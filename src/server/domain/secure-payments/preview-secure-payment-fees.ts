@@ -5,12 +5,12 @@ import {
   parseDecimal,
   type TokenRecord,
 } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { isAtParWith } from "../shared/conversion.ts";
 import { resolveFee } from "../shared/fees.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 type FeePreview = Schemas["SecurePaymentFeePreview"];

@@ -1,8 +1,8 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { invalidField, validationFailed } from "../../problems.ts";
 import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { intentInProgress, requirePayableSecurePayment } from "./payable-secure-payment.ts";
 

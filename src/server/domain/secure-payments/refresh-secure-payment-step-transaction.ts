@@ -1,7 +1,7 @@
 import { chainIds, type NetworkName } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
 
 /**

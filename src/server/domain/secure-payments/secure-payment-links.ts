@@ -1,7 +1,7 @@
+import { newUlid } from "../../ids.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUlid } from "../shared/ids.ts";
 import { callerClientId, type Principal } from "../shared/principal.ts";
 import { createRequestRecord, type PlannedRequest, storeNewRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";

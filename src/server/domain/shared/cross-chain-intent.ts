@@ -1,11 +1,11 @@
 import { maxUint256 } from "viem";
 import { buildApproval, type TokenRecord } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { PaymentIntentRecord, RequestRecord } from "../../store/records.ts";
 import type { DomainContext } from "./context.ts";
 import { findCurrency } from "./currencies.ts";
-import { newUlid } from "./ids.ts";
+import type { OperationInput } from "./operation-types.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf, checksummed } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";

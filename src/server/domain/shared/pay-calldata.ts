@@ -4,7 +4,6 @@ import {
   type NetworkName,
   type TokenRecord,
 } from "../../../chain/index.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { notFound, validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { readAmount } from "./amounts.ts";
@@ -12,6 +11,7 @@ import type { DomainContext } from "./context.ts";
 import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
+import type { OperationInput } from "./operation-types.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
 import { findPaymentDetail } from "./payers.ts";
 import type { Principal } from "./principal.ts";

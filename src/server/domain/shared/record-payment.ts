@@ -1,7 +1,7 @@
+import { newUlid } from "../../ids.ts";
 import type { RequestPaymentRecord, RequestRecord, RequestStatus } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
-import { newUlid } from "./ids.ts";
 import { paymentTokenOf } from "./requests.ts";
 import { completeIfAllPaid } from "./secure-payment-status.ts";
 import { appendPaymentWebhookEvent } from "./webhook-events.ts";

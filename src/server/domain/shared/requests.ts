@@ -1,11 +1,11 @@
 import { type Address, maxUint256, zeroAddress } from "viem";
 import { computePaymentReference, type TokenRecord } from "../../../chain/index.ts";
+import { newRequestId, newSalt } from "../../ids.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
-import { newRequestId, newSalt } from "./ids.ts";
 import { requireOwnRecord } from "./own-records.ts";
 import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";

@@ -1,4 +1,5 @@
 import type { TokenRecord } from "../../../chain/index.ts";
+import { newUlid } from "../../ids.ts";
 import type {
   RecurringPaymentRecord,
   RequestPaymentRecord,
@@ -9,7 +10,6 @@ import type {
 import type { StoreOperations } from "../../store/store.ts";
 import { formatBaseUnits } from "./amounts.ts";
 import { findCurrency } from "./currencies.ts";
-import { newUlid } from "./ids.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** Who processes sandbox payments: plain crypto payments, and off-ramp steps for processing. */

@@ -1,8 +1,8 @@
-import type { OperationInput } from "../../operations/operation-types.ts";
 import { invalidState } from "../../problems.ts";
 import type { Page, PageRequest, WebhookDeliveryFilter, WebhookDeliveryRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { webhookEventNames } from "../../../wire/webhook-event.ts";
-import type { OperationInput } from "../../operations/operation-types.ts";
+import { newUlid } from "../../ids.ts";
 import { invalidState, validationFailed } from "../../problems.ts";
 import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
@@ -9,7 +9,7 @@ import { allowListHint } from "../../webhook-delivery/target-allow-list.ts";
 import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { newUlid } from "../shared/ids.ts";
+import type { OperationInput } from "../shared/operation-types.ts";
 import { requireOwnRecord } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import { buildTestPayload } from "../shared/webhook-events.ts";

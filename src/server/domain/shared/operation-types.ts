@@ -1,6 +1,6 @@
-import type { operations, paths } from "../../../generated/schema.d.ts";
-import type { DomainContext } from "../domain/shared/context.ts";
-import type { Principal } from "../domain/shared/principal.ts";
+import type { operations, paths } from "../../../../generated/schema.d.ts";
+import type { DomainContext } from "./context.ts";
+import type { Principal } from "./principal.ts";
 
 type Method = "get" | "put" | "post" | "delete" | "patch";
 

@@ -1,0 +1,56 @@
+import { webhookEventNames } from "../wire/webhook-event.ts";
+import { configuredEndpointId, type SandboxConfig } from "./config/sandbox-config.ts";
+import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
+import type { Store } from "./store/store.ts";
+
+/** Puts the records the configuration names (client IDs, webhook endpoints) into the store, as the server starts. */
+export async function seedConfiguredRecords(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  await Promise.all([seedClientIds(store, config, now), seedWebhookEndpoints(store, config, now)]);
+}
+
+/**
+ * Puts the configured client IDs into the store, keeping what the store already knows of their
+ * use, and keeping a revoked one revoked: revocation is final, a restart does not undo it.
+ */
+async function seedClientIds(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  for (const account of config.accounts) {
+    for (const clientId of account.clientIds) {
+      const fresh = clientIdRecordFromConfig(account.id, clientId, now);
+      const existing = await store.clientIds.get(clientId.id);
+      await store.clientIds.put(
+        existing
+          ? {
+              ...fresh,
+              createdAt: existing.createdAt,
+              lastUsedAt: existing.lastUsedAt,
+              ...(existing.status === "revoked" ? { status: "revoked" as const } : {}),
+            }
+          : fresh,
+      );
+    }
+  }
+}
+
+/**
+ * Puts the configured webhook endpoints into the store. One the store already holds is kept as
+ * it is, so that a secret rotated through the sandbox API survives a restart on the same store.
+ */
+async function seedWebhookEndpoints(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const [accountIndex, account] of config.accounts.entries()) {
+    for (const [index, endpoint] of (account.webhookEndpoints ?? []).entries()) {
+      const id = endpoint.id ?? configuredEndpointId(accountIndex, index);
+      if (await store.webhookEndpoints.get(id)) continue;
+      await store.webhookEndpoints.put({
+        id,
+        accountId: account.id,
+        url: endpoint.url,
+        secret: endpoint.secret ?? account.webhookSecret,
+        events: endpoint.events ?? [...webhookEventNames],
+        source: "config",
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  }
+}
