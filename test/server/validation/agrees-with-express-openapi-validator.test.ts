@@ -8,6 +8,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listInvalidInputs } from "../../../src/contract/invalid-inputs.ts";
 import { type ContractRequest, listValidCalls } from "../../../src/contract/valid-inputs.ts";
+import { requestText } from "../../../src/net/http-request.ts";
 import { inSequence } from "../../../src/server/http/in-sequence.ts";
 import { parseJsonBody } from "../../../src/server/http/parse-json-body.ts";
 import { assignRequestId } from "../../../src/server/http/request-id.ts";
@@ -88,12 +89,12 @@ afterAll(() => {
 });
 
 async function statusOf(baseUrl: string, method: string, key: string, request: ContractRequest) {
-  const answer = await fetch(baseUrl + urlOf(key, request), {
+  const answer = await requestText(new URL(urlOf(key, request), baseUrl), {
     method,
     headers: { ...request.headers, ...(request.body ? { "content-type": request.body.contentType } : {}) },
-    ...(request.body ? { body: request.body.text } : {}),
+    body: request.body?.text,
+    timeoutMs: 10_000,
   });
-  await answer.arrayBuffer();
   return answer.status;
 }
 
@@ -101,29 +102,37 @@ const schemaValidator = createSchemaValidator(spec);
 
 describe.each(operations)("$operationId", (operation) => {
   it("is validated alike: valid calls accepted, invalid inputs refused, by both", async () => {
-    const verdicts: string[] = [];
-    for (const valid of listValidCalls(operation)) {
-      const inputs = [
-        { check: `valid ${valid.exampleName ?? "call"}`, request: valid.request, expected: 204 },
-        ...listInvalidInputs(spec, schemaValidator, operation, valid)
-          .filter((input) => input.expect === "validation" || input.expect === "invalid-path-value")
-          // Without strictBodies both drop the members the spec does not describe.
-          .map((input) => ({
-            check: input.check,
-            request: input.request,
-            expected: input.unknownMember ? 204 : 400,
-          })),
-      ];
-      for (const { check, request, expected } of inputs) {
+    const validCalls = listValidCalls(operation);
+    // Every example body is accepted by both; the invalid inputs are derived from the first call:
+    // those of the others break the same schemas again.
+    const [first] = validCalls;
+    const inputs = [
+      ...validCalls.map((valid) => ({
+        check: `valid ${valid.exampleName ?? "call"}`,
+        request: valid.request,
+        expected: 204,
+      })),
+      ...(first ? listInvalidInputs(spec, schemaValidator, operation, first) : [])
+        .filter((input) => input.expect === "validation" || input.expect === "invalid-path-value")
+        // Without strictBodies both drop the members the spec does not describe.
+        .map((input) => ({
+          check: input.check,
+          request: input.request,
+          expected: input.unknownMember ? 204 : 400,
+        })),
+    ];
+    const verdicts = await Promise.all(
+      inputs.map(async ({ check, request, expected }) => {
         const [our, their] = await Promise.all([
           statusOf(ours.url, operation.method, operation.key, request),
           statusOf(theirs.url, operation.method, operation.key, request),
         ]);
-        verdicts.push(`${check}: ours ${our}, express-openapi-validator ${their}, expected ${expected}`);
-      }
-    }
+        return `${check}: ours ${our}, express-openapi-validator ${their}, expected ${expected}`;
+      }),
+    );
     expect(
       verdicts.filter((verdict) => !/ours (\d+), express-openapi-validator \1, expected \1$/.test(verdict)),
     ).toEqual([]);
+    expect(inputs.length).toBeGreaterThan(0);
   });
 });
