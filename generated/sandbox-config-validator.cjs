@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -31,6 +31,9 @@ data.securePaymentLifetimeSeconds = 604800;
 }
 if(data.clientIdRateLimitPerMinute === undefined){
 data.clientIdRateLimitPerMinute = 300;
+}
+if(data.requestTimeoutMs === undefined){
+data.requestTimeoutMs = 30000;
 }
 if(data.webhookRetryDelaysMs === undefined){
 data.webhookRetryDelaysMs = [1000,5000,15000];
@@ -998,10 +1001,9 @@ vErrors.push(err76);
 errors++;
 }
 }
-let data30 = data.webhookRetryDelaysMs;
-if(Array.isArray(data30)){
-if(data30.length > 3){
-const err77 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+let data30 = data.requestTimeoutMs;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err77 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1010,11 +1012,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-const len6 = data30.length;
-for(let i7=0; i7<len6; i7++){
-let data31 = data30[i7];
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err78 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 600000 || isNaN(data30)){
+const err78 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1023,9 +1023,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 3600000 || isNaN(data31)){
-const err79 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+if(data30 < 100 || isNaN(data30)){
+const err79 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1034,8 +1033,11 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data31 < 0 || isNaN(data31)){
-const err80 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+let data31 = data.webhookRetryDelaysMs;
+if(Array.isArray(data31)){
+if(data31.length > 3){
+const err80 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1044,11 +1046,11 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len6 = data31.length;
+for(let i7=0; i7<len6; i7++){
+let data32 = data31[i7];
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err81 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1057,9 +1059,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-let data32 = data.webhookTimeoutMs;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err82 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 3600000 || isNaN(data32)){
+const err82 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1068,9 +1070,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 > 60000 || isNaN(data32)){
-const err83 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(data32 < 0 || isNaN(data32)){
+const err83 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1079,8 +1080,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data32 < 1 || isNaN(data32)){
-const err84 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1089,11 +1093,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-let data33 = data.allowWebhookTargets;
-if(Array.isArray(data33)){
-if(data33.length > 100){
-const err85 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+let data33 = data.webhookTimeoutMs;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err85 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1102,12 +1104,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-const len7 = data33.length;
-for(let i8=0; i8<len7; i8++){
-let data34 = data33[i8];
-if(typeof data34 === "string"){
-if(func1(data34) > 300){
-const err86 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 60000 || isNaN(data33)){
+const err86 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1116,8 +1115,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(func1(data34) < 1){
-const err87 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data33 < 1 || isNaN(data33)){
+const err87 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1127,8 +1126,10 @@ vErrors.push(err87);
 errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data34 = data.allowWebhookTargets;
+if(Array.isArray(data34)){
+if(data34.length > 100){
+const err88 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1137,10 +1138,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len7 = data34.length;
+for(let i8=0; i8<len7; i8++){
+let data35 = data34[i8];
+if(typeof data35 === "string"){
+if(func1(data35) > 300){
+const err89 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1149,9 +1152,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-let data35 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err90 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(func1(data35) < 1){
+const err90 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1160,9 +1162,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 1000 || isNaN(data35)){
-const err91 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+else {
+const err91 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1171,8 +1173,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err92 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1181,10 +1185,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err93 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data36 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err93 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1193,10 +1196,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-let data37 = data.webhookPollIntervalMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err94 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 1000 || isNaN(data36)){
+const err94 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1205,9 +1207,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 60000 || isNaN(data37)){
-const err95 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(data36 < 1 || isNaN(data36)){
+const err95 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1216,8 +1217,10 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data37 < 10 || isNaN(data37)){
-const err96 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+}
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err96 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1227,9 +1230,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-let data38 = data.eventLogRetention;
+let data38 = data.webhookPollIntervalMs;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err97 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err97 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1239,8 +1242,8 @@ vErrors.push(err97);
 errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 1 || isNaN(data38)){
-const err98 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data38 > 60000 || isNaN(data38)){
+const err98 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1249,10 +1252,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-let data39 = data.webhookDeliveryRetention;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err99 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38 < 10 || isNaN(data38)){
+const err99 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1261,9 +1262,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
-const err100 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data39 = data.eventLogRetention;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err100 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1272,9 +1274,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(typeof data.strictBodies !== "boolean"){
-const err101 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err101 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1283,9 +1285,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-let data41 = data.databaseConnectTimeoutMs;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err102 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data40 = data.webhookDeliveryRetention;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err102 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1294,9 +1297,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 > 60000 || isNaN(data41)){
-const err103 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err103 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1305,8 +1308,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data41 < 100 || isNaN(data41)){
-const err104 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+if(typeof data.strictBodies !== "boolean"){
+const err104 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1315,10 +1319,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-let data42 = data.databaseStatementTimeoutMs;
+let data42 = data.databaseConnectTimeoutMs;
 if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err105 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err105 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1328,8 +1331,8 @@ vErrors.push(err105);
 errors++;
 }
 if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 600000 || isNaN(data42)){
-const err106 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(data42 > 60000 || isNaN(data42)){
+const err106 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1339,7 +1342,7 @@ vErrors.push(err106);
 errors++;
 }
 if(data42 < 100 || isNaN(data42)){
-const err107 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+const err107 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1349,9 +1352,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-let data43 = data.databaseLockTimeoutMs;
+let data43 = data.databaseStatementTimeoutMs;
 if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err108 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err108 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1361,8 +1364,8 @@ vErrors.push(err108);
 errors++;
 }
 if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 60000 || isNaN(data43)){
-const err109 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(data43 > 600000 || isNaN(data43)){
+const err109 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1371,8 +1374,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data43 < 10 || isNaN(data43)){
-const err110 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(data43 < 100 || isNaN(data43)){
+const err110 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1382,14 +1385,47 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data44 = data.databaseLockTimeoutMs;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err111 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err111];
 }
 else {
 vErrors.push(err111);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 60000 || isNaN(data44)){
+const err112 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(data44 < 10 || isNaN(data44)){
+const err113 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+else {
+const err114 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }

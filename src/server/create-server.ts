@@ -170,7 +170,10 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     webhooks: dispatcher,
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       await ready;
-      const server = createExpressHttpServer(app).listen(port, host);
+      const server = createExpressHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs }).listen(
+        port,
+        host,
+      );
       answerClientErrors(server);
       await new Promise<void>((resolve, reject) => {
         server.once("listening", resolve);

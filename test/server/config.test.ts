@@ -8,6 +8,7 @@ import { problemsOf } from "./helpers.ts";
 const configDefaults = {
   securePaymentLifetimeSeconds: 604_800,
   clientIdRateLimitPerMinute: 300,
+  requestTimeoutMs: 30_000,
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
   allowWebhookTargets: [],

@@ -39,7 +39,7 @@ function echoApp(): Express {
 describe("the reference server's HTTP server (createExpressHttpServer)", () => {
   it("creates each request and response with the app's prototypes before Express sees them", async () => {
     const app = echoApp();
-    const server = createExpressHttpServer(app);
+    const server = createExpressHttpServer(app, { requestTimeoutMs: 30_000 });
     const seen: { request: boolean; response: boolean; node: boolean }[] = [];
     server.prependListener("request", (req, res) =>
       seen.push({
@@ -72,9 +72,9 @@ describe("the reference server's HTTP server (createExpressHttpServer)", () => {
 
   it("serves the app through any other server as Express does, and makes one pair of classes per app", async () => {
     const app = echoApp();
-    createExpressHttpServer(app);
+    createExpressHttpServer(app, { requestTimeoutMs: 30_000 });
     const prototypes = [app.request, app.response];
-    createExpressHttpServer(app);
+    createExpressHttpServer(app, { requestTimeoutMs: 30_000 });
     expect([app.request, app.response]).toEqual(prototypes);
 
     const base = await listening(createNodeServer(app));
@@ -103,7 +103,7 @@ describe("the reference server's HTTP server (createExpressHttpServer)", () => {
         server.close();
         return { request: haveSameMap(seen[1][0], seen[2][0]), response: haveSameMap(seen[1][1], seen[2][1]) };
       }
-      console.log(JSON.stringify({ ours: await maps(createExpressHttpServer), express: await maps((app) => createServer(app)) }));
+      console.log(JSON.stringify({ ours: await maps((app) => createExpressHttpServer(app, { requestTimeoutMs: 30000 })), express: await maps((app) => createServer(app)) }));
     `;
     const printed = execFileSync(
       process.execPath,

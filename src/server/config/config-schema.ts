@@ -101,6 +101,7 @@ export const sandboxConfigSchema = {
       default: 7 * 24 * 60 * 60,
     },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1, default: 300 },
+    requestTimeoutMs: { type: "integer", minimum: 100, maximum: 600_000, default: 30_000 },
     webhookRetryDelaysMs: {
       type: "array",
       maxItems: 3,

@@ -48,6 +48,8 @@ export interface SandboxConfig {
   securePaymentPageUrl?: string;
   securePaymentLifetimeSeconds?: number;
   clientIdRateLimitPerMinute?: number;
+  /** How long a request may take to arrive in full, headers and body; then 408 (30 s by default). */
+  requestTimeoutMs?: number;
   /** Waits before each retry of a failed webhook attempt; at most three (1 s, 5 s, 15 s by default). */
   webhookRetryDelaysMs?: number[];
   /** How long one webhook attempt may take before it counts as failed (5 s by default). */
@@ -89,6 +91,7 @@ export interface SandboxConfig {
 type DefaultedField =
   | "securePaymentLifetimeSeconds"
   | "clientIdRateLimitPerMinute"
+  | "requestTimeoutMs"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
   | "allowWebhookTargets"

@@ -3,6 +3,17 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { buildProblem, type ProblemKind } from "../problems.ts";
 
+/**
+ * Connections whose request has its answer although its body has not arrived in full (a 413 sent
+ * before the body is read): a timeout of that request only closes them.
+ */
+const answeredEarly = new WeakSet<Socket>();
+
+/** Marks the connection of a request answered before its body arrived (see answeredEarly). */
+export function markAnsweredEarly(socket: Socket): void {
+  answeredEarly.add(socket);
+}
+
 /** What node:http's parser refused, in the words an answer gives. */
 function describeClientError(code: string | undefined): { kind: ProblemKind; detail: string } {
   switch (code) {
@@ -29,7 +40,12 @@ export function answerClientErrors(server: Server): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     // Nothing is written into an answer already on its way, or to a peer that has gone.
-    if (error.code !== "ECONNRESET" && socket.writable && !inFlight?.headersSent) {
+    if (
+      error.code !== "ECONNRESET" &&
+      socket.writable &&
+      !inFlight?.headersSent &&
+      !answeredEarly.has(socket)
+    ) {
       const { kind, detail } = describeClientError(error.code);
       const requestId = randomUUID();
       const problem = buildProblem(kind, detail, { requestId });

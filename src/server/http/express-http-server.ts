@@ -20,13 +20,23 @@ const classesOfApp = new WeakMap<Express, MessageClasses>();
  * class, and Express's `setPrototypeOf` finds nothing to change. A request that comes through
  * another server (a test's, say) still gets its prototype from Express, as before.
  */
-export function createExpressHttpServer(app: Express): Server {
+export function createExpressHttpServer(app: Express, options: { requestTimeoutMs: number }): Server {
   let classes = classesOfApp.get(app);
   if (!classes) {
     classes = messageClassesOf(app);
     classesOfApp.set(app, classes);
   }
-  return createServer(classes, app);
+  return createServer(
+    {
+      ...classes,
+      // A request that has not arrived in full by then, body included, is answered 408
+      // (client-errors.ts); node:http looks at its connections this often.
+      requestTimeout: options.requestTimeoutMs,
+      headersTimeout: Math.min(options.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs),
+    },
+    app,
+  );
 }
 
 function messageClassesOf(app: Express): MessageClasses {

@@ -2,7 +2,8 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { type BodyLimits, readBodyLimits } from "../../spec/body-limits.ts";
 import type { OperationParameter, SpecOperation } from "../../spec/operations.ts";
 import { createSpecAjv, type SpecAjv } from "../../spec/spec-ajv.ts";
-import type { SpecDocument } from "../../spec/spec-document.ts";
+import { resolveObject, type SpecDocument } from "../../spec/spec-document.ts";
+import { nulCharacterMessage } from "../http/parse-json-body.ts";
 import type { ResponseCheck } from "../http/request-state.ts";
 import type { ValidatorIssue } from "./validation-issues.ts";
 
@@ -88,16 +89,60 @@ function unknownQueryIssue(query: Record<string, unknown>, documented: ReadonlyS
   return undefined;
 }
 
+/**
+ * What the schemas cannot say of a parameter's text, checked before them: no NUL character (the
+ * PostgreSQL store could not keep it), and a number that is finite (`1e309` would become
+ * Infinity, which Ajv's coercion lets past `minimum` and `maximum`).
+ */
+function parameterTextIssue(
+  location: "path" | "query",
+  name: string,
+  value: unknown,
+  numeric: boolean,
+): ValidatorIssue | undefined {
+  const texts = Array.isArray(value) ? value : [value];
+  for (const text of texts) {
+    if (typeof text !== "string") continue;
+    if (text.includes("\u0000")) return { path: `/${location}/${name}`, message: nulCharacterMessage };
+    if (numeric && text.trim() !== "" && !Number.isNaN(Number(text)) && !Number.isFinite(Number(text))) {
+      return {
+        path: `/${location}/${name}`,
+        message: "must be a finite number",
+        errorCode: "type.openapi.validation",
+      };
+    }
+  }
+  return undefined;
+}
+
 /** The media type of a Content-Type value, without its parameters, in lower case. */
 const mediaTypeOf = (contentType: string) => (contentType.split(";")[0] as string).trim().toLowerCase();
 
 /** The checks of `operation`, each compiled by its Ajv at its first use. */
 function createOperationValidators(
+  spec: SpecDocument,
   operation: SpecOperation,
   ajvs: { parameters: SpecAjv; body: SpecAjv; responses: SpecAjv },
   bodyLimits: BodyLimits | undefined,
 ): OperationValidators {
   const queryNames = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
+  const numericNames = new Set(
+    operation.parameters
+      .filter((parameter) =>
+        ["integer", "number"].includes(String(resolveObject(spec, parameter.schema).type)),
+      )
+      .map((parameter) => `${parameter.in}:${parameter.name}`),
+  );
+  const textIssues = (inputs: RequestInputs) => {
+    const issues: ValidatorIssue[] = [];
+    for (const location of ["path", "query"] as const) {
+      for (const [name, value] of Object.entries(inputs[location])) {
+        const issue = parameterTextIssue(location, name, value, numericNames.has(`${location}:${name}`));
+        if (issue) issues.push(issue);
+      }
+    }
+    return issues;
+  };
   const hasHeaders = operation.parameters.some((parameter) => parameter.in === "header");
   let parameters: ValidateFunction | undefined;
   let body: ValidateFunction | undefined;
@@ -136,6 +181,8 @@ function createOperationValidators(
     checkRequest(inputs) {
       const unknown = unknownQueryIssue(inputs.query, queryNames);
       if (unknown) return [unknown];
+      const refusedTexts = textIssues(inputs);
+      if (refusedTexts.length > 0) return refusedTexts;
       parameters ??= compileParameters();
       const data = hasHeaders
         ? { path: inputs.path, query: inputs.query, headers: inputs.headers }
@@ -208,7 +255,7 @@ export function operationValidatorsOf(spec: SpecDocument, strictBodies: boolean)
       let validators = byOperation.get(operation.operationId);
       if (!validators) {
         const limits = operation.body && readBodyLimits(spec, operation.body.schema);
-        validators = createOperationValidators(operation, ajvs, limits);
+        validators = createOperationValidators(spec, operation, ajvs, limits);
         byOperation.set(operation.operationId, validators);
       }
       return validators;

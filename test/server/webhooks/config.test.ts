@@ -32,6 +32,7 @@ describe("webhook settings in the configuration file", () => {
       ...config,
       securePaymentLifetimeSeconds: 604_800,
       clientIdRateLimitPerMinute: 300,
+      requestTimeoutMs: 30_000,
       webhookPollIntervalMs: 1000,
       eventLogRetention: 10_000,
       webhookDeliveryRetention: 10_000,
