@@ -81,7 +81,7 @@ export interface SandboxConfig {
   strictBodies?: boolean;
   /** With a database: the longest wait for a connection, opened or free in the pool (5 s by default). */
   databaseConnectTimeoutMs?: number;
-  /** With a database: the longest a statement may run, or a stopped server be waited for, plus a second (5 s by default). */
+  /** With a database: the longest a statement may run; a server that does not answer is waited for a second more (5 s by default). */
   databaseStatementTimeoutMs?: number;
   /** With a database: the longest wait for a lock another transaction holds, or for a contended transaction's turn (2 s by default). */
   databaseLockTimeoutMs?: number;

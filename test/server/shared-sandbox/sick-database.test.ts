@@ -34,7 +34,7 @@ async function startBehindProxy(settings: Partial<SandboxConfig> = {}): Promise<
   opened.push(proxy);
   const store: Store = await createPostgresStore({
     connectionString: proxy.through(url),
-    timeouts: { connectTimeoutMs: 500, statementTimeoutMs: 500, lockTimeoutMs: 200 },
+    timeouts: { connectTimeoutMs: 1000, statementTimeoutMs: 500, lockTimeoutMs: 200 },
   });
   opened.push(store);
   const server = await startTestServer({ config: { ...createDefaultConfig(), ...settings }, store });

@@ -8,7 +8,10 @@ import { type ReleaseTurn, TurnQueue } from "./turn-queue.ts";
 export interface DatabaseTimeouts {
   /** Opening a connection, or waiting for a free one of the pool. */
   connectTimeoutMs: number;
-  /** One statement (PostgreSQL's `statement_timeout`); a server that does not answer at all is given up a second later. */
+  /**
+   * One statement (PostgreSQL's `statement_timeout`); a server that does not answer at all is given
+   * up as long again later (a second at most), so that a server that runs answers first.
+   */
   statementTimeoutMs: number;
   /** Waiting for a lock another transaction holds (`lock_timeout`), or for a contended transaction's turn. */
   lockTimeoutMs: number;
@@ -21,9 +24,9 @@ export function poolTimeouts(timeouts: DatabaseTimeouts): pg.PoolConfig {
     statement_timeout: timeouts.statementTimeoutMs,
     lock_timeout: timeouts.lockTimeoutMs,
     // A transaction left open (its instance paused or lost mid-transaction) gives its locks back.
-    idle_in_transaction_session_timeout: timeouts.statementTimeoutMs,
+    idle_in_transaction_session_timeout: 2 * timeouts.statementTimeoutMs,
     // statement_timeout needs a server that runs; this one gives up on a server that stopped answering.
-    query_timeout: timeouts.statementTimeoutMs + 1000,
+    query_timeout: timeouts.statementTimeoutMs + Math.min(timeouts.statementTimeoutMs, 1000),
     keepAlive: true,
   };
 }
