@@ -5,8 +5,9 @@ import type { DomainContext } from "../shared/context.ts";
 import { crossChainSources, rescale } from "../shared/cross-chain-intent.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnRequest } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
+import { paymentTokenOf, remainingAmount } from "../shared/requests.ts";
 import { balanceOf } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

@@ -3,8 +3,9 @@ import { invalidField, validationFailed } from "../../problems.ts";
 import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadSecurePaymentForPayer } from "../shared/own-records.ts";
 import type { Schemas } from "../shared/wire-types.ts";
-import { intentInProgress, requirePayableSecurePayment } from "./payable-secure-payment.ts";
+import { intentInProgress, requirePayable } from "./payable-secure-payment.ts";
 
 function toAnswer(
   intent: SecurePaymentIntentRecord,
@@ -51,7 +52,7 @@ export async function recordSecurePaymentIntent(
     if (issues.length > 0) throw validationFailed(issues);
   }
   return ctx.store.withTransaction(async (tx) => {
-    const record = await requirePayableSecurePayment({ ...ctx, store: tx }, token, { inProgress: "allowed" });
+    const record = requirePayable(await loadSecurePaymentForPayer(tx, token), now, { inProgress: "allowed" });
     const [requestId] = record.requestIds;
     if (record.requestIds.length !== 1 || requestId === undefined) {
       throw invalidField(

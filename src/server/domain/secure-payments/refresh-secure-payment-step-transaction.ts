@@ -2,7 +2,8 @@ import { chainIds, type NetworkName } from "../../../chain/index.ts";
 import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
+import { loadSecurePaymentForPayer } from "../shared/own-records.ts";
+import { requirePayable } from "./payable-secure-payment.ts";
 
 /**
  * Checks a bridge route step against a payable secure payment, as the service does before it
@@ -14,7 +15,7 @@ export async function refreshSecurePaymentStepTransaction(
   ctx: DomainContext,
   { path: { token }, body: { step } }: OperationInput<"refreshSecurePaymentStepTransaction">,
 ): Promise<undefined> {
-  const record = await requirePayableSecurePayment(ctx, token);
+  const record = requirePayable(await loadSecurePaymentForPayer(ctx.store, token), ctx.clock.now());
   const chainId = chainIds[record.network as NetworkName];
   if (step.action.toChainId !== chainId) {
     throw invalidField(
