@@ -1,16 +1,8 @@
 import { notFound } from "../../problems.ts";
 import type {
-  ClientIdRecord,
-  PayeeDestinationNonceRecord,
   PayeeDestinationRecord,
-  PayerRecord,
   PaymentDetailRecord,
-  PaymentIntentRecord,
-  RecurringPaymentRecord,
-  RequestRecord,
   SecurePaymentRecord,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
 } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { canonicalDestinationId } from "./payee-destination-ids.ts";
@@ -51,76 +43,55 @@ export async function requireOwnRecord<R extends { accountId: string }>(
   return record;
 }
 
-type Store = Pick<
-  StoreOperations,
-  | "requests"
-  | "securePayments"
-  | "paymentIntents"
-  | "recurringPayments"
-  | "clientIds"
-  | "payers"
-  | "paymentDetails"
-  | "payeeDestinations"
-  | "payeeDestinationNonces"
-  | "webhookEndpoints"
-  | "webhookDeliveries"
->;
+type Store = StoreOperations;
 
-/** One of the caller's requests, or undefined (for identifiers in a body, which answer 400). */
-export function findOwnRequest(
+/** The tables of records of one account each, keyed by one identifier, and what the caller calls each record. */
+const idTables = {
+  requests: "request",
+  paymentIntents: "payment intent",
+  recurringPayments: "recurring payment",
+  clientIds: "client ID of your account",
+  webhookEndpoints: "webhook endpoint",
+  webhookDeliveries: "webhook delivery",
+  securePayments: "secure payment",
+  payeeDestinationNonces: "payee destination nonce",
+} as const;
+type IdTableName = keyof typeof idTables;
+type RecordIn<N extends IdTableName> = NonNullable<Awaited<ReturnType<Store[N]["get"]>>>;
+
+/** `store[table].get(id)`, typed by the table: TypeScript does not narrow the union of tables by itself. */
+function getById<N extends IdTableName>(
   store: Store,
-  principal: Principal,
-  requestId: string,
-): Promise<RequestRecord | undefined> {
-  return findOwnRecord(store.requests.get(requestId), principal);
+  table: N,
+  id: string,
+): Promise<RecordIn<N> | undefined> {
+  return (store[table] as { get(id: string): Promise<RecordIn<N> | undefined> }).get(id);
 }
 
-export function loadOwnRequest(
-  store: Store,
-  principal: Principal,
-  requestId: string,
-): Promise<RequestRecord> {
-  return requireOwnRecord(store.requests.get(requestId), principal, `No request has the id ${requestId}.`);
+/** The loader of the caller's records of one table: the record, or 404 as for an unknown id. */
+function loadOwnById<N extends IdTableName>(table: N) {
+  return (store: Store, principal: Principal, id: string): Promise<RecordIn<N>> =>
+    requireOwnRecord(getById(store, table, id), principal, `No ${idTables[table]} has the id ${id}.`);
 }
 
-/** A payment reference as stored: `0x` and lower-case hex, whether it was sent with `0x` or not. */
-function canonicalPaymentReference(paymentReference: string): string {
-  return `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
+/** The finder of the caller's records of one table: the record, or undefined (for identifiers in a body). */
+function findOwnById<N extends IdTableName>(table: N) {
+  return (store: Store, principal: Principal, id: string): Promise<RecordIn<N> | undefined> =>
+    findOwnRecord(getById(store, table, id), principal);
 }
 
-/** One of the caller's requests by its payment reference (with or without `0x`), or undefined. */
-export function findOwnRequestByReference(
-  store: Store,
-  principal: Principal,
-  paymentReference: string,
-): Promise<RequestRecord | undefined> {
-  return findOwnRecord(
-    store.requests.first("paymentReference", canonicalPaymentReference(paymentReference)),
-    principal,
-  );
-}
-
-export function loadOwnRequestByReference(
-  store: Store,
-  principal: Principal,
-  paymentReference: string,
-): Promise<RequestRecord> {
-  const reference = canonicalPaymentReference(paymentReference);
-  return requireOwnRecord(
-    store.requests.first("paymentReference", reference),
-    principal,
-    `No request has the payment reference ${reference}.`,
-  );
-}
-
-/** One of the caller's secure payments, or undefined (for tokens in a body). */
-export function findOwnSecurePayment(
-  store: Store,
-  principal: Principal,
-  token: string,
-): Promise<SecurePaymentRecord | undefined> {
-  return findOwnRecord(store.securePayments.get(token), principal);
-}
+export const loadOwnRequest = loadOwnById("requests");
+export const findOwnRequest = findOwnById("requests");
+export const loadOwnPaymentIntent = loadOwnById("paymentIntents");
+export const loadOwnRecurringPayment = loadOwnById("recurringPayments");
+/** A client-ID record of the caller's account, by the record's id (not its public value). */
+export const loadOwnClientId = loadOwnById("clientIds");
+export const loadOwnWebhookEndpoint = loadOwnById("webhookEndpoints");
+export const loadOwnWebhookDelivery = loadOwnById("webhookDeliveries");
+/** A payee destination signing session of the caller's account, by its nonce. */
+export const findOwnSigningNonce = findOwnById("payeeDestinationNonces");
+/** One of the caller's secure payments, for tokens in a body. */
+export const findOwnSecurePayment = findOwnById("securePayments");
 
 const noSecurePayment = (token: string) => `No secure payment has the token ${token}.`;
 
@@ -144,41 +115,31 @@ export async function loadSecurePaymentForPayer(store: Store, token: string): Pr
   return record;
 }
 
-export function loadOwnPaymentIntent(
-  store: Store,
-  principal: Principal,
-  id: string,
-): Promise<PaymentIntentRecord> {
-  return requireOwnRecord(store.paymentIntents.get(id), principal, `No payment intent has the id ${id}.`);
+/** A payment reference as stored: `0x` and lower-case hex, whether it was sent with `0x` or not. */
+function canonicalPaymentReference(paymentReference: string): string {
+  return `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
 }
 
-export function loadOwnRecurringPayment(
-  store: Store,
-  principal: Principal,
-  id: string,
-): Promise<RecurringPaymentRecord> {
-  return requireOwnRecord(
-    store.recurringPayments.get(id),
-    principal,
-    `No recurring payment has the id ${id}.`,
-  );
+/** One of the caller's requests by its payment reference (with or without `0x`), or undefined. */
+export function findOwnRequestByReference(store: Store, principal: Principal, paymentReference: string) {
+  const reference = canonicalPaymentReference(paymentReference);
+  return findOwnRecord(store.requests.first("paymentReference", reference), principal);
 }
 
-/** The client-ID record `id` of the caller's account (the record's id, not its public value). */
-export function loadOwnClientId(store: Store, principal: Principal, id: string): Promise<ClientIdRecord> {
-  return requireOwnRecord(
-    store.clientIds.get(id),
-    principal,
-    `No client ID of your account has the id ${id}.`,
-  );
+export async function loadOwnRequestByReference(
+  store: Store,
+  principal: Principal,
+  paymentReference: string,
+) {
+  const request = await findOwnRequestByReference(store, principal, paymentReference);
+  if (!request) {
+    throw notFound(`No request has the payment reference ${canonicalPaymentReference(paymentReference)}.`);
+  }
+  return request;
 }
 
 /** The payer the caller's account registered under `clientUserId` (each account names its own payers). */
-export async function loadOwnPayer(
-  store: Store,
-  principal: Principal,
-  clientUserId: string,
-): Promise<PayerRecord> {
+export async function loadOwnPayer(store: Store, principal: Principal, clientUserId: string) {
   const payer = await store.payers.get({ accountId: principal.accountId, clientUserId });
   if (!payer)
     throw notFound(
@@ -202,11 +163,7 @@ export async function loadOwnPaymentDetail(
 }
 
 /** The caller's payee destination of a canonical destination id, or undefined. */
-export function findOwnPayeeDestination(
-  store: Store,
-  principal: Principal,
-  destinationId: string,
-): Promise<PayeeDestinationRecord | undefined> {
+export function findOwnPayeeDestination(store: Store, principal: Principal, destinationId: string) {
   return store.payeeDestinations.get({ accountId: principal.accountId, destinationId });
 }
 
@@ -220,33 +177,4 @@ export async function loadOwnPayeeDestination(
   const record = destinationId && (await findOwnPayeeDestination(store, principal, destinationId));
   if (!record) throw notFound(`No payee destination of this account is ${key}.`);
   return record;
-}
-
-/** A payee destination signing session of the caller's account, by its nonce, or undefined. */
-export function findOwnSigningNonce(
-  store: Store,
-  principal: Principal,
-  nonce: string,
-): Promise<PayeeDestinationNonceRecord | undefined> {
-  return findOwnRecord(store.payeeDestinationNonces.get(nonce), principal);
-}
-
-export function loadOwnWebhookEndpoint(
-  store: Store,
-  principal: Principal,
-  id: string,
-): Promise<WebhookEndpointRecord> {
-  return requireOwnRecord(store.webhookEndpoints.get(id), principal, `No webhook endpoint has the id ${id}.`);
-}
-
-export function loadOwnWebhookDelivery(
-  store: Store,
-  principal: Principal,
-  id: string,
-): Promise<WebhookDeliveryRecord> {
-  return requireOwnRecord(
-    store.webhookDeliveries.get(id),
-    principal,
-    `No webhook delivery has the id ${id}.`,
-  );
 }
