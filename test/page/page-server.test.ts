@@ -152,12 +152,15 @@ describe("the token check as the page reads it", () => {
       headers: { "x-api-key": otherAccountKey },
       body: { requests: [usdcOnBase("30.00")] },
     });
-    const { token } = created.body;
+    const { token, requestIds } = created.body;
     const check = await server.call("GET", `/v2/secure-payments/${token}`, asThePage());
     expect(check.status).toBe(200);
     const pay = await server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`, asThePage());
     const result = verifyTransactions(readExpectedLink(check.body), pay.body.transactions, payer);
     expect(result.mismatches).toEqual([]);
+    // By request id, the request answers only its own account.
+    const byId = await server.call("GET", `/v2/request/${requestIds[0]}/pay?wallet=${payer}`, asThePage());
+    problemErrors(byId, "/problems/not-found", 404);
   });
 
   it("lets a mixed native and ERC-20 batch with fees pass the check", async () => {

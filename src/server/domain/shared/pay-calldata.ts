@@ -4,7 +4,7 @@ import {
   type NetworkName,
   type TokenRecord,
 } from "../../../chain/index.ts";
-import { notFound, validationFailed } from "../../problems.ts";
+import { validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
@@ -12,7 +12,7 @@ import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import type { OperationInput } from "./operation-types.ts";
-import { loadOwnPayer, loadOwnPaymentDetail } from "./own-records.ts";
+import { loadOwnPayer, loadOwnPaymentDetail, loadOwnRequest } from "./own-records.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
 import type { Principal } from "./principal.ts";
 import { amountDue, paymentTokenOf } from "./requests.ts";
@@ -50,8 +50,7 @@ export async function buildPayCalldata(
   ctx: DomainContext,
   { principal, path: { requestId }, query }: OperationInput<"getPayCalldata">,
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
-  const request = await ctx.store.requests.get(requestId);
-  if (!request) throw notFound(`No request has the id ${requestId}.`);
+  const request = await loadOwnRequest(ctx.store, principal, requestId);
   const token = paymentTokenOf(request);
 
   requireBothOrNeither(query, "/query", ["chain", "token"], ["clientUserId", "paymentDetailsId"]);
