@@ -140,7 +140,8 @@ export interface paths {
          *     `feeAddress` together.
          *
          *     An empty `routes` list means the wallet cannot pay the request on any route. Requires the
-         *     API key: client IDs are not accepted here.
+         *     API key: client IDs are not accepted here. A payment reference of another account's request
+         *     answers `404`, like one no request has.
          */
         get: operations["listPaymentRoutes"];
         put?: never;
@@ -483,6 +484,11 @@ export interface paths {
          *
          *     `feePercentage` and `feeAddress` add a fee at payment time, paid to `feeAddress` by the same
          *     transaction; send them together.
+         *
+         *     Only the request's own account gets its calldata: another account's request answers `404`,
+         *     like an unknown one, and so do another account's payer and payment details. A payer's page
+         *     that holds a secure payment token pays through `GET /v2/secure-payments/{token}/pay`
+         *     instead, which any caller may use.
          */
         get: operations["getPayCalldata"];
         put?: never;
@@ -512,7 +518,8 @@ export interface paths {
          *     The same routes as `GET /v1/request/{paymentReference}/routes`, found by request id instead
          *     of payment reference. `amount`, `feePercentage` and `feeAddress` price the routes for a
          *     payment that differs from the request's amount, or carries a fee taken at payment time;
-         *     send `feePercentage` and `feeAddress` together.
+         *     send `feePercentage` and `feeAddress` together. Another account's request answers `404`,
+         *     like an unknown one.
          */
         get: operations["listRequestRoutes"];
         put?: never;
@@ -923,6 +930,11 @@ export interface paths {
          *
          *     An expired link cannot be renewed: create a new secure payment. A payment is reported
          *     through `POST /v2/secure-payments/{token}/intent`.
+         *
+         *     Any caller may read any account's link by its token: the token is handed to the payer, and
+         *     the payer's page calls with its own client ID, which need not belong to the link's account.
+         *     The fee in the answer is the calling client ID's. What changes a link (`.../intent`,
+         *     `.../refresh-step-transaction`) takes the link's own account only.
          */
         get: operations["checkSecurePaymentToken"];
         put?: never;
@@ -943,7 +955,8 @@ export interface paths {
         /**
          * Get the calldata that pays a secure payment
          * @description Builds what the payer's wallet signs to pay the requests of a secure payment, found by its
-         *     token, as the hosted payment page does. The token is checked first, with the answers of the
+         *     token, as the hosted payment page does. Like the token check, it takes any caller, whichever
+         *     account the link belongs to: it is how a payer's page pays a link it was sent. The token is checked first, with the answers of the
          *     token check (`GET /v2/secure-payments/{token}`):
          *
          *     | condition | answer |
@@ -1006,7 +1019,9 @@ export interface paths {
          *     `POST /sandbox/requests/{requestId}/payments`).
          *
          *     The link must be payable (else `403`, `404` or `409` as for the token check) and hold one
-         *     request: a batch link answers `400`.
+         *     request: a batch link answers `400`. It must also be a link of the caller's account, since
+         *     the report changes what every payer of the link is answered: another account's token
+         *     answers `404`, like an unknown one, so that no one else can lock the link.
          */
         post: operations["recordSecurePaymentIntent"];
         delete?: never;
@@ -1031,8 +1046,9 @@ export interface paths {
          *     bundling several steps does not send an expired one. Call it for every step just before
          *     sending.
          *
-         *     The link is checked as by the token check (`403`, `404`, `409`, `423`), and the step must
-         *     arrive on the link's network (`action.toChainId`). The real service asks its bridge
+         *     The link is checked as by the token check (`403`, `404`, `409`, `423`), must be a link of
+         *     the caller's account (another account's token answers `404`, like an unknown one), and the
+         *     step must arrive on the link's network (`action.toChainId`). The real service asks its bridge
          *     aggregator for the step and answers `400` when the route is no longer available.
          *
          *     The payreq sandbox runs no bridge: its calldata for a secure payment pays on the link's own
@@ -3614,8 +3630,9 @@ export interface components {
              */
             requests?: components["schemas"]["PaymentRequestItem"][];
             /**
-             * @description Identifiers of existing requests to pay, 1 to 100, all on one network. Not allowed
-             *     together with `requests`.
+             * @description Identifiers of existing requests of your account to pay, 1 to 100, all on one network.
+             *     Not allowed together with `requests`. An identifier no request has, or another account's
+             *     request, answers `400` naming its position in the list.
              */
             requestIds?: components["schemas"]["RequestId"][];
             /**

@@ -79,7 +79,21 @@ function headersOf(rawHeaders: string[]): AnswerHeaders {
  * streams and abort signals cost a millisecond of CPU per request more. A connection that fails
  * rejects with the socket's own error (its `code`, such as ECONNREFUSED).
  */
-export function requestText(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
+export async function requestText(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
+  try {
+    return await sendOnce(url, options);
+  } catch (error) {
+    // A kept-alive connection the server closed as it was reused: the request never reached the
+    // server, and is sent again once on a new connection (as Node's documentation advises).
+    if (error instanceof ReusedConnectionReset) return sendOnce(url, options);
+    throw error;
+  }
+}
+
+/** A reset of a kept-alive connection at its reuse, before any of the answer arrived. */
+class ReusedConnectionReset extends Error {}
+
+function sendOnce(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
   const headers = { ...options.headers };
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
   if (body) headers["content-length"] = String(body.length);
@@ -109,7 +123,17 @@ export function requestText(url: URL, options: HttpRequestOptions): Promise<Http
     const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), options.timeoutMs);
     // The request closes once its answer is read, on a kept-alive connection too, or when it fails.
     outgoing.on("close", () => clearTimeout(timer));
-    outgoing.on("error", reject);
+    let answered = false;
+    outgoing.on("response", () => {
+      answered = true;
+    });
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        outgoing.reusedSocket && !answered && error.code === "ECONNRESET"
+          ? new ReusedConnectionReset(error.message, { cause: error })
+          : error,
+      ),
+    );
     outgoing.end(body);
   });
 }

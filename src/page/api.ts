@@ -59,35 +59,23 @@ export class TransactionsUnavailableError extends Error {
 }
 
 /**
- * The transactions that pay the link from `wallet`, in sending order: the pay calldata of the
- * one request, or for a batch link the batch payout of its requests (approvals first).
+ * The transactions that pay the link of `token` from `wallet`, in sending order: the link's
+ * calldata (`GET /v2/secure-payments/{token}/pay`), the one request's transactions or, for a
+ * batch link, its batch payment (approvals first). The page asks by token, never by request id:
+ * its client ID may belong to another account than the link, and only the token reads are
+ * open to any caller.
  */
 export async function fetchTransactions(
   client: PayreqClient,
-  details: SecurePaymentDetails,
+  token: string,
   wallet: Address,
 ): Promise<unknown[]> {
   try {
-    // The real service may leave the request ids out; this page pays through them.
-    const requestIds = details.requestIds;
-    if (requestIds === undefined || requestIds.length === 0) {
-      throw new TransactionsUnavailableError("The payment's details name no request to pay.", undefined);
-    }
-    if (details.paymentType === "single") {
-      const requestId = requestIds[0] as string;
-      const result = await client.GET("/v2/request/{requestId}/pay", {
-        params: { path: { requestId }, query: { wallet } },
-      });
-      if (result.data === undefined) throw toApiError(result);
-      if (!("transactions" in result.data)) {
-        throw new TransactionsUnavailableError("The server answered with a cross-chain intent.", undefined);
-      }
-      return result.data.transactions;
-    }
-    const result = await client.POST("/v2/payouts/batch", {
-      body: { requestIds, payer: wallet },
+    const result = await client.GET("/v2/secure-payments/{token}/pay", {
+      params: { path: { token }, query: { wallet } },
     });
     if (result.data === undefined) throw toApiError(result);
+    if ("transactions" in result.data) return result.data.transactions;
     const batch = normaliseBatchPayout(result.data);
     return [...batch.approvals, ...batch.payments];
   } catch (error) {

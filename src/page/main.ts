@@ -15,7 +15,7 @@ import { renderDetails, totalsOf } from "./view-details.ts";
 import { showEnded } from "./view-ended.ts";
 import { renderPaymentSections, setPayButton, showCheckUnavailable } from "./view-payment.ts";
 
-function showPayable(client: PayreqClient, details: SecurePaymentDetails): void {
+function showPayable(client: PayreqClient, token: string, details: SecurePaymentDetails): void {
   let link: ExpectedLink | undefined;
   let unreadable: string | undefined;
   try {
@@ -39,7 +39,7 @@ function showPayable(client: PayreqClient, details: SecurePaymentDetails): void 
     announce("This payment cannot be checked, so paying is blocked.");
     return;
   }
-  const flow = new PayFlow(client, details, link);
+  const flow = new PayFlow(client, token, details, link);
   byId("connect-button").addEventListener("click", () => void flow.connect());
   byId("pay-button").addEventListener("click", () => void flow.pay());
   announce(`Payment of ${totalsOf(link)} loaded. Review it, then connect your wallet.`);
@@ -62,7 +62,7 @@ async function start(): Promise<void> {
   announce("Loading the payment…");
   const client = createPageClient(location.origin, clientId);
   const check = await checkToken(client, token);
-  if (check.state === "payable") showPayable(client, check.details);
+  if (check.state === "payable") showPayable(client, token, check.details);
   else showEnded(check, startSafely);
 }
 

@@ -54,6 +54,7 @@ export class PayFlow {
 
   constructor(
     private readonly client: PayreqClient,
+    private readonly token: string,
     private readonly details: SecurePaymentDetails,
     private readonly link: ExpectedLink,
   ) {
@@ -96,7 +97,7 @@ export class PayFlow {
     announce("Wallet connected. Checking the transactions…");
     let transactions: unknown[];
     try {
-      transactions = await fetchTransactions(this.client, this.details, account);
+      transactions = await fetchTransactions(this.client, this.token, account);
     } catch (error) {
       if (!(error instanceof TransactionsUnavailableError)) throw error;
       const support = error.requestId ? ` Request ID for support: ${error.requestId}.` : "";

@@ -15,7 +15,13 @@ import {
   usdcOnBase,
 } from "../server/helpers.ts";
 
-/** The sandbox config, with a fee on the sample client ID and a second one that only allows a shop. */
+/** The API key of a second account, which has no client ID of its own. */
+const otherAccountKey = "sk_other_account_0000000042";
+
+/**
+ * The sandbox config, with a fee on the sample client ID, a second one that only allows a shop,
+ * and a second account.
+ */
 function configWithFee(): SandboxConfig {
   const config = createDefaultConfig();
   const account = config.accounts[0] as SandboxConfig["accounts"][number];
@@ -27,6 +33,12 @@ function configWithFee(): SandboxConfig {
     clientId: "pk_shop_000000000001",
     label: "Shop only",
     allowedDomains: ["https://shop.example"],
+  });
+  config.accounts.push({
+    id: "acct_other",
+    apiKeys: [otherAccountKey],
+    webhookSecret: "whsec_other_account_42",
+    clientIds: [],
   });
   return config;
 }
@@ -125,7 +137,7 @@ describe("the token check as the page reads it", () => {
       feeAmount: "1",
       feeAddress,
     });
-    const pay = await server.call("GET", `/v2/request/${requestIds[0]}/pay?wallet=${payer}`, asThePage());
+    const pay = await server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`, asThePage());
     const result = verifyTransactions(readExpectedLink(check.body), pay.body.transactions, payer);
     expect(result.mismatches).toEqual([]);
     expect(result.steps.map((step) => step.label)).toEqual([
@@ -134,18 +146,32 @@ describe("the token check as the page reads it", () => {
     ]);
   });
 
+  it("reads and prepares a link of another account than its client ID's, by token", async () => {
+    const created = await server.call("POST", "/v2/secure-payments", {
+      auth: "none",
+      headers: { "x-api-key": otherAccountKey },
+      body: { requests: [usdcOnBase("30.00")] },
+    });
+    const { token, requestIds } = created.body;
+    const check = await server.call("GET", `/v2/secure-payments/${token}`, asThePage());
+    expect(check.status).toBe(200);
+    const pay = await server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`, asThePage());
+    const result = verifyTransactions(readExpectedLink(check.body), pay.body.transactions, payer);
+    expect(result.mismatches).toEqual([]);
+    // By request id, the request answers only its own account.
+    const byId = await server.call("GET", `/v2/request/${requestIds[0]}/pay?wallet=${payer}`, asThePage());
+    problemErrors(byId, "/problems/not-found", 404);
+  });
+
   it("lets a mixed native and ERC-20 batch with fees pass the check", async () => {
-    const { token, requestIds } = await createSecurePayment(server, [
+    const { token } = await createSecurePayment(server, [
       usdcOnBase("40.00"),
       { payee, amount: "0.02", invoiceCurrency: "ETH-base-base", paymentCurrency: "ETH-base-base" },
     ]);
     const check = await server.call("GET", `/v2/secure-payments/${token}`, asThePage());
     expect(check.body).toMatchObject({ feeAmounts: ["0.2", "0.0001"], feeAddress });
-    const batch = await server.call("POST", "/v2/payouts/batch", {
-      ...asThePage(),
-      body: { requestIds, payer },
-    });
-    expect(batch.status).toBe(201);
+    const batch = await server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`, asThePage());
+    expect(batch.status).toBe(200);
     const { approvals, payments } = normaliseBatchPayout(batch.body);
     const transactions = [...approvals, ...payments];
     const result = verifyTransactions(readExpectedLink(check.body), transactions, payer);

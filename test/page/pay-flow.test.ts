@@ -47,9 +47,9 @@ const fromWallet = ({ to, data, value }: ComparableTransaction): ComparableTrans
   value,
 });
 
-/** What the server answers any caller for this request and wallet, fetched outside the browser. */
-async function serverTransactions(requestId: string): Promise<WireTransaction[]> {
-  const answer = await live.server.call("GET", `/v2/request/${requestId}/pay?wallet=${payer}`);
+/** What the server answers any caller for this link and wallet, fetched outside the browser. */
+async function serverTransactions(token: string): Promise<WireTransaction[]> {
+  const answer = await live.server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`);
   expect(answer.status).toBe(200);
   return answer.body.transactions;
 }
@@ -79,9 +79,9 @@ async function expectReadableContrast(page: Page): Promise<void> {
   expect(failures).toEqual([]);
 }
 
-/** Changes the answers of `GET /v2/request/{id}/pay` on their way to the page. */
+/** Changes the answers of `GET /v2/secure-payments/{token}/pay` on their way to the page. */
 async function tamperWithPayCalldata(page: Page, change: (transactions: WireTransaction[]) => void) {
-  await page.route(/\/v2\/request\/[^/]+\/pay\?/, async (route) => {
+  await page.route(/\/v2\/secure-payments\/[^/]+\/pay\?/, async (route) => {
     // Playwright re-sends the request outside the browser, without Sec-Fetch-Site: it names the
     // page's origin instead, which the client ID allows.
     const request = route.request();
@@ -99,8 +99,8 @@ async function tamperWithPayCalldata(page: Page, change: (transactions: WireTran
 
 describeInBrowser("paying a link in the browser", () => {
   it("sends exactly the server's transactions, approval first, after switching to Base", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
-    const expected = await serverTransactions(requestIds[0] as string);
+    const { securePaymentUrl, token } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
+    const expected = await serverTransactions(token);
     expect(expected.map((transaction) => transaction.to)).toEqual([
       "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
       base.erc20FeeProxy,
@@ -147,13 +147,13 @@ describeInBrowser("paying a link in the browser", () => {
     await saveScreenshot(page, "paid-in-browser");
   });
 
-  it("pays a batch link with the batch payout's approval and batchPayments call", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [
+  it("pays a batch link with its calldata's approval and batchPayments call", async () => {
+    const { securePaymentUrl, token } = await createSecurePayment(live.server, [
       usdcOnBase("40.00"),
       usdcOnBase("12.50", otherPayee),
     ]);
-    const batch = await live.server.call("POST", "/v2/payouts/batch", { body: { requestIds, payer } });
-    expect(batch.status).toBe(201);
+    const batch = await live.server.call("GET", `/v2/secure-payments/${token}/pay?wallet=${payer}`);
+    expect(batch.status).toBe(200);
     const { approvals, payments } = normaliseBatchPayout(batch.body);
     const expected = [...approvals, ...payments];
     const { page } = await openLink(securePaymentUrl);
@@ -228,8 +228,8 @@ describeInBrowser("paying a link in the browser", () => {
   });
 
   it("explains a rejection in the wallet and resumes at the rejected step on Try again", async () => {
-    const { securePaymentUrl, requestIds } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
-    const expected = (await serverTransactions(requestIds[0] as string)).map(fromServer);
+    const { securePaymentUrl, token } = await createSecurePayment(live.server, [usdcOnBase("125.00")]);
+    const expected = (await serverTransactions(token)).map(fromServer);
     const { page } = await openLink(securePaymentUrl, { rejectSends: 1 });
     await connectAndCheck(page);
     await page.locator("#pay-button").click();

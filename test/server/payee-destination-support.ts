@@ -14,13 +14,14 @@ export const usdcBase = {
 /** Client-ID calls from the browser origin: the only credential payee destinations take. */
 export const asBrowser = { auth: "clientId" } as const satisfies CallOptions;
 
-/** Gets signing data for `action` and has `signer` sign its typed data. */
+/** Gets signing data for `action` (as the client ID of `as`) and has `signer` sign its typed data. */
 export async function signPayeeDestination(
   server: TestServer,
   signer: PrivateKeyAccount,
   action: "add" | "deactivate",
   destination: { chainId: number; tokenAddress: string },
   wallet: string = signer.address,
+  as: CallOptions = asBrowser,
 ): Promise<{ nonce: string; signature: `0x${string}`; destinationId: string }> {
   const query = new URLSearchParams({
     walletAddress: wallet,
@@ -28,23 +29,28 @@ export async function signPayeeDestination(
     tokenAddress: destination.tokenAddress,
     chainId: String(destination.chainId),
   });
-  const answer = await server.call("GET", `/v2/payee-destination/signing-data?${query}`, asBrowser);
+  const answer = await server.call("GET", `/v2/payee-destination/signing-data?${query}`, as);
   if (answer.status !== 200) throw new Error(`signing data refused: ${answer.text}`);
   const signature = await signer.signTypedData(readTypedData(answer.body.typedData) as never);
   return { nonce: answer.body.nonce, signature, destinationId: answer.body.destinationId };
 }
 
-/** Registers `signer`'s destination and returns it as answered. */
+/** Registers `signer`'s destination (in the account of the client ID of `as`) and returns it as answered. */
 export async function registerPayeeDestination(
   server: TestServer,
   signer: PrivateKeyAccount,
   destination: { chainId: number; tokenAddress: string } = fauSepolia,
+  as: CallOptions = asBrowser,
 ) {
-  const { nonce, signature } = await signPayeeDestination(server, signer, "add", destination);
-  const answer = await server.call("POST", "/v2/payee-destination", {
-    ...asBrowser,
-    body: { nonce, signature },
-  });
+  const { nonce, signature } = await signPayeeDestination(
+    server,
+    signer,
+    "add",
+    destination,
+    signer.address,
+    as,
+  );
+  const answer = await server.call("POST", "/v2/payee-destination", { ...as, body: { nonce, signature } });
   if (answer.status !== 201) throw new Error(`registration refused: ${answer.text}`);
   return answer.body;
 }

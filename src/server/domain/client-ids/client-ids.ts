@@ -1,12 +1,11 @@
 import { newClientIdValue, newUlid } from "../../ids.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { ClientIdRecord } from "../../store/records.ts";
-import type { StoreOperations } from "../../store/store.ts";
 import { effectiveAllowedDomains } from "../shared/client-ids.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
+import { loadOwnClientId } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
@@ -14,19 +13,6 @@ import type { Schemas } from "../shared/wire-types.ts";
 export function toWireClientId(ctx: DomainContext, record: ClientIdRecord): Schemas["ClientId"] {
   const { accountId: _account, ...wire } = record;
   return { ...wire, allowedDomains: effectiveAllowedDomains(record, ctx.publicOrigin()) };
-}
-
-/** The client-ID record `id` of the caller's account; 404 for another account's, like a missing one. */
-export function requireOwnClientId(
-  store: StoreOperations,
-  principal: Principal,
-  id: string,
-): Promise<ClientIdRecord> {
-  return requireOwnRecord(
-    store.clientIds.get(id),
-    principal,
-    `No client ID of your account has the id ${id}.`,
-  );
 }
 
 type Address = `0x${string}`;
@@ -107,7 +93,7 @@ export async function getClientId(
   ctx: DomainContext,
   { principal, path: { id } }: OperationInput<"getClientId">,
 ): Promise<Schemas["ClientId"]> {
-  return toWireClientId(ctx, await requireOwnClientId(ctx.store, principal, id));
+  return toWireClientId(ctx, await loadOwnClientId(ctx.store, principal, id));
 }
 
 /** `given` unless the body left the member out (`undefined`); `null` is a value here: it unsets. */
@@ -122,7 +108,7 @@ export async function updateClientId(
   { principal, path: { id }, body }: OperationInput<"updateClientId">,
 ): Promise<Schemas["ClientId"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const record = await requireOwnClientId(tx, principal, id);
+    const record = await loadOwnClientId(tx, principal, id);
     if (record.status === "revoked" && body.status !== undefined && body.status !== "revoked") {
       throw invalidState(
         `Client ID ${id} is revoked; a revoked client ID cannot become ${body.status} again. Create a new one.`,
@@ -166,7 +152,7 @@ export async function deleteClientId(
   { principal, path: { id } }: OperationInput<"deleteClientId">,
 ): Promise<undefined> {
   await ctx.store.withTransaction(async (tx) => {
-    const record = await requireOwnClientId(tx, principal, id);
+    const record = await loadOwnClientId(tx, principal, id);
     if (record.status === "revoked") return;
     await tx.clientIds.put({ ...record, status: "revoked", updatedAt: ctx.clock.now().toISOString() });
   });

@@ -2,6 +2,7 @@ import type { Hex } from "viem";
 import { invalidField, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { PayeeDestinationNonceRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
+import { findOwnSigningNonce } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import { isSignedBy } from "../shared/typed-data-signatures.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -34,14 +35,13 @@ export function buildPayeeDestinationTypedData(message: {
   };
 }
 
-/** Why the nonce cannot authorise `action`, or undefined when it can. */
+/** Why the nonce (the caller's session, if any) cannot authorise `action`, or undefined when it can. */
 function nonceIssue(
   record: PayeeDestinationNonceRecord | undefined,
-  principal: Principal,
   action: Action,
   now: Date,
 ): string | undefined {
-  if (!record || record.accountId !== principal.accountId) {
+  if (!record) {
     return "is not a nonce of GET /v2/payee-destination/signing-data for this account";
   }
   if (record.action !== action) {
@@ -64,8 +64,8 @@ export async function useSignedNonce(
   input: { principal: Principal; body: Schemas["PayeeDestinationSignature"]; action: Action; now: Date },
 ): Promise<PayeeDestinationNonceRecord> {
   const { principal, body, action, now } = input;
-  const record = await tx.payeeDestinationNonces.get(body.nonce);
-  const issue = nonceIssue(record, principal, action, now);
+  const record = await findOwnSigningNonce(tx, principal, body.nonce);
+  const issue = nonceIssue(record, action, now);
   if (issue !== undefined || !record) throw invalidField("/body/nonce", issue ?? "is unknown");
   if (!(await isSignedBy(record.typedData, body.signature as Hex, record.walletAddress))) {
     const issues: ValidationIssue[] = [

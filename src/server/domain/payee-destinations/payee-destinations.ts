@@ -6,13 +6,12 @@ import {
   networkOfChainId,
   parsePayeeDestinationId,
 } from "../../../chain/index.ts";
-import { invalidField, invalidState, notFound } from "../../problems.ts";
+import { invalidField, invalidState } from "../../problems.ts";
 import type { PayeeDestinationRecord } from "../../store/records.ts";
-import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { canonicalDestinationId, formatDestinationKey } from "../shared/payee-destination-ids.ts";
-import type { Principal } from "../shared/principal.ts";
+import { loadOwnPayeeDestination } from "../shared/own-records.ts";
+import { formatDestinationKey } from "../shared/payee-destination-ids.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { useSignedNonce } from "./payee-destination-signing.ts";
 
@@ -33,19 +32,6 @@ export function toWirePayeeDestination(record: PayeeDestinationRecord): Schemas[
     createdAt: record.createdAt,
     deactivatedAt: record.deactivatedAt,
   };
-}
-
-/** The caller's destination a path names, in either spelling, or 404. */
-async function requireOwnDestination(
-  tx: StoreOperations,
-  principal: Principal,
-  key: string,
-): Promise<PayeeDestinationRecord> {
-  const destinationId = canonicalDestinationId(key);
-  const record =
-    destinationId && (await tx.payeeDestinations.get({ accountId: principal.accountId, destinationId }));
-  if (!record) throw notFound(`No payee destination of this account is ${key}.`);
-  return record;
 }
 
 /**
@@ -114,7 +100,7 @@ export async function getPayeeDestination(
   ctx: DomainContext,
   { principal, path }: OperationInput<"getPayeeDestination">,
 ): Promise<Schemas["PayeeDestination"]> {
-  return toWirePayeeDestination(await requireOwnDestination(ctx.store, principal, path.destinationId));
+  return toWirePayeeDestination(await loadOwnPayeeDestination(ctx.store, principal, path.destinationId));
 }
 
 /** Deactivates a destination with its wallet's signed `deactivate` session for it. */
@@ -125,7 +111,7 @@ export async function deactivatePayeeDestination(
   const now = ctx.clock.now();
   const at = now.toISOString();
   const record = await ctx.store.withTransaction(async (tx) => {
-    const destination = await requireOwnDestination(tx, principal, path.destinationId);
+    const destination = await loadOwnPayeeDestination(tx, principal, path.destinationId);
     const session = await useSignedNonce(tx, { principal, body, action: "deactivate", now });
     if (session.destinationId !== destination.destinationId) {
       throw invalidField(

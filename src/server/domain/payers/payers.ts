@@ -3,8 +3,9 @@ import { invalidState } from "../../problems.ts";
 import type { PayerRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnPayer } from "../shared/own-records.ts";
 import { appendComplianceChange } from "../shared/payer-events.ts";
-import { complianceLinks, requirePayer, toPayerCompliance } from "../shared/payers.ts";
+import { complianceLinks, toPayerCompliance } from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
@@ -53,7 +54,7 @@ export async function getPayerComplianceStatus(
   ctx: DomainContext,
   { principal, path: { clientUserId } }: OperationInput<"getPayerComplianceStatus">,
 ): Promise<Schemas["PayerCompliance"]> {
-  return toPayerCompliance(ctx, await requirePayer(ctx.store, principal.accountId, clientUserId));
+  return toPayerCompliance(ctx, await loadOwnPayer(ctx.store, principal, clientUserId));
 }
 
 /**
@@ -65,7 +66,7 @@ export async function updatePayerComplianceStatus(
   { principal, path: { clientUserId }, body }: OperationInput<"updatePayerComplianceStatus">,
 ): Promise<Schemas["PayerAgreementUpdated"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const payer = await requirePayer(tx, principal.accountId, clientUserId);
+    const payer = await loadOwnPayer(tx, principal, clientUserId);
     const completed = payer.agreementStatus === "completed";
     if (!body.agreementCompleted) {
       if (completed) {

@@ -1,10 +1,11 @@
 import { newUuid } from "../../ids.ts";
-import { notFound } from "../../problems.ts";
 import type { PaymentDetailRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnPayer, loadOwnPaymentDetail } from "../shared/own-records.ts";
 import { appendPaymentDetailStatus } from "../shared/payer-events.ts";
-import { requirePayer, toStoredPaymentDetail } from "../shared/payers.ts";
+import { toStoredPaymentDetail } from "../shared/payers.ts";
+import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /**
@@ -14,16 +15,16 @@ import type { Schemas } from "../shared/wire-types.ts";
  */
 export async function storePaymentDetails(
   ctx: DomainContext,
-  accountId: string,
+  principal: Principal,
   clientUserId: string,
   body: Schemas["CreatePaymentDetailsRequest"],
 ): Promise<Schemas["PaymentDetailResponse"]> {
   return ctx.store.withTransaction(async (tx) => {
-    await requirePayer(tx, accountId, clientUserId);
+    await loadOwnPayer(tx, principal, clientUserId);
     const now = ctx.clock.now();
     const record: PaymentDetailRecord = {
       id: newUuid(),
-      accountId,
+      accountId: principal.accountId,
       clientUserId,
       bankName: body.bankName,
       accountName: body.accountName,
@@ -46,7 +47,7 @@ export async function createPaymentDetails(
   ctx: DomainContext,
   { principal, path: { clientUserId }, body }: OperationInput<"createPaymentDetails">,
 ): Promise<Schemas["PaymentDetailResponse"]> {
-  return storePaymentDetails(ctx, principal.accountId, clientUserId, body);
+  return storePaymentDetails(ctx, principal, clientUserId, body);
 }
 
 /** The v2 path of payment-details creation: the same state as `createPaymentDetails`. */
@@ -54,7 +55,7 @@ export async function createPaymentDetailsV2(
   ctx: DomainContext,
   { principal, path: { clientUserId }, body }: OperationInput<"createPaymentDetailsV2">,
 ): Promise<Schemas["PaymentDetailResponse"]> {
-  return storePaymentDetails(ctx, principal.accountId, clientUserId, body);
+  return storePaymentDetails(ctx, principal, clientUserId, body);
 }
 
 /**
@@ -65,16 +66,11 @@ export async function listPaymentDetails(
   ctx: DomainContext,
   { principal, path: { clientUserId }, query }: OperationInput<"listPaymentDetails">,
 ): Promise<Schemas["PaymentDetailList"]> {
-  const payer = await requirePayer(ctx.store, principal.accountId, clientUserId);
-  let records = (
-    await ctx.store.paymentDetails.find("payer", { accountId: principal.accountId, clientUserId })
-  ).items;
-  if (query.paymentDetailsId !== undefined) {
-    records = records.filter((record) => record.id === query.paymentDetailsId);
-    if (records.length === 0) {
-      throw notFound(`Payer '${clientUserId}' has no payment details with id '${query.paymentDetailsId}'.`);
-    }
-  }
+  const payer = await loadOwnPayer(ctx.store, principal, clientUserId);
+  const records =
+    query.paymentDetailsId === undefined
+      ? (await ctx.store.paymentDetails.find("payer", { accountId: principal.accountId, clientUserId })).items
+      : [await loadOwnPaymentDetail(ctx.store, principal, clientUserId, query.paymentDetailsId)];
   return {
     paymentDetails: records.map((record) => toStoredPaymentDetail(payer, record)),
   };

@@ -4,6 +4,7 @@ import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency } from "../shared/currencies.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { findOwnRequest, findOwnRequestByReference } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import { paymentTokenOf, receivedPayments } from "../shared/requests.ts";
 import { currencyCode } from "../shared/webhook-events.ts";
@@ -116,10 +117,10 @@ async function candidatesOf(
   { requestId, paymentReference }: SearchQuery,
 ): Promise<RequestRecord[]> {
   let named: RequestRecord | undefined;
-  if (requestId) named = await ctx.store.requests.get(requestId);
-  else if (paymentReference) named = await ctx.store.requests.first("paymentReference", paymentReference);
+  if (requestId) named = await findOwnRequest(ctx.store, principal, requestId);
+  else if (paymentReference) named = await findOwnRequestByReference(ctx.store, principal, paymentReference);
   else return (await ctx.store.requests.find("account", principal.accountId)).items;
-  return named?.accountId === principal.accountId ? [named] : [];
+  return named ? [named] : [];
 }
 
 /**

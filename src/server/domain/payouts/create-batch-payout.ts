@@ -5,15 +5,21 @@ import { buildBatchPayment, toBatchAnswer } from "../shared/batch-payment.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { callerClientId } from "../shared/principal.ts";
+import { findOwnRequest } from "../shared/own-records.ts";
+import { callerClientId, type Principal } from "../shared/principal.ts";
 import { createRequestRecord, planRequests, storeNewRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /**
- * The existing requests of `requestIds`: each must exist, appear once, and pay on the network of
- * the first. Unknown ids answer 400 rather than 404, because the identifiers are in the body.
+ * The caller's requests of `requestIds`: each must be one of the caller's, appear once, and pay
+ * on the network of the first. Unknown ids, and another account's, answer 400 rather than 404,
+ * because the identifiers are in the body.
  */
-async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<RequestRecord[]> {
+async function loadExisting(
+  ctx: DomainContext,
+  principal: Principal,
+  requestIds: string[],
+): Promise<RequestRecord[]> {
   const issues: ValidationIssue[] = [];
   const seen = new Map<string, number>();
   const found: RequestRecord[] = [];
@@ -26,9 +32,9 @@ async function loadExisting(ctx: DomainContext, requestIds: string[]): Promise<R
       continue;
     }
     seen.set(requestId, index);
-    const request = await ctx.store.requests.get(requestId);
+    const request = await findOwnRequest(ctx.store, principal, requestId);
     if (!request) {
-      issues.push({ path: at, message: `is not the id of an existing request, got ${requestId}` });
+      issues.push({ path: at, message: `is not the id of a request of your account, got ${requestId}` });
       continue;
     }
     if (!network) network = { index, name: request.network };
@@ -70,7 +76,7 @@ export async function createBatchPayout(
       }),
     );
   } else {
-    requests = await loadExisting(ctx, body.requestIds ?? []);
+    requests = await loadExisting(ctx, principal, body.requestIds ?? []);
   }
   if (requests.length === 0) {
     throw validationFailed([{ path: "/body", message: "must contain requests or requestIds" }]);

@@ -3,7 +3,7 @@ import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireCurrency } from "../shared/currencies.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import { loadOwnRecurringPayment } from "../shared/own-records.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /** How many executions of the current period failed in a row, and the last one's reason. */

@@ -4,7 +4,7 @@ import { invalidField, invalidState } from "../../problems.ts";
 import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import { loadOwnRecurringPayment } from "../shared/own-records.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import { isSignedBy } from "../shared/typed-data-signatures.ts";
 import type { Schemas } from "../shared/wire-types.ts";

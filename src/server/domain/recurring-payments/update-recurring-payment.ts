@@ -4,7 +4,7 @@ import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { requireCurrency } from "../shared/currencies.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import { loadOwnRecurringPayment } from "../shared/own-records.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import { toWireTransaction } from "../shared/transaction-wire.ts";
 import type { Schemas } from "../shared/wire-types.ts";

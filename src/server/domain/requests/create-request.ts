@@ -5,6 +5,7 @@ import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { readCustomerInfo } from "../shared/customer-info.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { findOwnRequest } from "../shared/own-records.ts";
 import { callerClientId, type Principal } from "../shared/principal.ts";
 import { readStartDate } from "../shared/recurrence.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
@@ -30,9 +31,9 @@ async function loadOriginal(
   body: CreateRequestBody,
 ): Promise<RequestRecord | undefined> {
   if (body.originalRequestId === undefined) return undefined;
-  const original = await tx.requests.get(body.originalRequestId);
+  const original = await findOwnRequest(tx, principal, body.originalRequestId);
   const issues: ValidationIssue[] = [];
-  if (!original || original.accountId !== principal.accountId) {
+  if (!original) {
     issues.push({ path: "/body/originalRequestId", message: "is not the id of one of your requests" });
   } else if (
     body.originalRequestPaymentReference !== undefined &&

@@ -3,7 +3,8 @@ import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { isAtParWith } from "../shared/conversion.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRequest, paymentTokenOf, receivedPayments, remainingAmount } from "../shared/requests.ts";
+import { loadOwnRequest } from "../shared/own-records.ts";
+import { paymentTokenOf, receivedPayments, remainingAmount } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /** A request as GET /v2/request/{requestId} answers it, amounts in its payment currency. */

@@ -1,12 +1,13 @@
-import { notFound, validationFailed } from "../../problems.ts";
+import { validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { percentageToFraction, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { crossChainSources, rescale } from "../shared/cross-chain-intent.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnRequest, loadOwnRequestByReference } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
-import { loadOwnRequest, paymentTokenOf, remainingAmount } from "../shared/requests.ts";
+import { paymentTokenOf, remainingAmount } from "../shared/requests.ts";
 import { balanceOf } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
@@ -65,14 +66,12 @@ async function routesFor(
   return { routes };
 }
 
-/** The routes for a request found by payment reference (with or without `0x`). */
+/** The routes for one of the caller's requests, found by payment reference (with or without `0x`). */
 export async function listPaymentRoutes(
   ctx: DomainContext,
   { principal, path: { paymentReference }, query }: OperationInput<"listPaymentRoutes">,
 ): Promise<Schemas["PaymentRoutes"]> {
-  const reference = `0x${paymentReference.replace(/^0x/, "").toLowerCase()}`;
-  const request = await ctx.store.requests.first("paymentReference", reference);
-  if (!request) throw notFound(`No request has the payment reference ${reference}.`);
+  const request = await loadOwnRequestByReference(ctx.store, principal, paymentReference);
   return routesFor(ctx, request, query, principal);
 }
 

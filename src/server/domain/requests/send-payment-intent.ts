@@ -5,9 +5,9 @@ import { invalidState, type ValidationIssue, validationFailed } from "../../prob
 import type { PaymentIntentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
+import { loadOwnPaymentIntent, loadOwnRequest } from "../shared/own-records.ts";
 import { recordPayment } from "../shared/record-payment.ts";
-import { loadOwnRequest, remainingAmount } from "../shared/requests.ts";
+import { remainingAmount } from "../shared/requests.ts";
 import { isSignedBy } from "../shared/typed-data-signatures.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
@@ -111,11 +111,7 @@ export async function sendPaymentIntent(
   ctx: DomainContext,
   { principal, path: { paymentIntentId }, body }: OperationInput<"sendPaymentIntent">,
 ): Promise<undefined> {
-  const intent = await requireOwnRecord(
-    ctx.store.paymentIntents.get(paymentIntentId),
-    principal,
-    `No payment intent has the id ${paymentIntentId}.`,
-  );
+  const intent = await loadOwnPaymentIntent(ctx.store, principal, paymentIntentId);
   const now = ctx.clock.now();
   const refusal = refuseSubmission(intent, now);
   if (refusal) throw refusal;

@@ -1,7 +1,7 @@
 import { invalidState } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRequest } from "../shared/requests.ts";
+import { loadOwnRequest } from "../shared/own-records.ts";
 
 /** Stops or resumes the recurrence of one of the caller's recurring requests; answers no body. */
 export async function updateRequest(

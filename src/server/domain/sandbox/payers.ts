@@ -1,14 +1,10 @@
-import { invalidState, notFound } from "../../problems.ts";
+import { invalidState } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnPayer, loadOwnPaymentDetail } from "../shared/own-records.ts";
 import { appendComplianceChange, appendPaymentDetailStatus } from "../shared/payer-events.ts";
-import {
-  findPaymentDetail,
-  requirePayer,
-  toPayerCompliance,
-  toStoredPaymentDetail,
-} from "../shared/payers.ts";
+import { toPayerCompliance, toStoredPaymentDetail } from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /** Verification decisions that no later decision changes. */
@@ -57,7 +53,7 @@ export async function updateSandboxPayer(
   { principal, path: { clientUserId }, body }: OperationInput<"updateSandboxPayer">,
 ): Promise<Schemas["PayerCompliance"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const payer = await requirePayer(tx, principal.accountId, clientUserId);
+    const payer = await loadOwnPayer(tx, principal, clientUserId);
     const refused = decidedRefusal(clientUserId, payer, body);
     if (refused) throw refused;
     const now = ctx.clock.now();
@@ -84,11 +80,8 @@ export async function updateSandboxPaymentDetail(
   { principal, path: { clientUserId, paymentDetailsId }, body }: OperationInput<"updateSandboxPaymentDetail">,
 ): Promise<Schemas["StoredPaymentDetail"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const payer = await requirePayer(tx, principal.accountId, clientUserId);
-    const detail = await findPaymentDetail(tx, principal.accountId, clientUserId, paymentDetailsId);
-    if (!detail) {
-      throw notFound(`Payer '${clientUserId}' has no payment details with id '${paymentDetailsId}'.`);
-    }
+    const payer = await loadOwnPayer(tx, principal, clientUserId);
+    const detail = await loadOwnPaymentDetail(tx, principal, clientUserId, paymentDetailsId);
     const now = ctx.clock.now();
     const updated: PaymentDetailRecord = { ...detail, status: body.status, updatedAt: now.toISOString() };
     if (updated.status !== detail.status) {

@@ -6,7 +6,7 @@ import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency, requireCurrency } from "../shared/currencies.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { loadOwnRecurringPayment } from "../shared/recurring-payments.ts";
+import { loadOwnRecurringPayment } from "../shared/own-records.ts";
 import { checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 

@@ -2,7 +2,7 @@ import { invalidState } from "../../problems.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
+import { loadOwnSecurePayment } from "../shared/own-records.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import { appendStatusChange } from "../shared/status-changes.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -27,11 +27,7 @@ export async function updateSandboxSecurePayment(
   { principal, path: { token }, body: { status } }: OperationInput<"updateSandboxSecurePayment">,
 ): Promise<Schemas["SandboxSecurePayment"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const record = await requireOwnRecord(
-      tx.securePayments.get(token),
-      principal,
-      `No secure payment has the token ${token}.`,
-    );
+    const record = await loadOwnSecurePayment(tx, principal, token);
     const now = ctx.clock.now();
     const current = effectiveStatus(record, now);
     if (current !== "pending") {

@@ -5,10 +5,11 @@ import type { RequestRecord, SecurePaymentRecord } from "../../store/records.ts"
 import type { DomainContext } from "../shared/context.ts";
 import { type FeeSettings, resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadSecurePaymentForPayer } from "../shared/own-records.ts";
 import { requireBothOrNeither } from "../shared/paired-inputs.ts";
 import { loadRequests, paymentTokenOf } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
-import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
+import { requirePayable } from "./payable-secure-payment.ts";
 import { feeAmount, paymentAmount } from "./payment-amounts.ts";
 
 const isNative = (request: RequestRecord) => paymentTokenOf(request).type === "ETH";
@@ -73,7 +74,7 @@ function toDetails(
 
 /**
  * The token check: 200 with the details while the link can be paid, else the answers of
- * `requirePayableSecurePayment`. The details carry the payment references and the fee the
+ * `requirePayable`. The details carry the payment references and the fee the
  * caller's pay calldata will hold, so that a payer page can check the transactions before the
  * payer signs them.
  */
@@ -85,7 +86,7 @@ export async function checkSecurePaymentToken(
   if (query.eoaWallet !== undefined && query.isSafe === "true") {
     throw invalidField("/query/isSafe", "cannot be true together with eoaWallet: a Safe holds its own funds");
   }
-  const record = await requirePayableSecurePayment(ctx, token);
+  const record = requirePayable(await loadSecurePaymentForPayer(ctx.store, token), ctx.clock.now());
   return toDetails(
     record,
     await loadRequests(ctx.store, record.requestIds),

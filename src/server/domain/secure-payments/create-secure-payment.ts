@@ -15,7 +15,7 @@ export async function createSecurePayment(
     ctx,
     principal,
     async (tx) =>
-      planRequests(await resolveSecurePaymentItems(tx, principal.accountId, body.requests), "/body/requests"),
+      planRequests(await resolveSecurePaymentItems(tx, principal, body.requests), "/body/requests"),
     {
       kind: "incoming",
       reference: body.reference ?? null,

@@ -1,7 +1,7 @@
 import { notFound } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
+import { findOwnRequest, findOwnSecurePayment } from "../shared/own-records.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { securePaymentLinkUrl } from "./secure-payment-links.ts";
@@ -15,13 +15,10 @@ export async function findSecurePayment(
   { principal, query: { requestId } }: OperationInput<"findSecurePayment">,
 ): Promise<Schemas["SecurePaymentLookup"]> {
   const missing = `No secure payment of your account holds the request ${requestId}.`;
-  const request = await requireOwnRecord(ctx.store.requests.get(requestId), principal, missing);
-  if (request.securePaymentToken === null) throw notFound(missing);
-  const record = await requireOwnRecord(
-    ctx.store.securePayments.get(request.securePaymentToken),
-    principal,
-    missing,
-  );
+  const request = await findOwnRequest(ctx.store, principal, requestId);
+  const token = request?.securePaymentToken;
+  const record = token ? await findOwnSecurePayment(ctx.store, principal, token) : undefined;
+  if (!request || !record) throw notFound(missing);
   const status = effectiveStatus(record, ctx.clock.now());
   return {
     token: record.token,

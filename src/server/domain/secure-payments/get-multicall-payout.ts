@@ -4,7 +4,7 @@ import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { usdDecimals, usdValueOf } from "../shared/conversion.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
+import { loadOwnSecurePayment } from "../shared/own-records.ts";
 import { paymentTokenOf } from "../shared/requests.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -93,7 +93,7 @@ export async function getMulticallPayout(
   { principal, path: { token } }: OperationInput<"getMulticallPayout">,
 ): Promise<Schemas["MulticallPayout"]> {
   const missing = `No multicall payout link of your account has the token ${token}.`;
-  const record = await requireOwnRecord(ctx.store.securePayments.get(token), principal, missing);
+  const record = await loadOwnSecurePayment(ctx.store, principal, token, missing);
   if (record.kind !== "multicall" || !record.multicall) throw notFound(missing);
   const now = ctx.clock.now();
   const children: Child[] = [];

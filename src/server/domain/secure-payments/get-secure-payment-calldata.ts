@@ -4,11 +4,12 @@ import { buildBatchPayment, toBatchAnswer } from "../shared/batch-payment.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadSecurePaymentForPayer } from "../shared/own-records.ts";
 import { buildSameChainCalldata } from "../shared/pay-calldata.ts";
 import { amountDue, loadRequests, paymentTokenOf } from "../shared/requests.ts";
 import { checkWalletFunds } from "../shared/wallet-funds.ts";
 import type { Schemas } from "../shared/wire-types.ts";
-import { requirePayableSecurePayment } from "./payable-secure-payment.ts";
+import { requirePayable } from "./payable-secure-payment.ts";
 
 /**
  * The calldata of a payable secure payment, found by its token (else the token check's 403, 404
@@ -22,7 +23,7 @@ export async function getSecurePaymentCalldata(
   if (wallet?.toLowerCase() === zeroAddress) {
     throw invalidField("/query/wallet", "must not be the zero address: name the wallet that pays");
   }
-  const record = await requirePayableSecurePayment(ctx, token);
+  const record = requirePayable(await loadSecurePaymentForPayer(ctx.store, token), ctx.clock.now());
   const fee = resolveFee({}, principal, "/query");
   const requests = await loadRequests(ctx.store, record.requestIds);
 

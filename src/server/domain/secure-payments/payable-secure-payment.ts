@@ -1,7 +1,5 @@
-import { invalidField, notFound, ProblemError } from "../../problems.ts";
+import { invalidField, ProblemError } from "../../problems.ts";
 import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
-import type { StoreOperations } from "../../store/store.ts";
-import type { DomainContext } from "../shared/context.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 
 /**
@@ -32,25 +30,24 @@ export function paymentInProgress(
 }
 
 /**
- * The secure payment of `token` while it can be paid (pending, not expired); otherwise the token
- * check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed; 404
- * for an unknown token; 423 while a reported payment is executing, unless `inProgress` is
- * `allowed` (a further report of that payment).
+ * A loaded secure payment while it can be paid at `now` (pending, not expired); otherwise the
+ * token check's answers: 403 once expired, invalidated or compliance_failed; 409 once completed;
+ * 423 while a reported payment is executing, unless `inProgress` is `allowed` (a further report
+ * of that payment). An unknown token answered 404 when it was loaded (`own-records.ts`).
  */
-export async function requirePayableSecurePayment(
-  ctx: Pick<DomainContext, "clock"> & { store: Pick<StoreOperations, "securePayments"> },
-  token: string,
+export function requirePayable(
+  record: SecurePaymentRecord,
+  now: Date,
   options: { inProgress?: "refused" | "allowed" } = {},
-): Promise<SecurePaymentRecord> {
-  const record = await ctx.store.securePayments.get(token);
-  if (!record) throw notFound(`No secure payment has the token ${token}.`);
+): SecurePaymentRecord {
+  const { token } = record;
   if (record.kind === "multicall") {
     throw invalidField(
       "/path/token",
       "is a multicall payout link, which payreq does not pay through this path: read it with GET /v2/secure-payments/multicall-payouts/{token}",
     );
   }
-  const status = effectiveStatus(record, ctx.clock.now());
+  const status = effectiveStatus(record, now);
   switch (status) {
     case "completed":
       throw new ProblemError(
@@ -73,7 +70,7 @@ export async function requirePayableSecurePayment(
         `The secure payment ${token} is in status compliance_failed: the payer's wallet did not pass compliance screening.`,
       );
     case "pending": {
-      const intent = options.inProgress === "allowed" ? undefined : intentInProgress(record, ctx.clock.now());
+      const intent = options.inProgress === "allowed" ? undefined : intentInProgress(record, now);
       if (intent) throw paymentInProgress(record, intent);
       return record;
     }

@@ -1,13 +1,14 @@
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
+import { findOwnSecurePayment } from "../shared/own-records.ts";
 import type { Principal } from "../shared/principal.ts";
 import { effectiveStatus } from "../shared/secure-payment-status.ts";
 import { intentInProgress } from "./payable-secure-payment.ts";
 
-/** Why the link of `token` cannot be joined into a batch or a multicall link, or undefined when it can. */
-export function joinIssue(record: SecurePaymentRecord | undefined, principal: Principal, now: Date) {
-  if (!record || record.accountId !== principal.accountId) return "is not a payout link of your account";
+/** Why the link of `token` (the caller's, if any) cannot be joined into a batch or a multicall link, or undefined when it can. */
+function joinIssue(record: SecurePaymentRecord | undefined, now: Date) {
+  if (!record) return "is not a payout link of your account";
   if (record.kind === "multicall") return "is a multicall payout link; name the single payout links instead";
   if (record.kind !== "payout") return "is a link for incoming payments; only payout links can be joined";
   if (record.requestIds.length !== 1) return "is already a batch link; join the single payout links instead";
@@ -37,8 +38,8 @@ export async function requirePayoutLinks(
       issues.push({ path, message: `names the same link as ${options.listPath}/${first}` });
       continue;
     }
-    const record = await tx.securePayments.get(token);
-    const issue = joinIssue(record, principal, now);
+    const record = await findOwnSecurePayment(tx, principal, token);
+    const issue = joinIssue(record, now);
     if (issue !== undefined || !record) {
       issues.push({ path, message: issue ?? "is not a payout link of your account" });
       continue;

@@ -3,8 +3,9 @@ import { invalidField, validationFailed } from "../../problems.ts";
 import type { SecurePaymentIntentRecord, SecurePaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
+import { loadOwnSecurePayment } from "../shared/own-records.ts";
 import type { Schemas } from "../shared/wire-types.ts";
-import { intentInProgress, requirePayableSecurePayment } from "./payable-secure-payment.ts";
+import { intentInProgress, requirePayable } from "./payable-secure-payment.ts";
 
 function toAnswer(
   intent: SecurePaymentIntentRecord,
@@ -23,13 +24,15 @@ function toAnswer(
 }
 
 /**
- * Records the payment the payer's wallet submitted for a single secure payment: the first report
+ * Records the payment the payer's wallet submitted for a single secure payment of the caller's
+ * account (another account's token answers as an unknown one, so that no one else can lock the
+ * link): the first report
  * creates the link's intent, later ones reuse it and add or replace its hashes. Until the payment
  * is recorded, the link's token check and calldata answer 423.
  */
 export async function recordSecurePaymentIntent(
   ctx: DomainContext,
-  { path: { token }, body }: OperationInput<"recordSecurePaymentIntent">,
+  { principal, path: { token }, body }: OperationInput<"recordSecurePaymentIntent">,
 ): Promise<Schemas["SecurePaymentIntent"]> {
   const now = ctx.clock.now();
   if (body.txHash === undefined && body.safeTxHash === undefined) {
@@ -51,7 +54,9 @@ export async function recordSecurePaymentIntent(
     if (issues.length > 0) throw validationFailed(issues);
   }
   return ctx.store.withTransaction(async (tx) => {
-    const record = await requirePayableSecurePayment({ ...ctx, store: tx }, token, { inProgress: "allowed" });
+    const record = requirePayable(await loadOwnSecurePayment(tx, principal, token), now, {
+      inProgress: "allowed",
+    });
     const [requestId] = record.requestIds;
     if (record.requestIds.length !== 1 || requestId === undefined) {
       throw invalidField(

@@ -1,14 +1,16 @@
 import { findTokenByAddress, type NetworkName, parsePayeeDestinationId } from "../../../chain/index.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { StoreOperations } from "../../store/store.ts";
+import { findOwnPayeeDestination } from "../shared/own-records.ts";
 import { canonicalDestinationId } from "../shared/payee-destination-ids.ts";
+import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 type SecurePaymentItem = Schemas["SecurePaymentRequestItem"];
 type PaymentRequestItem = Schemas["PaymentRequestItem"];
 
-/** Why `destinationId` names no destination a payment can be made to, or undefined when it does. */
-async function destinationIssue(store: StoreOperations, accountId: string, destinationId: string) {
+/** Why `destinationId` names no destination of the caller a payment can be made to, or what it names. */
+async function destinationIssue(store: StoreOperations, principal: Principal, destinationId: string) {
   const canonical = canonicalDestinationId(destinationId);
   if (!canonical) {
     const parsed = parsePayeeDestinationId(destinationId);
@@ -16,7 +18,7 @@ async function destinationIssue(store: StoreOperations, accountId: string, desti
       ? `has a checksum that is not the one of ${parsed.walletAddress} on chain ${parsed.chainId}; copy the destinationId that POST /v2/payee-destination answered`
       : "is not a payee destination id";
   }
-  const record = await store.payeeDestinations.get({ accountId, destinationId: canonical });
+  const record = await findOwnPayeeDestination(store, principal, canonical);
   if (!record) {
     return "is not a payee destination of your account: the payee registers it first (GET /v2/payee-destination/signing-data, then POST /v2/payee-destination)";
   }
@@ -38,7 +40,7 @@ async function destinationIssue(store: StoreOperations, accountId: string, desti
  */
 export async function resolveSecurePaymentItems(
   store: StoreOperations,
-  accountId: string,
+  principal: Principal,
   items: SecurePaymentItem[],
 ): Promise<PaymentRequestItem[]> {
   const issues: ValidationIssue[] = [];
@@ -46,7 +48,7 @@ export async function resolveSecurePaymentItems(
   for (const [index, item] of items.entries()) {
     const path = `/body/requests/${index}/destinationId`;
     if (item.destinationId !== undefined) {
-      const found = await destinationIssue(store, accountId, item.destinationId);
+      const found = await destinationIssue(store, principal, item.destinationId);
       if (typeof found === "string") issues.push({ path, message: found });
       else
         resolved.push({

@@ -4,7 +4,7 @@ import {
   type NetworkName,
   type TokenRecord,
 } from "../../../chain/index.ts";
-import { notFound, validationFailed } from "../../problems.ts";
+import { validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { readAmount } from "./amounts.ts";
 import type { DomainContext } from "./context.ts";
@@ -12,8 +12,8 @@ import { contractsFor } from "./contracts.ts";
 import { buildCrossChainIntent, isCrossChain } from "./cross-chain-intent.ts";
 import { type FeeSettings, resolveFee } from "./fees.ts";
 import type { OperationInput } from "./operation-types.ts";
+import { loadOwnPayer, loadOwnPaymentDetail, loadOwnRequest } from "./own-records.ts";
 import { requireBothOrNeither } from "./paired-inputs.ts";
-import { findPaymentDetail } from "./payers.ts";
 import type { Principal } from "./principal.ts";
 import { amountDue, paymentTokenOf } from "./requests.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
@@ -34,24 +34,11 @@ function amountToPay(query: PayCalldataQuery, request: RequestRecord, token: Tok
   ]);
 }
 
+/** The off-ramp's payer and bank account, when named: both must be the caller's. */
 async function requireOffRamp(ctx: DomainContext, principal: Principal, query: PayCalldataQuery) {
   if (query.clientUserId === undefined || query.paymentDetailsId === undefined) return;
-  const payer = await ctx.store.payers.get({
-    accountId: principal.accountId,
-    clientUserId: query.clientUserId,
-  });
-  if (!payer) throw notFound(`No payer is registered under clientUserId '${query.clientUserId}'.`);
-  const details = await findPaymentDetail(
-    ctx.store,
-    principal.accountId,
-    query.clientUserId,
-    query.paymentDetailsId,
-  );
-  if (!details) {
-    throw notFound(
-      `Payer '${query.clientUserId}' has no payment details with id '${query.paymentDetailsId}'.`,
-    );
-  }
+  await loadOwnPayer(ctx.store, principal, query.clientUserId);
+  await loadOwnPaymentDetail(ctx.store, principal, query.clientUserId, query.paymentDetailsId);
 }
 
 /**
@@ -63,8 +50,7 @@ export async function buildPayCalldata(
   ctx: DomainContext,
   { principal, path: { requestId }, query }: OperationInput<"getPayCalldata">,
 ): Promise<Schemas["PayCalldata"] | Schemas["CrossChainPayCalldata"]> {
-  const request = await ctx.store.requests.get(requestId);
-  if (!request) throw notFound(`No request has the id ${requestId}.`);
+  const request = await loadOwnRequest(ctx.store, principal, requestId);
   const token = paymentTokenOf(request);
 
   requireBothOrNeither(query, "/query", ["chain", "token"], ["clientUserId", "paymentDetailsId"]);

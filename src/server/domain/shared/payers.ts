@@ -1,6 +1,4 @@
-import { notFound } from "../../problems.ts";
 import type { PayerRecord, PaymentDetailRecord } from "../../store/records.ts";
-import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "./context.ts";
 import { isCompliant } from "./payer-events.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -23,31 +21,6 @@ export function toPayerCompliance(ctx: DomainContext, payer: PayerRecord): Schem
     isCompliant: isCompliant(payer),
     ...complianceLinks(ctx, payer),
   };
-}
-
-/** The payer of the caller's account registered under `clientUserId`; 404 when there is none. */
-export async function requirePayer(
-  store: StoreOperations,
-  accountId: string,
-  clientUserId: string,
-): Promise<PayerRecord> {
-  const payer = await store.payers.get({ accountId, clientUserId });
-  if (!payer)
-    throw notFound(
-      `No payer is registered under clientUserId '${clientUserId}'; register it with POST /v2/payer first.`,
-    );
-  return payer;
-}
-
-/** A payment detail of one payer of one account, by its id; undefined when there is none of theirs. */
-export async function findPaymentDetail(
-  store: StoreOperations,
-  accountId: string,
-  clientUserId: string,
-  id: string,
-): Promise<PaymentDetailRecord | undefined> {
-  const detail = await store.paymentDetails.get(id);
-  return detail?.accountId === accountId && detail.clientUserId === clientUserId ? detail : undefined;
 }
 
 /** A stored bank account as listed, with its status and rail. */

@@ -6,8 +6,6 @@ import type { RequestPaymentRecord, RequestRecord } from "../../store/records.ts
 import type { StoreOperations } from "../../store/store.ts";
 import { convertInvoiceAmount } from "./conversion.ts";
 import { findCurrency, requireCurrency } from "./currencies.ts";
-import { requireOwnRecord } from "./own-records.ts";
-import type { Principal } from "./principal.ts";
 import type { Schemas } from "./wire-types.ts";
 
 /** One request to create, checked: its token and what the payer will owe in base units. */
@@ -174,15 +172,6 @@ export function paymentTokenOf(request: RequestRecord): TokenRecord {
 export function remainingAmount(request: RequestRecord): bigint {
   const left = BigInt(request.expectedAmount) - BigInt(request.amountPaid);
   return left > 0n ? left : 0n;
-}
-
-/** One of the caller's requests; another account's reads as unknown. */
-export function loadOwnRequest(
-  store: StoreOperations,
-  principal: Principal,
-  requestId: string,
-): Promise<RequestRecord> {
-  return requireOwnRecord(store.requests.get(requestId), principal, `No request has the id ${requestId}.`);
 }
 
 /** What a payment that names no amount pays: what is left of the request, or all of it again once paid. */

@@ -3,8 +3,7 @@ import type { Page, PageRequest, WebhookDeliveryFilter, WebhookDeliveryRecord } 
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
-import type { Principal } from "../shared/principal.ts";
+import { loadOwnWebhookDelivery } from "../shared/own-records.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { nextCursor, readPageQuery } from "./pages.ts";
 
@@ -26,14 +25,6 @@ export function toWireDelivery(record: WebhookDeliveryRecord): Schemas["SandboxW
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
-}
-
-function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookDeliveryRecord> {
-  return requireOwnRecord(
-    store.webhookDeliveries.get(id),
-    principal,
-    `No webhook delivery has the id ${id}.`,
-  );
 }
 
 /**
@@ -72,7 +63,7 @@ export async function getSandboxWebhookDelivery(
   ctx: DomainContext,
   { principal, path: { deliveryId: id } }: OperationInput<"getSandboxWebhookDelivery">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
-  return toWireDelivery(await loadOwn(ctx.store, principal, id));
+  return toWireDelivery(await loadOwnWebhookDelivery(ctx.store, principal, id));
 }
 
 /**
@@ -84,7 +75,7 @@ export async function redeliverSandboxWebhook(
   { principal, path: { deliveryId: id } }: OperationInput<"redeliverSandboxWebhook">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
   const updated = await ctx.store.withTransaction(async (tx) => {
-    const record = await loadOwn(tx, principal, id);
+    const record = await loadOwnWebhookDelivery(tx, principal, id);
     if (record.state === "pending") {
       throw invalidState(
         `Webhook delivery ${id} is still pending; it is attempted again at ${record.nextAttemptAt}. Redeliver it once it is delivered or dead.`,

@@ -10,8 +10,7 @@ import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
 import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { requireOwnRecord } from "../shared/own-records.ts";
-import type { Principal } from "../shared/principal.ts";
+import { loadOwnWebhookEndpoint } from "../shared/own-records.ts";
 import { buildTestPayload } from "../shared/webhook-events.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { nextCursor, readPageQuery } from "./pages.ts";
@@ -38,10 +37,6 @@ export function toWireEndpoint(record: WebhookEndpointRecord): Schemas["SandboxW
 /** An endpoint with its whole secret: only in the answers to create and rotate. */
 function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpointWithSecret"] {
   return { ...toWireEndpoint(record), secret: record.secret };
-}
-
-function loadOwn(store: StoreOperations, principal: Principal, id: string): Promise<WebhookEndpointRecord> {
-  return requireOwnRecord(store.webhookEndpoints.get(id), principal, `No webhook endpoint has the id ${id}.`);
 }
 
 /** Checks an endpoint URL: its form, then, unless allow-listed, the addresses its host resolves to. */
@@ -103,7 +98,7 @@ export async function getSandboxWebhookEndpoint(
   ctx: DomainContext,
   { principal, path: { endpointId: id } }: OperationInput<"getSandboxWebhookEndpoint">,
 ): Promise<Schemas["SandboxWebhookEndpoint"]> {
-  return toWireEndpoint(await loadOwn(ctx.store, principal, id));
+  return toWireEndpoint(await loadOwnWebhookEndpoint(ctx.store, principal, id));
 }
 
 /** Deletes an endpoint; its pending deliveries end as dead, and its log stays readable. */
@@ -112,7 +107,7 @@ export async function deleteSandboxWebhookEndpoint(
   { principal, path: { endpointId: id } }: OperationInput<"deleteSandboxWebhookEndpoint">,
 ): Promise<undefined> {
   await ctx.store.withTransaction(async (tx) => {
-    await loadOwn(tx, principal, id);
+    await loadOwnWebhookEndpoint(tx, principal, id);
     await tx.webhookEndpoints.delete(id);
     const now = ctx.clock.now().toISOString();
     const pending = await tx.webhookDeliveries.find("endpoint", id, undefined, { state: "pending" });
@@ -135,7 +130,7 @@ export async function rotateSandboxWebhookEndpointSecret(
   { principal, path: { endpointId: id } }: OperationInput<"rotateSandboxWebhookEndpointSecret">,
 ): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
   return ctx.store.withTransaction(async (tx) => {
-    const record = await loadOwn(tx, principal, id);
+    const record = await loadOwnWebhookEndpoint(tx, principal, id);
     const rotated = { ...record, secret: newWebhookSecret(), updatedAt: ctx.clock.now().toISOString() };
     await tx.webhookEndpoints.put(rotated);
     return withSecret(rotated);
@@ -150,7 +145,7 @@ export async function sendSandboxWebhookTest(
   const event: WebhookEventName = body?.event ?? "payment.confirmed";
   const now = ctx.clock.now();
   const delivery = await ctx.store.withTransaction(async (tx) => {
-    const endpoint = await loadOwn(tx, principal, id);
+    const endpoint = await loadOwnWebhookEndpoint(tx, principal, id);
     const record = createDeliveryRecord({
       endpoint,
       eventId: newUlid(now),

@@ -209,7 +209,7 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     const unknown = `01${"b".repeat(64)}`;
     const answer = await batch({ requestIds: [requestIds[0], unknown, requestIds[0]] });
     expect(problemErrors(answer, "/problems/validation-failed", 400)).toEqual([
-      { path: "/body/requestIds/1", message: `is not the id of an existing request, got ${unknown}` },
+      { path: "/body/requestIds/1", message: `is not the id of a request of your account, got ${unknown}` },
       { path: "/body/requestIds/2", message: "repeats /body/requestIds/0; list each request once" },
     ]);
   });

@@ -144,7 +144,9 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), off-ramp", () => {
       `/v2/request/${requestId}/pay?clientUserId=nobody&paymentDetailsId=x`,
     );
     problemErrors(unknownPayer, "/problems/not-found", 404);
-    expect(unknownPayer.body.detail).toBe("No payer is registered under clientUserId 'nobody'.");
+    expect(unknownPayer.body.detail).toBe(
+      "No payer is registered under clientUserId 'nobody'; register it with POST /v2/payer first.",
+    );
 
     const clientUserId = "ada@example.com";
     await server.call("POST", "/v2/payer", {
