@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -58,6 +58,15 @@ data.webhookDeliveryRetention = 10000;
 }
 if(data.strictBodies === undefined){
 data.strictBodies = false;
+}
+if(data.databaseConnectTimeoutMs === undefined){
+data.databaseConnectTimeoutMs = 5000;
+}
+if(data.databaseStatementTimeoutMs === undefined){
+data.databaseStatementTimeoutMs = 5000;
+}
+if(data.databaseLockTimeoutMs === undefined){
+data.databaseLockTimeoutMs = 2000;
 }
 if(data.accounts === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};
@@ -1310,14 +1319,113 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-else {
-const err105 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data42 = data.databaseConnectTimeoutMs;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err105 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err105];
 }
 else {
 vErrors.push(err105);
+}
+errors++;
+}
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 60000 || isNaN(data42)){
+const err106 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(data42 < 100 || isNaN(data42)){
+const err107 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+let data43 = data.databaseStatementTimeoutMs;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err108 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 600000 || isNaN(data43)){
+const err109 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data43 < 100 || isNaN(data43)){
+const err110 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+let data44 = data.databaseLockTimeoutMs;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err111 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 60000 || isNaN(data44)){
+const err112 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(data44 < 10 || isNaN(data44)){
+const err113 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+else {
+const err114 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }

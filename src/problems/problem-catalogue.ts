@@ -110,6 +110,20 @@ export const problemCatalogue = {
     status: 500,
     by: ["receiver"],
   },
+  // The server's database cannot be reached or did not answer in time, or a change kept conflicting
+  // with concurrent changes of the same records: retry after Retry-After.
+  serviceUnavailable: {
+    type: "/problems/service-unavailable",
+    title: "Service unavailable",
+    status: 503,
+    by: ["server"],
+  },
+  concurrentChanges: {
+    type: "/problems/concurrent-changes",
+    title: "Too many concurrent changes",
+    status: 503,
+    by: ["server"],
+  },
   // The CLI listener's answers when the endpoint it forwards to fails or does not answer in time.
   forwardFailed: { type: "/problems/forward-failed", title: "Bad Gateway", status: 502, by: ["listener"] },
   forwardTimeout: {
@@ -141,6 +155,7 @@ export const reasonPhrases: Readonly<Record<number, string>> = {
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   502: "Bad Gateway",
+  503: "Service Unavailable",
   504: "Gateway Timeout",
 };
 

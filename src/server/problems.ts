@@ -1,4 +1,9 @@
 import { buildProblem, type ProblemIssue, type ProblemKind } from "../problems/problem-catalogue.ts";
+import {
+  StoreContentionError,
+  type StoreTransientError,
+  StoreUnavailableError,
+} from "./store/store-errors.ts";
 
 export {
   buildProblem,
@@ -68,4 +73,27 @@ export function notFound(detail: string): ProblemError {
 
 export function invalidState(detail: string): ProblemError {
   return new ProblemError("invalidState", detail);
+}
+
+/**
+ * A store's transient failure as its answer: 503 with `Retry-After`, `/problems/concurrent-changes`
+ * when the change kept conflicting with concurrent ones, else `/problems/service-unavailable`.
+ */
+export function storeFailureProblem(error: StoreTransientError): ProblemError {
+  const headers = { "Retry-After": String(error.retryAfterSeconds) };
+  const retry = `send the request again in ${error.retryAfterSeconds} s (Retry-After)`;
+  if (error instanceof StoreContentionError) {
+    return new ProblemError(
+      "concurrentChanges",
+      `Other requests were changing the same records at the same time, and this change kept conflicting with theirs; nothing was changed: ${retry}.`,
+      { headers },
+    );
+  }
+  return new ProblemError(
+    "serviceUnavailable",
+    error instanceof StoreUnavailableError && error.outcomeUnknown
+      ? `The sandbox's database stopped answering while the change was being committed, so it may have been kept: read the resource first, then ${retry} if it is needed.`
+      : `The sandbox's database is unavailable or did not answer in time; nothing was changed: ${retry}.`,
+    { headers },
+  );
 }

@@ -17,6 +17,9 @@ const configDefaults = {
   eventLogRetention: 10_000,
   webhookDeliveryRetention: 10_000,
   strictBodies: false,
+  databaseConnectTimeoutMs: 5000,
+  databaseStatementTimeoutMs: 5000,
+  databaseLockTimeoutMs: 2000,
 };
 
 describe("the configuration schema", () => {

@@ -39,6 +39,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** `apiKey` (default), `none`, or a client ID call from `browserOrigin`. */
   auth?: "apiKey" | "none" | "clientId";
+  /** How long to wait for the answer before failing (60 s by default). */
+  timeoutMs?: number;
 }
 
 export interface TestServer {
@@ -88,7 +90,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
       method,
       headers,
       body,
-      timeoutMs: 60_000,
+      timeoutMs: callOptions.timeoutMs ?? 60_000,
     });
     const text = response.text;
     let parsed: unknown = text;

@@ -19,6 +19,7 @@ function expectedErrorStatuses(operation: SpecOperation): string[] {
     ...(operation.body ? ["413", "415"] : []),
     "429",
     "500",
+    "503",
   ];
 }
 
@@ -68,9 +69,11 @@ describe.each(pathOperations)("$operationId ($method $key)", (entry) => {
     }
   });
 
-  it("sends Retry-After with 429 and X-Request-Id with every answer", () => {
-    const tooMany = resolve(responses["429"]);
-    expect(resolve((tooMany.headers as JsonObject)["Retry-After"]).required).toBe(true);
+  it("sends Retry-After with 429 and 503, and X-Request-Id with every answer", () => {
+    for (const status of ["429", "503"]) {
+      const retryLater = resolve(responses[status]);
+      expect(resolve((retryLater.headers as JsonObject)["Retry-After"]).required, status).toBe(true);
+    }
     for (const [status, raw] of Object.entries(responses)) {
       expect(Object.keys((resolve(raw).headers ?? {}) as JsonObject), status).toContain("X-Request-Id");
     }

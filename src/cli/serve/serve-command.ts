@@ -85,7 +85,16 @@ export async function runServe(
     databaseUrl === undefined
       ? undefined
       : await import("../../server/store/postgres/postgres-store.ts")
-          .then(({ createPostgresStore }) => createPostgresStore({ connectionString: databaseUrl }))
+          .then(({ createPostgresStore }) =>
+            createPostgresStore({
+              connectionString: databaseUrl,
+              timeouts: {
+                connectTimeoutMs: config.databaseConnectTimeoutMs,
+                statementTimeoutMs: config.databaseStatementTimeoutMs,
+                lockTimeoutMs: config.databaseLockTimeoutMs,
+              },
+            }),
+          )
           .catch((error: Error) => {
             throw new CommandError(
               `Cannot open the database ${describeDatabase(databaseUrl)}: ${error.message}`,

@@ -123,6 +123,10 @@ export const sandboxConfigSchema = {
     eventLogRetention: { type: "integer", minimum: 1, default: 10_000 },
     webhookDeliveryRetention: { type: "integer", minimum: 1, default: 10_000 },
     strictBodies: { type: "boolean", default: false },
+    // With a database: how long to wait for it before answering 503 (docs/shared-sandbox.md).
+    databaseConnectTimeoutMs: { type: "integer", minimum: 100, maximum: 60_000, default: 5000 },
+    databaseStatementTimeoutMs: { type: "integer", minimum: 100, maximum: 600_000, default: 5000 },
+    databaseLockTimeoutMs: { type: "integer", minimum: 10, maximum: 60_000, default: 2000 },
   },
 } as const;
 

@@ -79,6 +79,12 @@ export interface SandboxConfig {
    * typos. Off by default: like the real service, the server then drops unknown members unread.
    */
   strictBodies?: boolean;
+  /** With a database: the longest wait for a connection, opened or free in the pool (5 s by default). */
+  databaseConnectTimeoutMs?: number;
+  /** With a database: the longest a statement may run; a server that does not answer is waited for a second more (5 s by default). */
+  databaseStatementTimeoutMs?: number;
+  /** With a database: the longest wait for a lock another transaction holds, or for a contended transaction's turn (2 s by default). */
+  databaseLockTimeoutMs?: number;
 }
 
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
@@ -93,7 +99,10 @@ type DefaultedField =
   | "webhookPollIntervalMs"
   | "eventLogRetention"
   | "webhookDeliveryRetention"
-  | "strictBodies";
+  | "strictBodies"
+  | "databaseConnectTimeoutMs"
+  | "databaseStatementTimeoutMs"
+  | "databaseLockTimeoutMs";
 
 /** A checked configuration with every default filled in, as parseConfig answers it. */
 export type ResolvedConfig = SandboxConfig & Required<Pick<SandboxConfig, DefaultedField>>;

@@ -16,8 +16,9 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
- * destinations) ignores an API key. Never echoes a credential. Once the caller is known, its
- * account's sandbox clock is read, once, for every later step.
+ * destinations) ignores an API key. Never echoes a credential. A client ID's check reads the
+ * store, and its account's sandbox clock with it (to stamp `lastUsedAt`), for every later step;
+ * an API key's check reads nothing stored.
  */
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
@@ -40,8 +41,9 @@ export function authenticate(options: {
       const accountId = options.verifyApiKey(apiKey);
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
+      // The account's clock is read where the operation needs it (dispatchOperation), not here:
+      // an operation that reads nothing stored answers while the database is unavailable.
       state.principal = { kind: "apiKey", accountId };
-      state.clock = await loadAccountClock(options.store, options.baseClock, accountId);
       return next();
     }
     if (clientId === undefined || clientId === "") {

@@ -1,11 +1,13 @@
 import type { RequestHandler, Response } from "express";
+import { loadAccountClock } from "../account-clock.ts";
 import type { ServerContext } from "../domain/shared/context.ts";
 import type {
   OperationHandler,
   OperationHandlers,
   PathOperationId,
+  StatelessOperation,
 } from "../domain/shared/operation-types.ts";
-import { clockOf, principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
+import { principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
 
 /**
  * Sends `body` as `application/json` with `status`, as Express's `res.json` sends an object, but
@@ -23,23 +25,26 @@ function sendJson(res: Response, status: number, body: unknown): void {
 /**
  * The one step that answers an operation: the handler of the operationId the route table matched,
  * given the validated inputs, the server's context and the caller's account's clock, answered
- * with the operation's documented success status.
+ * with the operation's documented success status. The clock is read from the store here, unless
+ * authentication read it already (a client ID's check) or the operation is stateless.
  */
 export function dispatchOperation(handlers: OperationHandlers, server: ServerContext): RequestHandler {
   return async (req, res) => {
-    const { route, pathParams = {}, query = {} } = stateOf(res);
+    const state = stateOf(res);
+    const { route, pathParams = {}, query = {} } = state;
     // checkHandlersCoverSpec made sure at start-up that every route has a handler and a success status.
     if (!route?.successStatus) throw new Error("dispatchOperation runs after resolveOperation");
-    const handler = handlers[route.operationId as PathOperationId] as OperationHandler<PathOperationId>;
-    const body = await handler(
-      { ...server, clock: clockOf(res) },
-      {
-        principal: principalOf(res),
-        path: pathParams as never,
-        query: query as never,
-        body: req.body,
-      },
-    );
+    const handler = handlers[route.operationId as PathOperationId] as
+      | OperationHandler<PathOperationId>
+      | StatelessOperation<PathOperationId>;
+    const principal = principalOf(res);
+    const input = { principal, path: pathParams as never, query: query as never, body: req.body };
+    let body: unknown;
+    if (typeof handler !== "function") body = await handler.stateless(server, input);
+    else {
+      state.clock ??= await loadAccountClock(server.store, server.baseClock, principal.accountId);
+      body = await handler({ ...server, clock: state.clock }, input);
+    }
     // Set first: the response check picks its schema by the answer's status.
     res.status(route.successStatus);
     if (body === undefined) res.end();

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { ChainInputError } from "../../chain/index.ts";
-import { ProblemError, problemCatalogue, validationFailed } from "../problems.ts";
+import { ProblemError, problemCatalogue, storeFailureProblem, validationFailed } from "../problems.ts";
 import type { ServerLogger } from "../server-logger.ts";
+import { StoreTransientError } from "../store/store-errors.ts";
 import { stateOf } from "./request-state.ts";
 import { sendProblem } from "./send-problem.ts";
 
@@ -16,11 +17,14 @@ function chainFieldPointer(location: string, field: string): string {
 const statusOf = (error: ProblemError) => problemCatalogue[error.kind].status;
 
 /**
- * The last step: answers every error as Problem Details. Anything that is not a ProblemError is
- * the server's own fault: 500 with a generic detail, the cause logged but never sent.
+ * The last step: answers every error as Problem Details. A store's transient failure (its
+ * database unavailable, or too many concurrent changes) is a 503 with Retry-After. Anything else
+ * that is not a ProblemError is the server's own fault: 500 with a generic detail, the cause
+ * logged but never sent.
  */
 export function answerErrors(logger: ServerLogger): ErrorRequestHandler {
-  const answer = (error: unknown, req: Request, res: Response) => {
+  const answer = (thrown: unknown, req: Request, res: Response) => {
+    const error = thrown instanceof StoreTransientError ? storeFailureProblem(thrown) : thrown;
     const { requestId, route } = stateOf(res);
     // An operation answers only the statuses it documents; another is the server's own mistake.
     const undocumented =

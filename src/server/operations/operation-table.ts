@@ -74,14 +74,16 @@ import {
 
 /**
  * The server's operations by operationId: each entry is the domain function of the same name.
- * The dispatch step answers with the operation's documented success status.
+ * The dispatch step answers with the operation's documented success status. An operation that
+ * reads nothing stored is `{ stateless: handler }`: it runs without the caller's sandbox clock,
+ * and answers while the database is unavailable.
  */
 export const operationHandlers: OperationHandlers = {
   // Currencies and routes
-  listCurrencies,
-  listConversionRoutes,
-  listCurrenciesV2,
-  listConversionRoutesV2,
+  listCurrencies: { stateless: listCurrencies },
+  listConversionRoutes: { stateless: listConversionRoutes },
+  listCurrenciesV2: { stateless: listCurrenciesV2 },
+  listConversionRoutesV2: { stateless: listConversionRoutesV2 },
   listPaymentRoutes,
   listRequestRoutes,
   // Requests and payments
@@ -94,7 +96,7 @@ export const operationHandlers: OperationHandlers = {
   createSecurePayment,
   createPayoutSecurePayment,
   createBatchPayoutSecurePayment,
-  previewSecurePaymentFees,
+  previewSecurePaymentFees: { stateless: previewSecurePaymentFees },
   checkSecurePaymentToken,
   createPayout,
   findSecurePayment,

@@ -37,6 +37,9 @@ describe("webhook settings in the configuration file", () => {
       eventLogRetention: 10_000,
       webhookDeliveryRetention: 10_000,
       strictBodies: false,
+      databaseConnectTimeoutMs: 5000,
+      databaseStatementTimeoutMs: 5000,
+      databaseLockTimeoutMs: 2000,
     });
   });
 

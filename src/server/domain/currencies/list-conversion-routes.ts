@@ -1,15 +1,14 @@
 import { type TokenRecord, tokenTable } from "../../../chain/index.ts";
 import { invalidField, notFound } from "../../problems.ts";
-import type { DomainContext } from "../shared/context.ts";
 import { isPricedFiat, rateOf } from "../shared/conversion.ts";
 import { findCurrency } from "../shared/currencies.ts";
-import type { OperationInput } from "../shared/operation-types.ts";
+import type { OperationInput, StatelessContext } from "../shared/operation-types.ts";
 
 /**
  * The currencies a request invoiced in `currencyId` can be paid with, on `network` or on any of
  * `networks` (one or the other). 404 for an unknown currency.
  */
-export function listConversionRoutes(_ctx: DomainContext, input: OperationInput<"listConversionRoutes">) {
+export function listConversionRoutes(_ctx: StatelessContext, input: OperationInput<"listConversionRoutes">) {
   const { currencyId } = input.path;
   const { network, networks } = input.query;
   if (network !== undefined && networks !== undefined) {
@@ -41,6 +40,9 @@ export function listConversionRoutes(_ctx: DomainContext, input: OperationInput<
 // and its input is spread for TypeScript.
 
 /** `GET /v2/currencies/{currencyId}/conversion-routes`: what the v1 path answers. */
-export function listConversionRoutesV2(ctx: DomainContext, input: OperationInput<"listConversionRoutesV2">) {
+export function listConversionRoutesV2(
+  ctx: StatelessContext,
+  input: OperationInput<"listConversionRoutesV2">,
+) {
   return listConversionRoutes(ctx, { ...input });
 }

@@ -1,7 +1,6 @@
 import { listTokens, type TokenRecord } from "../../../chain/index.ts";
 import { invalidField, notFound } from "../../problems.ts";
-import type { DomainContext } from "../shared/context.ts";
-import type { OperationInput } from "../shared/operation-types.ts";
+import type { OperationInput, StatelessContext } from "../shared/operation-types.ts";
 
 type CurrencyFilters = OperationInput<"listCurrencies">["query"];
 
@@ -19,7 +18,7 @@ function describeFilters(filters: CurrencyFilters): string {
  * given. Nothing matching answers 404, as the service does.
  */
 export function listCurrencies(
-  _ctx: DomainContext,
+  _ctx: StatelessContext,
   { query: filters }: OperationInput<"listCurrencies">,
 ): TokenRecord[] | TokenRecord {
   const firstOnly = filters.firstOnly === "true";
@@ -41,6 +40,6 @@ export function listCurrencies(
 // TypeScript compares OperationInput<K> by its operationId, not by the (identical) parameters.
 
 /** `GET /v2/currencies`: what `GET /v1/currencies` answers for the same filters. */
-export function listCurrenciesV2(ctx: DomainContext, input: OperationInput<"listCurrenciesV2">) {
+export function listCurrenciesV2(ctx: StatelessContext, input: OperationInput<"listCurrenciesV2">) {
   return listCurrencies(ctx, { ...input });
 }

@@ -7,10 +7,9 @@ import {
 } from "../../../chain/index.ts";
 import { invalidField } from "../../problems.ts";
 import { formatBaseUnits, readAmount } from "../shared/amounts.ts";
-import type { DomainContext } from "../shared/context.ts";
 import { isAtParWith } from "../shared/conversion.ts";
 import { resolveFee } from "../shared/fees.ts";
-import type { OperationInput } from "../shared/operation-types.ts";
+import type { OperationInput, StatelessContext } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 type FeePreview = Schemas["SecurePaymentFeePreview"];
@@ -43,7 +42,7 @@ function basisPoints(percentage: string): number {
  * bearer (the payee when getting paid, the payer when paying) unless `defaultFeeBearer` says who.
  */
 export async function previewSecurePaymentFees(
-  _ctx: DomainContext,
+  _ctx: StatelessContext,
   { principal, body }: OperationInput<"previewSecurePaymentFees">,
 ): Promise<FeePreview> {
   requireDollarStablecoin(body.currency);

@@ -1,5 +1,5 @@
 import type { operations, paths } from "../../../../generated/schema.d.ts";
-import type { DomainContext } from "./context.ts";
+import type { DomainContext, ServerContext } from "./context.ts";
 import type { Principal } from "./principal.ts";
 
 type Method = "get" | "put" | "post" | "delete" | "patch";
@@ -53,5 +53,17 @@ export type OperationHandler<K extends PathOperationId> = (
   input: OperationInput<K>,
 ) => SuccessBodyOf<K> | Promise<SuccessBodyOf<K>>;
 
+/** What an operation that reads nothing stored gets: neither the store nor the caller's sandbox clock. */
+export type StatelessContext = Omit<ServerContext, "store">;
+
+/**
+ * An operation that reads nothing stored, not even the caller's sandbox clock (which lives in the
+ * store): the dispatch step runs it without reading the store, so that it answers while the
+ * database is unavailable. The operation table lists it as `{ stateless: handler }`.
+ */
+export interface StatelessOperation<K extends PathOperationId> {
+  stateless(ctx: StatelessContext, input: OperationInput<K>): SuccessBodyOf<K> | Promise<SuccessBodyOf<K>>;
+}
+
 /** One handler per operation of the spec: a missing one fails the type check. */
-export type OperationHandlers = { [K in PathOperationId]: OperationHandler<K> };
+export type OperationHandlers = { [K in PathOperationId]: OperationHandler<K> | StatelessOperation<K> };

@@ -1,19 +1,15 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
+import { sandboxConfigSchema } from "../../config/config-schema.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "../records.ts";
 import type { Store, StoreOperations, StoreOwnOperations } from "../store.ts";
 import { mapStoreTables, type RecordTables } from "../tables.ts";
 import { migrateDatabase } from "./migrate.ts";
 import { type Queryable, SqlSession, sqlStoreTable } from "./sql-session.ts";
 import { sqlTables } from "./sql-tables.ts";
+import { createTransactionRunner, type DatabaseTimeouts, poolTimeouts } from "./transaction-runner.ts";
 
-/** Serialization failures and deadlocks: the transaction ran into a concurrent one and may run again. */
-const retryableCodes = new Set(["40001", "40P01"]);
-const maxAttempts = 30;
 /** The advisory lock that orders event numbering: held from numbering until the commit. */
 const eventNumberingLock = 0x70617972;
-
-const isRetryable = (error: unknown) => retryableCodes.has((error as { code?: string }).code ?? "");
 
 function operations(db: Queryable, appended: Omit<DomainEvent, "sequence">[]): StoreOperations {
   const sql = new SqlSession(db);
@@ -70,19 +66,42 @@ export interface PostgresStoreOptions {
   connectionString: string;
   /** Connections this process opens at most (10 by default). */
   maxConnections?: number;
+  /** How long to wait for the database; the configuration's defaults (`databaseConnectTimeoutMs`, ...) by default. */
+  timeouts?: { [Field in keyof DatabaseTimeouts]?: number | undefined };
+}
+
+const defaultOf = (
+  field: "databaseConnectTimeoutMs" | "databaseStatementTimeoutMs" | "databaseLockTimeoutMs",
+) => sandboxConfigSchema.properties[field].default;
+
+/** The configuration's defaults under what `given` sets. */
+function resolveTimeouts(given: PostgresStoreOptions["timeouts"] = {}): DatabaseTimeouts {
+  return {
+    connectTimeoutMs: given.connectTimeoutMs ?? defaultOf("databaseConnectTimeoutMs"),
+    statementTimeoutMs: given.statementTimeoutMs ?? defaultOf("databaseStatementTimeoutMs"),
+    lockTimeoutMs: given.lockTimeoutMs ?? defaultOf("databaseLockTimeoutMs"),
+  };
 }
 
 /**
  * The PostgreSQL store: one table per record type (see migrations/, applied here with
  * node-pg-migrate), shared by every server instance on the database. Each transaction is one
  * SERIALIZABLE transaction, run again when PostgreSQL finds it conflicts with a concurrent one,
- * so that the invariants hold as with the in-memory store's one-at-a-time transactions.
+ * so that the invariants hold as with the in-memory store's one-at-a-time transactions. While the
+ * database is unavailable, or a transaction keeps conflicting, calls fail after bounded retries
+ * with a StoreTransientError (transaction-runner.ts), and succeed again once the database answers.
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   await migrateDatabase(options.connectionString);
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  const timeouts = resolveTimeouts(options.timeouts);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    ...poolTimeouts(timeouts),
+  });
   // An idle connection that breaks (the database restarted) is dropped; the next query opens another.
   pool.on("error", () => {});
+  const transactions = createTransactionRunner(pool, timeouts);
   const listeners = new Set<(events: DomainEvent[]) => void>();
 
   function notify(committed: DomainEvent[]) {
@@ -117,31 +136,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     isolation: "SERIALIZABLE" | "READ COMMITTED",
     work: (tx: StoreOperations, client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
+    const { result, committed } = await transactions.run(isolation, async (client) => {
       const appended: Omit<DomainEvent, "sequence">[] = [];
-      let committed: DomainEvent[];
-      let result: T;
-      try {
-        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-        result = await work(operations(client, appended), client);
-        committed = await insertEvents(client, appended);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        client.release();
-        if (!isRetryable(error) || attempt >= maxAttempts) throw error;
-        // Back off a random while, longer each time, so that the conflicting transactions drift apart.
-        await sleep(Math.random() * Math.min(200, 2 ** attempt));
-        continue;
-      }
-      client.release();
-      if (committed.length > 0) notify(committed);
-      return result;
-    }
+      const result = await work(operations(client, appended), client);
+      return { result, committed: await insertEvents(client, appended) };
+    });
+    if (committed.length > 0) notify(committed);
+    return result;
   }
 
-  const standalone = operations(pool, []);
+  // Calls outside a transaction: each statement commits on its own, and runs again while the database is unavailable.
+  const standalone = operations({ query: transactions.query }, []);
   return {
     ...standalone,
     appendEvent: (event) => runTransaction("SERIALIZABLE", (tx) => tx.appendEvent(event)),

@@ -1,10 +1,12 @@
-import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { QueryResult, QueryResultRow } from "pg";
 import type { Page, PageRequest } from "../records.ts";
 import type { DeclaredTable, StoreTable } from "../table-declaration.ts";
 import { type ColumnValue, columnName, type SqlTable } from "./sql-tables.ts";
 
 /** A pool (each statement commits on its own) or the client of an open transaction. */
-export type Queryable = Pick<Pool | PoolClient, "query">;
+export interface Queryable {
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
 
 /** Columns and the value each must equal; a null matches NULL. */
 export type Where = Record<string, ColumnValue>;
