@@ -201,6 +201,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           .find("pending", {}, undefined, (record) => {
             if (claim.id !== undefined && record.id !== claim.id) return false;
             if (claim.skipEndpoints?.includes(record.endpointId)) return false;
+            if (claim.skipDeliveries?.includes(record.id)) return false;
             return dueTime(record) <= now && (record.lease === null || Date.parse(record.lease.until) <= now);
           })
           .items.sort((a, b) => dueTime(a) - dueTime(b))

@@ -386,6 +386,8 @@ export interface WebhookDeliveryClaim {
   id?: string;
   /** None of the deliveries to these endpoints (the worker has no room for more attempts to them). */
   skipEndpoints?: readonly string[];
+  /** None of these deliveries (the worker is attempting them: a lease of its own that ran out stays its own). */
+  skipDeliveries?: readonly string[];
 }
 
 /** A slice of a list in insertion order: after the item at position `after` (none: from the start). */

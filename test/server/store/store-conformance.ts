@@ -769,7 +769,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(one.map((record) => record.id)).toEqual(["later"]);
     });
 
-    it("leaves out of a claim the deliveries to the endpoints it skips", async () => {
+    it("leaves out of a claim the deliveries it skips, and those to the endpoints it skips", async () => {
       const now = new Date("2026-04-12T10:00:10.000Z");
       const leaseUntil = new Date("2026-04-12T10:00:20.000Z");
       await store.webhookDeliveries.put(delivery("to_full", { endpointId: "we_full" }));
@@ -784,8 +784,10 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect(
         await store.claimWebhookDeliveries({ ...claim, id: "to_full", skipEndpoints: ["we_full"] }),
       ).toEqual([]);
-      const rest = await store.claimWebhookDeliveries({ ...claim, skipEndpoints: [] });
-      expect(rest.map((record) => record.id)).toEqual(["to_full", "to_other"]);
+      const other = await store.claimWebhookDeliveries({ ...claim, skipDeliveries: ["to_full"] });
+      expect(other.map((record) => record.id)).toEqual(["to_other"]);
+      const rest = await store.claimWebhookDeliveries({ ...claim, skipEndpoints: [], skipDeliveries: [] });
+      expect(rest.map((record) => record.id)).toEqual(["to_full"]);
     });
 
     it("changes one delivery atomically, however many change it at once", async () => {

@@ -164,6 +164,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
            WHERE state = 'pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
            ${claim.id === undefined ? "" : only((id) => `id = ${id}`, claim.id)}
            ${claim.skipEndpoints?.length ? only((ids) => `NOT (endpoint_id = ANY(${ids}))`, claim.skipEndpoints) : ""}
+           ${claim.skipDeliveries?.length ? only((ids) => `NOT (id = ANY(${ids}))`, claim.skipDeliveries) : ""}
            ORDER BY due_at, position LIMIT $2 FOR UPDATE SKIP LOCKED`,
           values,
         );
