@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { performance } from "node:perf_hooks";
-import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
 import { isWebhookEventName } from "../../wire/webhook-event.ts";
-import { loadAccountClock } from "../account-clock.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../server-logger.ts";
-import type { DomainEvent, WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
+import type { DomainEvent, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
+import { attemptDelivery, type DeliveryAttemptOptions } from "./attempt-delivery.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
-import { postWebhook, type WebhookPostResult } from "./post-webhook.ts";
 import type { WebhookScheduler } from "./scheduler.ts";
 import type { WebhookTargetAllowList } from "./target-allow-list.ts";
 
@@ -33,19 +30,6 @@ export interface WebhookDispatcherOptions {
   deliveryRetention: number;
 }
 
-/** Why a failed attempt failed, when the receiver did answer. */
-function describeStatus(statusCode: number): string {
-  if (statusCode >= 300 && statusCode < 400) return `answered ${statusCode}: redirects are not followed`;
-  return `answered ${statusCode}, not 2xx`;
-}
-
-function judge(result: WebhookPostResult): { succeeded: boolean; error: string | null } {
-  const { statusCode } = result;
-  if (statusCode === null) return { succeeded: false, error: result.error ?? "no answer" };
-  if (statusCode >= 200 && statusCode < 300) return { succeeded: true, error: null };
-  return { succeeded: false, error: describeStatus(statusCode) };
-}
-
 /** The most events one fan-out reads, and the most due deliveries one poll claims. */
 const fanOutBatch = 500;
 const pollBatch = 20;
@@ -56,9 +40,12 @@ const pollBatch = 20;
  * until one succeeds or the last fails (the delivery is then dead). Every attempt is recorded.
  *
  * Before an attempt the worker leases the delivery in the store, so that of several workers on
- * one store only one sends it; a lease outlives the longest attempt, and a delivery whose worker
- * died is taken over once its lease ends. Due times are real time in the store: a restarted or
- * another worker keeps the retry schedule.
+ * one store only one sends it. The lease outlives the longest attempt, and the worker renews it
+ * while the attempt and the recording of its result go on, however long they take; a delivery
+ * whose worker died is taken over once its lease ends. Each claim gives the lease a token, and
+ * the worker changes the delivery only while the lease still carries it: a worker whose lease
+ * ended and was taken over sends and records nothing more. Due times are real time in the store:
+ * a restarted or another worker keeps the retry schedule.
  *
  * A commit holding a webhook event starts a fan-out. The other events (a request created, a
  * link created) concern no webhook: the worker passes over them in the next fan-out, or once a
@@ -66,6 +53,7 @@ const pollBatch = 20;
  */
 export class WebhookDispatcher {
   readonly #options: WebhookDispatcherOptions;
+  readonly #attemptOptions: DeliveryAttemptOptions;
   /** Names this worker in leases. */
   readonly #owner = `worker_${randomUUID()}`;
   readonly #system: Clock;
@@ -97,9 +85,13 @@ export class WebhookDispatcher {
   constructor(options: WebhookDispatcherOptions) {
     this.#options = options;
     this.#system = options.systemClock ?? systemClock;
+    this.#attemptOptions = { ...options, systemClock: this.#system, leaseMs: this.#leaseMs };
   }
 
-  /** How long an attempt may hold its delivery: the attempt's timeout twice over, and a second to record it. */
+  /**
+   * How long a claim or a renewal holds a delivery: the attempt's timeout twice over, and a
+   * second to record it. It is also how long a delivery whose worker died waits to be taken over.
+   */
   get #leaseMs(): number {
     return this.#options.timeoutMs * 2 + 1000;
   }
@@ -218,6 +210,7 @@ export class WebhookDispatcher {
     }, pollIntervalMs);
   }
 
+  /** Claims due deliveries, leaving out those this worker attempts: its own lease that ran out stays its own. */
   async #poll(): Promise<void> {
     this.#requestFanOut();
     const now = this.#system.now();
@@ -226,6 +219,7 @@ export class WebhookDispatcher {
       now,
       leaseUntil: new Date(now.getTime() + this.#leaseMs),
       limit: pollBatch,
+      skipDeliveries: [...this.#inFlight.keys()],
     });
     for (const delivery of claimed) {
       if (this.#inFlight.has(delivery.id)) this.#claimedByPoll.set(delivery.id, delivery);
@@ -285,99 +279,17 @@ export class WebhookDispatcher {
     if (delivery) await this.#attempt(delivery);
   }
 
-  /** One attempt of a delivery this worker holds the lease of. */
+  /** One attempt of a delivery this worker holds the lease of; plans the retry a failure calls for. */
   async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
-    const { store } = this.#options;
-    const deliveryId = delivery.id;
-    if (!this.#running) return this.#update(deliveryId, (current) => current);
-    const endpoint = await store.webhookEndpoints.get(delivery.endpointId);
-    if (!endpoint) {
-      await this.#update(deliveryId, (current) => ({ ...current, ...dead("endpoint_deleted") }));
-      return;
-    }
-    const clock = await loadAccountClock(store, this.#options.baseClock, delivery.accountId);
-    const body = Buffer.from(delivery.body, "utf8");
-    const retryCount = delivery.nextRetryCount;
-    const startedAt = clock.now();
-    const started = performance.now();
-    const attemptStop = new AbortController();
-    this.#attemptStops.add(attemptStop);
-    // Stopped while this attempt read the store: it starts aborted and ends as stopped.
-    if (!this.#running) attemptStop.abort();
-    const result = await postWebhook({
-      url: endpoint.url,
-      body,
-      headers: {
-        ...signedDeliveryHeaders({
-          secret: endpoint.secret,
-          body,
-          deliveryId: delivery.id,
-          retryCount,
-          test: delivery.test,
-        }),
-        "user-agent": "payreq-reference-server",
-      },
-      timeoutMs: this.#options.timeoutMs,
-      blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
-      stopSignal: attemptStop.signal,
-    }).finally(() => this.#attemptStops.delete(attemptStop));
-    // Stopped mid-attempt: the delivery stays pending with this retry count, free for the next worker.
-    if (result.stopped) return this.#update(deliveryId, (current) => current);
-    const { succeeded, error } = judge(result);
-    const attempt: WebhookAttemptRecord = {
-      retryCount,
-      trigger: retryCount > 0 ? "retry" : delivery.round === 1 ? "initial" : "redelivery",
-      startedAt: startedAt.toISOString(),
-      durationMs: Math.round(performance.now() - started),
-      statusCode: result.statusCode,
-      error,
-      responseExcerpt: result.responseExcerpt,
-      succeeded,
-    };
-    let retry: { inMs: number; dueMs: number } | undefined;
-    await this.#update(deliveryId, (current) => {
-      retry = undefined;
-      const attempts = [...current.attempts, attempt];
-      // Deleted meanwhile: the attempt happened and is recorded, but decides nothing any more.
-      if (current.state !== "pending") return { ...current, attempts };
-      if (succeeded) return { ...current, attempts, state: "delivered", nextAttemptAt: null, dueAt: null };
-      const inMs = this.#options.retryDelaysMs[retryCount];
-      if (inMs === undefined) return { ...current, attempts, ...dead("attempts_exhausted") };
-      retry = { inMs, dueMs: this.#system.now().getTime() + inMs };
-      return {
-        ...current,
-        attempts,
-        nextRetryCount: retryCount + 1,
-        nextAttemptAt: new Date(clock.now().getTime() + inMs).toISOString(),
-        dueAt: new Date(retry.dueMs).toISOString(),
-      };
-    });
-    if (retry) this.#schedule(deliveryId, retry.inMs, true, retry.dueMs);
-  }
-
-  /**
-   * Changes a delivery atomically and gives up this worker's lease on it; a finished delivery
-   * lets its account's log be trimmed to the retention.
-   */
-  async #update(
-    deliveryId: string,
-    change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord,
-  ): Promise<void> {
-    const { store, baseClock, deliveryRetention } = this.#options;
-    const known = await store.webhookDeliveries.get(deliveryId);
-    if (!known) return;
-    const now = (await loadAccountClock(store, baseClock, known.accountId)).now().toISOString();
-    const updated = await store.updateWebhookDelivery(deliveryId, (current) => {
-      const changed = change(current);
-      const lease = current.lease?.owner === this.#owner ? null : current.lease;
-      return { ...changed, lease, updatedAt: changed === current ? current.updatedAt : now };
-    });
-    if (updated && updated.state !== "pending") {
-      await store.trimWebhookDeliveries(updated.accountId, deliveryRetention);
+    const stop = new AbortController();
+    this.#attemptStops.add(stop);
+    // Stopped while this attempt was claimed: it starts aborted and gives the lease back.
+    if (!this.#running) stop.abort();
+    try {
+      const retry = await attemptDelivery(delivery, this.#attemptOptions, stop.signal);
+      if (retry) this.#schedule(delivery.id, retry.inMs, true, retry.dueMs);
+    } finally {
+      this.#attemptStops.delete(stop);
     }
   }
-}
-
-function dead(reason: NonNullable<WebhookDeliveryRecord["deadReason"]>) {
-  return { state: "dead" as const, nextAttemptAt: null, dueAt: null, deadReason: reason };
 }
