@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -37,6 +37,12 @@ data.webhookRetryDelaysMs = [1000,5000,15000];
 }
 if(data.webhookTimeoutMs === undefined){
 data.webhookTimeoutMs = 5000;
+}
+if(data.maxConcurrentWebhookAttempts === undefined){
+data.maxConcurrentWebhookAttempts = 32;
+}
+if(data.maxConcurrentWebhookAttemptsPerEndpoint === undefined){
+data.maxConcurrentWebhookAttemptsPerEndpoint = 8;
 }
 if(data.allowWebhookTargets === undefined){
 data.allowWebhookTargets = [];
@@ -1081,10 +1087,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-let data33 = data.allowWebhookTargets;
-if(Array.isArray(data33)){
-if(data33.length > 100){
-const err85 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+let data33 = data.maxConcurrentWebhookAttempts;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err85 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1093,12 +1098,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-const len7 = data33.length;
-for(let i8=0; i8<len7; i8++){
-let data34 = data33[i8];
-if(typeof data34 === "string"){
-if(func1(data34) > 300){
-const err86 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 1000 || isNaN(data33)){
+const err86 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1107,8 +1109,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(func1(data34) < 1){
-const err87 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data33 < 1 || isNaN(data33)){
+const err87 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1118,8 +1120,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data34 = data.maxConcurrentWebhookAttemptsPerEndpoint;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err88 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1128,10 +1131,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 1000 || isNaN(data34)){
+const err89 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1140,9 +1142,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-let data35 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err90 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data34 < 1 || isNaN(data34)){
+const err90 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1151,9 +1152,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 1000 || isNaN(data35)){
-const err91 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+let data35 = data.allowWebhookTargets;
+if(Array.isArray(data35)){
+if(data35.length > 100){
+const err91 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1162,8 +1165,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err92 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const len7 = data35.length;
+for(let i8=0; i8<len7; i8++){
+let data36 = data35[i8];
+if(typeof data36 === "string"){
+if(func1(data36) > 300){
+const err92 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1172,10 +1179,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err93 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(func1(data36) < 1){
+const err93 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1185,9 +1190,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-let data37 = data.webhookPollIntervalMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err94 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err94 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1196,9 +1200,10 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 60000 || isNaN(data37)){
-const err95 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1207,8 +1212,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data37 < 10 || isNaN(data37)){
-const err96 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+let data37 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err96 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1217,10 +1223,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-let data38 = data.eventLogRetention;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err97 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 1000 || isNaN(data37)){
+const err97 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1229,9 +1234,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 1 || isNaN(data38)){
-const err98 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data37 < 1 || isNaN(data37)){
+const err98 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1241,9 +1245,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-let data39 = data.webhookDeliveryRetention;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err99 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err99 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1252,9 +1256,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
-const err100 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data39 = data.webhookPollIntervalMs;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err100 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1263,9 +1268,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(typeof data.strictBodies !== "boolean"){
-const err101 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 60000 || isNaN(data39)){
+const err101 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1274,14 +1279,81 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-else {
-const err102 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data39 < 10 || isNaN(data39)){
+const err102 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
 if(vErrors === null){
 vErrors = [err102];
 }
 else {
 vErrors.push(err102);
+}
+errors++;
+}
+}
+let data40 = data.eventLogRetention;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err103 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err104 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+let data41 = data.webhookDeliveryRetention;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err105 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err106 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(typeof data.strictBodies !== "boolean"){
+const err107 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+else {
+const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
 }
 errors++;
 }

@@ -10,6 +10,8 @@ const configDefaults = {
   clientIdRateLimitPerMinute: 300,
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
+  maxConcurrentWebhookAttempts: 32,
+  maxConcurrentWebhookAttemptsPerEndpoint: 8,
   allowWebhookTargets: [],
   maxWebhookEndpointsPerAccount: 20,
   webhookPollIntervalMs: 1000,

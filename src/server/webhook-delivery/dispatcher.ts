@@ -4,7 +4,8 @@ import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../server-logger.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
-import { attemptDelivery, type DeliveryAttemptOptions } from "./attempt-delivery.ts";
+import { attemptDelivery, type DeliveryAttemptOptions, giveBackLease } from "./attempt-delivery.ts";
+import { type AttemptLimits, AttemptSlots, type WaitingDelivery } from "./attempt-slots.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
 import type { WebhookScheduler } from "./scheduler.ts";
 import type { WebhookTargetAllowList } from "./target-allow-list.ts";
@@ -18,6 +19,8 @@ export interface WebhookDispatcherOptions {
   /** The waits before the retries; their number is the number of retries (at most 3). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
+  /** The most attempts under way at once, in all and to any one endpoint; the others wait their turn. */
+  limits: AttemptLimits;
   /** Targets let through the address guard; every other one must reach a public address. */
   allowList: WebhookTargetAllowList;
   scheduler: WebhookScheduler;
@@ -47,6 +50,9 @@ const pollBatch = 20;
  * ended and was taken over sends and records nothing more. Due times are real time in the store:
  * a restarted or another worker keeps the retry schedule.
  *
+ * At most `limits.total` attempts are under way at once, and `limits.perEndpoint` to one endpoint;
+ * the deliveries beyond wait in this worker, unleased and without a connection, for their turn.
+ *
  * A commit holding a webhook event starts a fan-out. The other events (a request created, a
  * link created) concern no webhook: the worker passes over them in the next fan-out, or once a
  * batch of them waits, so that a burst of such commits costs no fan-out each.
@@ -66,6 +72,8 @@ export class WebhookDispatcher {
   readonly #attemptStops = new Set<AbortController>();
   #unsubscribe: (() => void) | undefined;
   readonly #timers = new Map<string, { cancel: () => void }>();
+  /** The room for attempts, and the due deliveries waiting for it. */
+  readonly #slots: AttemptSlots;
   readonly #inFlight = new Map<string, Promise<void>>();
   /**
    * Deliveries a poll claimed while this worker's own claim of them was under way. The poll's
@@ -85,6 +93,7 @@ export class WebhookDispatcher {
   constructor(options: WebhookDispatcherOptions) {
     this.#options = options;
     this.#system = options.systemClock ?? systemClock;
+    this.#slots = new AttemptSlots(options.limits);
     this.#attemptOptions = { ...options, systemClock: this.#system, leaseMs: this.#leaseMs };
   }
 
@@ -110,7 +119,10 @@ export class WebhookDispatcher {
     this.#planPoll();
   }
 
-  /** Stops: cancels waiting retries, aborts attempts in flight (left pending), and waits for them. */
+  /**
+   * Stops: cancels waiting retries and the deliveries waiting for room, aborts attempts in flight
+   * (all are left pending), and waits for them.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     this.#unsubscribe?.();
@@ -121,13 +133,14 @@ export class WebhookDispatcher {
       this.#release();
     }
     this.#timers.clear();
+    for (let waiting = this.#slots.clear(); waiting > 0; waiting--) this.#release();
     for (const attemptStop of this.#attemptStops) attemptStop.abort();
     await Promise.allSettled([...this.#inFlight.values(), this.#fanOut]);
   }
 
   /** Sends a pending delivery now (a test event or a redelivery); a stopped worker sends it once started. */
   enqueue(deliveryId: string): void {
-    this.#schedule(deliveryId, 0);
+    this.#schedule({ deliveryId, endpointId: undefined }, 0);
   }
 
   /** Resolves once no delivery is waiting or in flight in this worker: every one is delivered or dead. */
@@ -172,7 +185,7 @@ export class WebhookDispatcher {
         batchSize: fanOutBatch,
         eventRetention: this.#options.eventRetention,
       });
-      for (const id of created) this.#schedule(id, 0);
+      for (const { id, endpointId } of created) this.#schedule({ deliveryId: id, endpointId }, 0);
       if (full) this.#requestFanOut();
     });
     this.#fanOut = run.catch((error) => this.#options.logger.error("webhook fan-out failed", error));
@@ -192,7 +205,8 @@ export class WebhookDispatcher {
       const now = this.#system.now().getTime();
       for (const delivery of page.items) {
         const dueMs = delivery.dueAt === null ? now : Date.parse(delivery.dueAt);
-        this.#schedule(delivery.id, Math.min(Math.max(dueMs - now, 0), longest), false, dueMs);
+        const delayMs = Math.min(Math.max(dueMs - now, 0), longest);
+        this.#schedule({ deliveryId: delivery.id, endpointId: delivery.endpointId, dueMs }, delayMs);
       }
       after = page.next ?? undefined;
     } while (after !== undefined && this.#running);
@@ -210,29 +224,50 @@ export class WebhookDispatcher {
     }, pollIntervalMs);
   }
 
-  /** Claims due deliveries, leaving out those this worker attempts: its own lease that ran out stays its own. */
+  /**
+   * Claims as many due deliveries as there is room for, leaving out the endpoints without room and
+   * the deliveries this worker attempts already: its own lease that ran out stays its own.
+   */
   async #poll(): Promise<void> {
     this.#requestFanOut();
+    if (this.#slots.room <= 0) return;
     const now = this.#system.now();
     const claimed = await this.#options.store.claimWebhookDeliveries({
       owner: this.#owner,
       now,
       leaseUntil: new Date(now.getTime() + this.#leaseMs),
-      limit: pollBatch,
+      limit: Math.min(pollBatch, this.#slots.room),
+      skipEndpoints: this.#slots.fullEndpoints(),
       skipDeliveries: [...this.#inFlight.keys()],
     });
     for (const delivery of claimed) {
-      if (this.#inFlight.has(delivery.id)) this.#claimedByPoll.set(delivery.id, delivery);
-      else this.#start(delivery.id, () => this.#attempt(delivery));
+      const { id, endpointId } = delivery;
+      if (this.#inFlight.has(id)) {
+        this.#claimedByPoll.set(id, delivery);
+        continue;
+      }
+      const waited = this.#slots.drop(id);
+      if (this.#slots.hasRoom(endpointId)) {
+        this.#slots.take(endpointId);
+        this.#start(id, { endpointId }, () => this.#attempt(delivery));
+      } else {
+        // More of the batch go to one endpoint than it has room for: they wait here, unleased.
+        const waitHere = giveBackLease(this.#options.store, delivery)
+          .then(() => this.#wait({ deliveryId: id, endpointId }))
+          .catch((error) => this.#options.logger.error(`webhook delivery ${id} failed`, error));
+        this.#track(waitHere);
+      }
+      if (waited) this.#release();
     }
   }
 
   /**
    * Plans the next attempt; only the attempt under way (`followUp`) may plan one while it runs.
    * `dueMs` is the due time the attempt was planned for: a plan another worker overtook finds
-   * the delivery not yet due again, and drops.
+   * the delivery not yet due again, and drops. Once due, the delivery waits for room.
    */
-  #schedule(deliveryId: string, delayMs: number, followUp = false, dueMs?: number): void {
+  #schedule(planned: WaitingDelivery, delayMs: number, followUp = false): void {
+    const { deliveryId } = planned;
     if (!this.#running || (!followUp && this.#inFlight.has(deliveryId))) return;
     const earlier = this.#timers.get(deliveryId);
     if (earlier) {
@@ -246,27 +281,52 @@ export class WebhookDispatcher {
       if (this.#timers.get(deliveryId) !== timer) return;
       this.#timers.delete(deliveryId);
       // A poll's claim got there first: the attempt under way holds the delivery and plans what follows.
-      if (!this.#inFlight.has(deliveryId)) {
-        this.#start(deliveryId, () => this.#claimAndAttempt(deliveryId, dueMs));
-      }
+      if (!this.#inFlight.has(deliveryId)) this.#wait(planned);
       this.#release();
     });
   }
 
-  #start(deliveryId: string, work: () => Promise<void>): void {
-    const attempt = work()
+  /** Lets a due delivery wait for room to be attempted, and starts what has room. */
+  #wait(planned: WaitingDelivery): void {
+    if (!this.#running) return;
+    if (this.#slots.wait(planned)) this.#busy++;
+    this.#startWaiting();
+  }
+
+  /** Starts the waiting deliveries there is room for now. */
+  #startWaiting(): void {
+    if (!this.#running) return;
+    for (const planned of this.#slots.startable()) {
+      const { deliveryId, endpointId } = planned;
+      // Attempted meanwhile (a poll's claim): that attempt plans what follows.
+      if (this.#inFlight.has(deliveryId)) this.#slots.give(endpointId);
+      else this.#start(deliveryId, { endpointId }, (room) => this.#claimAndAttempt(planned, room));
+      this.#release();
+    }
+  }
+
+  /**
+   * Runs the work of one delivery in the room taken for it (counted against `room.endpointId`,
+   * once known); when it ends, frees the room and starts what waits for it.
+   */
+  #start(deliveryId: string, room: AttemptRoom, work: (room: AttemptRoom) => Promise<void>): void {
+    const attempt = work(room)
       .catch((error) => this.#options.logger.error(`webhook delivery ${deliveryId} failed`, error))
       .finally(() => {
         this.#inFlight.delete(deliveryId);
         this.#claimedByPoll.delete(deliveryId);
+        this.#slots.give(room.endpointId);
+        if (room.waitAgain) this.#wait(room.waitAgain);
+        this.#startWaiting();
       });
     this.#inFlight.set(deliveryId, attempt);
     this.#track(attempt);
   }
 
-  async #claimAndAttempt(deliveryId: string, dueMs: number | undefined): Promise<void> {
+  async #claimAndAttempt(planned: WaitingDelivery, room: AttemptRoom): Promise<void> {
     if (!this.#running) return;
-    const now = Math.max(this.#system.now().getTime(), dueMs ?? 0);
+    const { deliveryId } = planned;
+    const now = Math.max(this.#system.now().getTime(), planned.dueMs ?? 0);
     const [claimed] = await this.#options.store.claimWebhookDeliveries({
       owner: this.#owner,
       now: new Date(now),
@@ -276,7 +336,17 @@ export class WebhookDispatcher {
     });
     const delivery = claimed ?? this.#claimedByPoll.get(deliveryId);
     this.#claimedByPoll.delete(deliveryId);
-    if (delivery) await this.#attempt(delivery);
+    if (!delivery) return;
+    if (room.endpointId === undefined) {
+      // Enqueued by its id alone: its endpoint is known now, and may have no room left.
+      if (!this.#slots.takeEndpoint(delivery.endpointId)) {
+        await giveBackLease(this.#options.store, delivery);
+        room.waitAgain = { deliveryId, endpointId: delivery.endpointId };
+        return;
+      }
+      room.endpointId = delivery.endpointId;
+    }
+    await this.#attempt(delivery);
   }
 
   /** One attempt of a delivery this worker holds the lease of; plans the retry a failure calls for. */
@@ -287,9 +357,19 @@ export class WebhookDispatcher {
     if (!this.#running) stop.abort();
     try {
       const retry = await attemptDelivery(delivery, this.#attemptOptions, stop.signal);
-      if (retry) this.#schedule(delivery.id, retry.inMs, true, retry.dueMs);
+      if (retry) {
+        const { id: deliveryId, endpointId } = delivery;
+        this.#schedule({ deliveryId, endpointId, dueMs: retry.dueMs }, retry.inMs, true);
+      }
     } finally {
       this.#attemptStops.delete(stop);
     }
   }
+}
+
+/** The room one delivery's work holds: always one of the total, and one of its endpoint's once known. */
+interface AttemptRoom {
+  endpointId: string | undefined;
+  /** The delivery goes back to wait when the work ends (its endpoint had no room after all). */
+  waitAgain?: WaitingDelivery;
 }

@@ -22,7 +22,8 @@ describe("one instance on the in-memory store", () => {
     server = await startWebhookServer({
       store: createSlowStore(store, slowSends.storeDelayMs, () => late),
       endpoints: [{ url: hook.url }],
-      settings: slowSends.config,
+      // Room for every delivery at once: each attempt holds its lease as long as the store is late.
+      settings: { ...slowSends.config, maxConcurrentWebhookAttemptsPerEndpoint: slowSends.events },
     });
     const running = server;
     await running.server.webhooks.stop();
