@@ -112,6 +112,24 @@ async function deliveryOnce(
 
 const deliveryHeader = (receiver: Receiver, index: number) => receiver.received[index]?.headers;
 
+/**
+ * A delivery whose sender was killed mid-attempt came again, with the same delivery id and retry
+ * count, and is delivered with that one attempt recorded; the receiver processed it once.
+ */
+async function expectSentAgainOnce(receiver: Receiver, store: Store, leased: WebhookDeliveryRecord) {
+  await receiver.arrived(2);
+  expect(deliveryHeader(receiver, 1)?.["x-request-network-delivery"]).toBe(leased.id);
+  expect(deliveryHeader(receiver, 1)?.["x-request-network-retry-count"]).toBe("0");
+  const delivered = await deliveryOnce(
+    store,
+    leased.requestId as string,
+    (delivery) => delivery.state === "delivered",
+  );
+  expect(delivered.attempts.map((attempt) => [attempt.retryCount, attempt.statusCode])).toEqual([[0, 200]]);
+  expect(delivered.lease).toBeNull();
+  expect(receiver.processed).toEqual([leased.id]);
+}
+
 describeWithPostgres("restarts on a PostgreSQL database", () => {
   it("retries, after its lease ends, a delivery whose sender was killed mid-attempt, and loses nothing", async () => {
     hook = await startReceiver({ hang: true });
@@ -137,13 +155,7 @@ describeWithPostgres("restarts on a PostgreSQL database", () => {
 
     hook.reply({ status: 200, body: "ok" });
     await serve(url, file);
-    await hook.arrived(2);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-delivery"]).toBe(leased.id);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-retry-count"]).toBe("0");
-    const delivered = await deliveryOnce(store, requestId, (delivery) => delivery.state === "delivered");
-    expect(delivered.attempts.map((attempt) => [attempt.retryCount, attempt.statusCode])).toEqual([[0, 200]]);
-    expect(delivered.lease).toBeNull();
-    expect(hook.processed).toEqual([leased.id]);
+    await expectSentAgainOnce(hook, store, leased);
   });
 
   it("has the other live instance send again, once the lease ends, a delivery whose sender was killed mid-attempt", async () => {
@@ -170,13 +182,7 @@ describeWithPostgres("restarts on a PostgreSQL database", () => {
     expect(leased).toMatchObject({ state: "pending", attempts: [] });
 
     hook.reply({ status: 200, body: "ok" });
-    await hook.arrived(2);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-delivery"]).toBe(leased.id);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-retry-count"]).toBe("0");
-    const delivered = await deliveryOnce(store, requestId, (delivery) => delivery.state === "delivered");
-    expect(delivered.attempts.map((attempt) => [attempt.retryCount, attempt.statusCode])).toEqual([[0, 200]]);
-    expect(delivered.lease).toBeNull();
-    expect(hook.processed).toEqual([leased.id]);
+    await expectSentAgainOnce(hook, store, leased);
     expect(second.loggedErrors).toEqual([]);
   });
 
