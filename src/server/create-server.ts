@@ -104,6 +104,10 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
     baseClock,
     retryDelaysMs: config.webhookRetryDelaysMs,
     timeoutMs: config.webhookTimeoutMs,
+    limits: {
+      total: config.maxConcurrentWebhookAttempts,
+      perEndpoint: config.maxConcurrentWebhookAttemptsPerEndpoint,
+    },
     allowList: webhookAllowList,
     scheduler: options.webhookScheduler ?? timerScheduler,
     logger,

@@ -11,6 +11,8 @@ const configDefaults = {
   requestTimeoutMs: 30_000,
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,
+  maxConcurrentWebhookAttempts: 32,
+  maxConcurrentWebhookAttemptsPerEndpoint: 8,
   allowWebhookTargets: [],
   maxWebhookEndpointsPerAccount: 20,
   webhookPollIntervalMs: 1000,

@@ -109,6 +109,9 @@ export const sandboxConfigSchema = {
       default: [1000, 5000, 15000],
     },
     webhookTimeoutMs: { type: "integer", minimum: 1, maximum: 60_000, default: 5000 },
+    // How many webhook attempts each instance has under way at once, in all and to one endpoint.
+    maxConcurrentWebhookAttempts: { type: "integer", minimum: 1, maximum: 1000, default: 32 },
+    maxConcurrentWebhookAttemptsPerEndpoint: { type: "integer", minimum: 1, maximum: 1000, default: 8 },
     allowWebhookTargets: {
       type: "array",
       maxItems: 100,

@@ -55,6 +55,13 @@ export interface SandboxConfig {
   /** How long one webhook attempt may take before it counts as failed (5 s by default). */
   webhookTimeoutMs?: number;
   /**
+   * The most webhook attempts an instance has under way at once (32 by default); the due
+   * deliveries beyond wait their turn, without a connection.
+   */
+  maxConcurrentWebhookAttempts?: number;
+  /** The most webhook attempts an instance has under way at once to any one endpoint (8 by default). */
+  maxConcurrentWebhookAttemptsPerEndpoint?: number;
+  /**
    * Webhook targets let through the address guard, which otherwise refuses every endpoint whose
    * host is or resolves to a non-public address (loopback, private, link-local, multicast, ...)
    * at registration and again at each delivery: exact origins (`http://127.0.0.1:4000`) or hosts
@@ -94,6 +101,8 @@ type DefaultedField =
   | "requestTimeoutMs"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"
+  | "maxConcurrentWebhookAttempts"
+  | "maxConcurrentWebhookAttemptsPerEndpoint"
   | "allowWebhookTargets"
   | "maxWebhookEndpointsPerAccount"
   | "webhookPollIntervalMs"

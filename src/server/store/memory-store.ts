@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { copyRecord } from "./copy-record.ts";
 import { MemoryTable } from "./memory-table.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "./records.ts";
@@ -199,13 +200,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const due = tables.webhookDeliveries
           .find("pending", {}, undefined, (record) => {
             if (claim.id !== undefined && record.id !== claim.id) return false;
+            if (claim.skipEndpoints?.includes(record.endpointId)) return false;
+            if (claim.skipDeliveries?.includes(record.id)) return false;
             return dueTime(record) <= now && (record.lease === null || Date.parse(record.lease.until) <= now);
           })
           .items.sort((a, b) => dueTime(a) - dueTime(b))
           .slice(0, claim.limit);
-        const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
         for (const record of due) {
-          record.lease = lease;
+          record.lease = { owner: claim.owner, until: claim.leaseUntil.toISOString(), token: randomUUID() };
           tables.webhookDeliveries.put(record);
         }
         return due;

@@ -367,6 +367,11 @@ export interface WebhookDeliveryRecord {
 export interface WebhookDeliveryLease {
   owner: string;
   until: string;
+  /**
+   * New at each claim: the worker changes the delivery only while the lease still carries the
+   * token its claim got, so that a worker whose lease ended and was taken over records nothing.
+   */
+  token: string;
 }
 
 /** Asks for due deliveries: pending, `dueAt` at or before `now`, with no lease running past `now`. */
@@ -379,6 +384,10 @@ export interface WebhookDeliveryClaim {
   limit: number;
   /** Only this delivery, if it is due. */
   id?: string;
+  /** None of the deliveries to these endpoints (the worker has no room for more attempts to them). */
+  skipEndpoints?: readonly string[];
+  /** None of these deliveries (the worker is attempting them: a lease of its own that ran out stays its own). */
+  skipDeliveries?: readonly string[];
 }
 
 /** A slice of a list in insertion order: after the item at position `after` (none: from the start). */

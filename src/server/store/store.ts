@@ -47,7 +47,8 @@ export interface Store extends StoreOperations {
   readonly shared: boolean;
   /**
    * Leases the due deliveries of `claim` to its owner (oldest due first) and answers them with
-   * their lease: two workers never hold one delivery at once. It commits at once.
+   * their lease, each with a token of its own: two workers never hold one delivery at once. It
+   * commits at once.
    */
   claimWebhookDeliveries(claim: WebhookDeliveryClaim): Promise<WebhookDeliveryRecord[]>;
   /**

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { performance } from "node:perf_hooks";
-import { signedDeliveryHeaders } from "../../webhooks/sign.ts";
 import { isWebhookEventName } from "../../wire/webhook-event.ts";
-import { loadAccountClock } from "../account-clock.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { ServerLogger } from "../server-logger.ts";
-import type { DomainEvent, WebhookAttemptRecord, WebhookDeliveryRecord } from "../store/records.ts";
+import type { DomainEvent, WebhookDeliveryRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
+import { attemptDelivery, type DeliveryAttemptOptions, giveBackLease } from "./attempt-delivery.ts";
+import { type AttemptLimits, AttemptSlots, type WaitingDelivery } from "./attempt-slots.ts";
 import { fanOutWebhookEvents } from "./fan-out.ts";
-import { postWebhook, type WebhookPostResult } from "./post-webhook.ts";
 import type { WebhookScheduler } from "./scheduler.ts";
 import type { WebhookTargetAllowList } from "./target-allow-list.ts";
 
@@ -21,6 +19,8 @@ export interface WebhookDispatcherOptions {
   /** The waits before the retries; their number is the number of retries (at most 3). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
+  /** The most attempts under way at once, in all and to any one endpoint; the others wait their turn. */
+  limits: AttemptLimits;
   /** Targets let through the address guard; every other one must reach a public address. */
   allowList: WebhookTargetAllowList;
   scheduler: WebhookScheduler;
@@ -33,19 +33,6 @@ export interface WebhookDispatcherOptions {
   deliveryRetention: number;
 }
 
-/** Why a failed attempt failed, when the receiver did answer. */
-function describeStatus(statusCode: number): string {
-  if (statusCode >= 300 && statusCode < 400) return `answered ${statusCode}: redirects are not followed`;
-  return `answered ${statusCode}, not 2xx`;
-}
-
-function judge(result: WebhookPostResult): { succeeded: boolean; error: string | null } {
-  const { statusCode } = result;
-  if (statusCode === null) return { succeeded: false, error: result.error ?? "no answer" };
-  if (statusCode >= 200 && statusCode < 300) return { succeeded: true, error: null };
-  return { succeeded: false, error: describeStatus(statusCode) };
-}
-
 /** The most events one fan-out reads, and the most due deliveries one poll claims. */
 const fanOutBatch = 500;
 const pollBatch = 20;
@@ -56,9 +43,15 @@ const pollBatch = 20;
  * until one succeeds or the last fails (the delivery is then dead). Every attempt is recorded.
  *
  * Before an attempt the worker leases the delivery in the store, so that of several workers on
- * one store only one sends it; a lease outlives the longest attempt, and a delivery whose worker
- * died is taken over once its lease ends. Due times are real time in the store: a restarted or
- * another worker keeps the retry schedule.
+ * one store only one sends it. The lease outlives the longest attempt, and the worker renews it
+ * while the attempt and the recording of its result go on, however long they take; a delivery
+ * whose worker died is taken over once its lease ends. Each claim gives the lease a token, and
+ * the worker changes the delivery only while the lease still carries it: a worker whose lease
+ * ended and was taken over sends and records nothing more. Due times are real time in the store:
+ * a restarted or another worker keeps the retry schedule.
+ *
+ * At most `limits.total` attempts are under way at once, and `limits.perEndpoint` to one endpoint;
+ * the deliveries beyond wait in this worker, unleased and without a connection, for their turn.
  *
  * A commit holding a webhook event starts a fan-out. The other events (a request created, a
  * link created) concern no webhook: the worker passes over them in the next fan-out, or once a
@@ -66,6 +59,7 @@ const pollBatch = 20;
  */
 export class WebhookDispatcher {
   readonly #options: WebhookDispatcherOptions;
+  readonly #attemptOptions: DeliveryAttemptOptions;
   /** Names this worker in leases. */
   readonly #owner = `worker_${randomUUID()}`;
   readonly #system: Clock;
@@ -78,6 +72,8 @@ export class WebhookDispatcher {
   readonly #attemptStops = new Set<AbortController>();
   #unsubscribe: (() => void) | undefined;
   readonly #timers = new Map<string, { cancel: () => void }>();
+  /** The room for attempts, and the due deliveries waiting for it. */
+  readonly #slots: AttemptSlots;
   readonly #inFlight = new Map<string, Promise<void>>();
   /**
    * Deliveries a poll claimed while this worker's own claim of them was under way. The poll's
@@ -97,9 +93,14 @@ export class WebhookDispatcher {
   constructor(options: WebhookDispatcherOptions) {
     this.#options = options;
     this.#system = options.systemClock ?? systemClock;
+    this.#slots = new AttemptSlots(options.limits);
+    this.#attemptOptions = { ...options, systemClock: this.#system, leaseMs: this.#leaseMs };
   }
 
-  /** How long an attempt may hold its delivery: the attempt's timeout twice over, and a second to record it. */
+  /**
+   * How long a claim or a renewal holds a delivery: the attempt's timeout twice over, and a
+   * second to record it. It is also how long a delivery whose worker died waits to be taken over.
+   */
   get #leaseMs(): number {
     return this.#options.timeoutMs * 2 + 1000;
   }
@@ -118,7 +119,10 @@ export class WebhookDispatcher {
     this.#planPoll();
   }
 
-  /** Stops: cancels waiting retries, aborts attempts in flight (left pending), and waits for them. */
+  /**
+   * Stops: cancels waiting retries and the deliveries waiting for room, aborts attempts in flight
+   * (all are left pending), and waits for them.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     this.#unsubscribe?.();
@@ -129,13 +133,14 @@ export class WebhookDispatcher {
       this.#release();
     }
     this.#timers.clear();
+    for (let waiting = this.#slots.clear(); waiting > 0; waiting--) this.#release();
     for (const attemptStop of this.#attemptStops) attemptStop.abort();
     await Promise.allSettled([...this.#inFlight.values(), this.#fanOut]);
   }
 
   /** Sends a pending delivery now (a test event or a redelivery); a stopped worker sends it once started. */
   enqueue(deliveryId: string): void {
-    this.#schedule(deliveryId, 0);
+    this.#schedule({ deliveryId, endpointId: undefined }, 0);
   }
 
   /** Resolves once no delivery is waiting or in flight in this worker: every one is delivered or dead. */
@@ -180,7 +185,7 @@ export class WebhookDispatcher {
         batchSize: fanOutBatch,
         eventRetention: this.#options.eventRetention,
       });
-      for (const id of created) this.#schedule(id, 0);
+      for (const { id, endpointId } of created) this.#schedule({ deliveryId: id, endpointId }, 0);
       if (full) this.#requestFanOut();
     });
     this.#fanOut = run.catch((error) => this.#options.logger.error("webhook fan-out failed", error));
@@ -200,7 +205,8 @@ export class WebhookDispatcher {
       const now = this.#system.now().getTime();
       for (const delivery of page.items) {
         const dueMs = delivery.dueAt === null ? now : Date.parse(delivery.dueAt);
-        this.#schedule(delivery.id, Math.min(Math.max(dueMs - now, 0), longest), false, dueMs);
+        const delayMs = Math.min(Math.max(dueMs - now, 0), longest);
+        this.#schedule({ deliveryId: delivery.id, endpointId: delivery.endpointId, dueMs }, delayMs);
       }
       after = page.next ?? undefined;
     } while (after !== undefined && this.#running);
@@ -218,27 +224,50 @@ export class WebhookDispatcher {
     }, pollIntervalMs);
   }
 
+  /**
+   * Claims as many due deliveries as there is room for, leaving out the endpoints without room and
+   * the deliveries this worker attempts already: its own lease that ran out stays its own.
+   */
   async #poll(): Promise<void> {
     this.#requestFanOut();
+    if (this.#slots.room <= 0) return;
     const now = this.#system.now();
     const claimed = await this.#options.store.claimWebhookDeliveries({
       owner: this.#owner,
       now,
       leaseUntil: new Date(now.getTime() + this.#leaseMs),
-      limit: pollBatch,
+      limit: Math.min(pollBatch, this.#slots.room),
+      skipEndpoints: this.#slots.fullEndpoints(),
+      skipDeliveries: [...this.#inFlight.keys()],
     });
     for (const delivery of claimed) {
-      if (this.#inFlight.has(delivery.id)) this.#claimedByPoll.set(delivery.id, delivery);
-      else this.#start(delivery.id, () => this.#attempt(delivery));
+      const { id, endpointId } = delivery;
+      if (this.#inFlight.has(id)) {
+        this.#claimedByPoll.set(id, delivery);
+        continue;
+      }
+      const waited = this.#slots.drop(id);
+      if (this.#slots.hasRoom(endpointId)) {
+        this.#slots.take(endpointId);
+        this.#start(id, { endpointId }, () => this.#attempt(delivery));
+      } else {
+        // More of the batch go to one endpoint than it has room for: they wait here, unleased.
+        const waitHere = giveBackLease(this.#options.store, delivery)
+          .then(() => this.#wait({ deliveryId: id, endpointId }))
+          .catch((error) => this.#options.logger.error(`webhook delivery ${id} failed`, error));
+        this.#track(waitHere);
+      }
+      if (waited) this.#release();
     }
   }
 
   /**
    * Plans the next attempt; only the attempt under way (`followUp`) may plan one while it runs.
    * `dueMs` is the due time the attempt was planned for: a plan another worker overtook finds
-   * the delivery not yet due again, and drops.
+   * the delivery not yet due again, and drops. Once due, the delivery waits for room.
    */
-  #schedule(deliveryId: string, delayMs: number, followUp = false, dueMs?: number): void {
+  #schedule(planned: WaitingDelivery, delayMs: number, followUp = false): void {
+    const { deliveryId } = planned;
     if (!this.#running || (!followUp && this.#inFlight.has(deliveryId))) return;
     const earlier = this.#timers.get(deliveryId);
     if (earlier) {
@@ -252,27 +281,52 @@ export class WebhookDispatcher {
       if (this.#timers.get(deliveryId) !== timer) return;
       this.#timers.delete(deliveryId);
       // A poll's claim got there first: the attempt under way holds the delivery and plans what follows.
-      if (!this.#inFlight.has(deliveryId)) {
-        this.#start(deliveryId, () => this.#claimAndAttempt(deliveryId, dueMs));
-      }
+      if (!this.#inFlight.has(deliveryId)) this.#wait(planned);
       this.#release();
     });
   }
 
-  #start(deliveryId: string, work: () => Promise<void>): void {
-    const attempt = work()
+  /** Lets a due delivery wait for room to be attempted, and starts what has room. */
+  #wait(planned: WaitingDelivery): void {
+    if (!this.#running) return;
+    if (this.#slots.wait(planned)) this.#busy++;
+    this.#startWaiting();
+  }
+
+  /** Starts the waiting deliveries there is room for now. */
+  #startWaiting(): void {
+    if (!this.#running) return;
+    for (const planned of this.#slots.startable()) {
+      const { deliveryId, endpointId } = planned;
+      // Attempted meanwhile (a poll's claim): that attempt plans what follows.
+      if (this.#inFlight.has(deliveryId)) this.#slots.give(endpointId);
+      else this.#start(deliveryId, { endpointId }, (room) => this.#claimAndAttempt(planned, room));
+      this.#release();
+    }
+  }
+
+  /**
+   * Runs the work of one delivery in the room taken for it (counted against `room.endpointId`,
+   * once known); when it ends, frees the room and starts what waits for it.
+   */
+  #start(deliveryId: string, room: AttemptRoom, work: (room: AttemptRoom) => Promise<void>): void {
+    const attempt = work(room)
       .catch((error) => this.#options.logger.error(`webhook delivery ${deliveryId} failed`, error))
       .finally(() => {
         this.#inFlight.delete(deliveryId);
         this.#claimedByPoll.delete(deliveryId);
+        this.#slots.give(room.endpointId);
+        if (room.waitAgain) this.#wait(room.waitAgain);
+        this.#startWaiting();
       });
     this.#inFlight.set(deliveryId, attempt);
     this.#track(attempt);
   }
 
-  async #claimAndAttempt(deliveryId: string, dueMs: number | undefined): Promise<void> {
+  async #claimAndAttempt(planned: WaitingDelivery, room: AttemptRoom): Promise<void> {
     if (!this.#running) return;
-    const now = Math.max(this.#system.now().getTime(), dueMs ?? 0);
+    const { deliveryId } = planned;
+    const now = Math.max(this.#system.now().getTime(), planned.dueMs ?? 0);
     const [claimed] = await this.#options.store.claimWebhookDeliveries({
       owner: this.#owner,
       now: new Date(now),
@@ -282,102 +336,40 @@ export class WebhookDispatcher {
     });
     const delivery = claimed ?? this.#claimedByPoll.get(deliveryId);
     this.#claimedByPoll.delete(deliveryId);
-    if (delivery) await this.#attempt(delivery);
-  }
-
-  /** One attempt of a delivery this worker holds the lease of. */
-  async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
-    const { store } = this.#options;
-    const deliveryId = delivery.id;
-    if (!this.#running) return this.#update(deliveryId, (current) => current);
-    const endpoint = await store.webhookEndpoints.get(delivery.endpointId);
-    if (!endpoint) {
-      await this.#update(deliveryId, (current) => ({ ...current, ...dead("endpoint_deleted") }));
-      return;
+    if (!delivery) return;
+    if (room.endpointId === undefined) {
+      // Enqueued by its id alone: its endpoint is known now, and may have no room left.
+      if (!this.#slots.takeEndpoint(delivery.endpointId)) {
+        await giveBackLease(this.#options.store, delivery);
+        room.waitAgain = { deliveryId, endpointId: delivery.endpointId };
+        return;
+      }
+      room.endpointId = delivery.endpointId;
     }
-    const clock = await loadAccountClock(store, this.#options.baseClock, delivery.accountId);
-    const body = Buffer.from(delivery.body, "utf8");
-    const retryCount = delivery.nextRetryCount;
-    const startedAt = clock.now();
-    const started = performance.now();
-    const attemptStop = new AbortController();
-    this.#attemptStops.add(attemptStop);
-    // Stopped while this attempt read the store: it starts aborted and ends as stopped.
-    if (!this.#running) attemptStop.abort();
-    const result = await postWebhook({
-      url: endpoint.url,
-      body,
-      headers: {
-        ...signedDeliveryHeaders({
-          secret: endpoint.secret,
-          body,
-          deliveryId: delivery.id,
-          retryCount,
-          test: delivery.test,
-        }),
-        "user-agent": "payreq-reference-server",
-      },
-      timeoutMs: this.#options.timeoutMs,
-      blockPrivateTargets: !this.#options.allowList.allows(endpoint.url),
-      stopSignal: attemptStop.signal,
-    }).finally(() => this.#attemptStops.delete(attemptStop));
-    // Stopped mid-attempt: the delivery stays pending with this retry count, free for the next worker.
-    if (result.stopped) return this.#update(deliveryId, (current) => current);
-    const { succeeded, error } = judge(result);
-    const attempt: WebhookAttemptRecord = {
-      retryCount,
-      trigger: retryCount > 0 ? "retry" : delivery.round === 1 ? "initial" : "redelivery",
-      startedAt: startedAt.toISOString(),
-      durationMs: Math.round(performance.now() - started),
-      statusCode: result.statusCode,
-      error,
-      responseExcerpt: result.responseExcerpt,
-      succeeded,
-    };
-    let retry: { inMs: number; dueMs: number } | undefined;
-    await this.#update(deliveryId, (current) => {
-      retry = undefined;
-      const attempts = [...current.attempts, attempt];
-      // Deleted meanwhile: the attempt happened and is recorded, but decides nothing any more.
-      if (current.state !== "pending") return { ...current, attempts };
-      if (succeeded) return { ...current, attempts, state: "delivered", nextAttemptAt: null, dueAt: null };
-      const inMs = this.#options.retryDelaysMs[retryCount];
-      if (inMs === undefined) return { ...current, attempts, ...dead("attempts_exhausted") };
-      retry = { inMs, dueMs: this.#system.now().getTime() + inMs };
-      return {
-        ...current,
-        attempts,
-        nextRetryCount: retryCount + 1,
-        nextAttemptAt: new Date(clock.now().getTime() + inMs).toISOString(),
-        dueAt: new Date(retry.dueMs).toISOString(),
-      };
-    });
-    if (retry) this.#schedule(deliveryId, retry.inMs, true, retry.dueMs);
+    await this.#attempt(delivery);
   }
 
-  /**
-   * Changes a delivery atomically and gives up this worker's lease on it; a finished delivery
-   * lets its account's log be trimmed to the retention.
-   */
-  async #update(
-    deliveryId: string,
-    change: (current: WebhookDeliveryRecord) => WebhookDeliveryRecord,
-  ): Promise<void> {
-    const { store, baseClock, deliveryRetention } = this.#options;
-    const known = await store.webhookDeliveries.get(deliveryId);
-    if (!known) return;
-    const now = (await loadAccountClock(store, baseClock, known.accountId)).now().toISOString();
-    const updated = await store.updateWebhookDelivery(deliveryId, (current) => {
-      const changed = change(current);
-      const lease = current.lease?.owner === this.#owner ? null : current.lease;
-      return { ...changed, lease, updatedAt: changed === current ? current.updatedAt : now };
-    });
-    if (updated && updated.state !== "pending") {
-      await store.trimWebhookDeliveries(updated.accountId, deliveryRetention);
+  /** One attempt of a delivery this worker holds the lease of; plans the retry a failure calls for. */
+  async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
+    const stop = new AbortController();
+    this.#attemptStops.add(stop);
+    // Stopped while this attempt was claimed: it starts aborted and gives the lease back.
+    if (!this.#running) stop.abort();
+    try {
+      const retry = await attemptDelivery(delivery, this.#attemptOptions, stop.signal);
+      if (retry) {
+        const { id: deliveryId, endpointId } = delivery;
+        this.#schedule({ deliveryId, endpointId, dueMs: retry.dueMs }, retry.inMs, true);
+      }
+    } finally {
+      this.#attemptStops.delete(stop);
     }
   }
 }
 
-function dead(reason: NonNullable<WebhookDeliveryRecord["deadReason"]>) {
-  return { state: "dead" as const, nextAttemptAt: null, dueAt: null, deadReason: reason };
+/** The room one delivery's work holds: always one of the total, and one of its endpoint's once known. */
+interface AttemptRoom {
+  endpointId: string | undefined;
+  /** The delivery goes back to wait when the work ends (its endpoint had no room after all). */
+  waitAgain?: WaitingDelivery;
 }

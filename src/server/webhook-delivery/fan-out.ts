@@ -64,17 +64,17 @@ export interface FanOutOptions {
  * Turns up to `batchSize` of the outbox's events past the worker's cursor into deliveries, one
  * per webhook event and subscribed endpoint, in the transaction that moves the cursor: each event
  * fans out once, whichever worker runs. Then trims the outbox to its retention. Returns the ids
- * of the new deliveries and whether the batch was full (more may wait).
+ * of the new deliveries with their endpoints, and whether the batch was full (more may wait).
  */
 export async function fanOutWebhookEvents(
   store: Store,
   options: FanOutOptions,
-): Promise<{ created: string[]; full: boolean }> {
+): Promise<{ created: { id: string; endpointId: string }[]; full: boolean }> {
   const { handled, result } = await store.consumeEvents(
     webhookOutboxConsumer,
     options.batchSize,
     async (events, tx) => {
-      const created: string[] = [];
+      const created: { id: string; endpointId: string }[] = [];
       const clocks = new Map<string, Date>();
       const nowOf = async (accountId: string) => {
         const known = clocks.get(accountId);
@@ -99,7 +99,7 @@ export async function fanOutWebhookEvents(
             now,
           });
           await tx.webhookDeliveries.put(delivery);
-          created.push(delivery.id);
+          created.push({ id: delivery.id, endpointId: endpoint.id });
         }
       }
       return created;

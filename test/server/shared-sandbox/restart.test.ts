@@ -12,7 +12,7 @@ import {
 } from "../../../src/server/index.ts";
 import { type RunningPayreq, startPayreq } from "../../cli/payreq-process.ts";
 import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
-import { usdcOnBase } from "../helpers.ts";
+import { startTestServer, type TestServer, usdcOnBase } from "../helpers.ts";
 import { localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 
@@ -20,6 +20,7 @@ let postgres: TestPostgres | undefined;
 let directory: string;
 const processes: RunningPayreq[] = [];
 const stores: Store[] = [];
+const servers: TestServer[] = [];
 let hook: Receiver | undefined;
 
 beforeAll(() => {
@@ -27,6 +28,7 @@ beforeAll(() => {
 });
 afterEach(async () => {
   await Promise.all(processes.splice(0).map((running) => running.kill()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
   await Promise.all(stores.splice(0).map((store) => store.close()));
   await hook?.close();
   hook = undefined;
@@ -35,11 +37,11 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** A new database, and a configuration file that sends every event to `receiver`. */
+/** A new database, and a configuration (and its file) that sends every event to `receiver`. */
 async function prepare(
   receiver: Receiver,
   settings: Partial<SandboxConfig>,
-): Promise<[string, string, Store]> {
+): Promise<[string, string, Store, SandboxConfig]> {
   if (!postgres) postgres = await sharedPostgres();
   const url = await postgres.createDatabase();
   const config: SandboxConfig = {
@@ -53,7 +55,7 @@ async function prepare(
   writeFileSync(file, JSON.stringify(config));
   const store = await createPostgresStore({ connectionString: url });
   stores.push(store);
-  return [url, file, store];
+  return [url, file, store, config];
 }
 
 /** `payreq serve` on the database, as its own process; resolves with its API origin once it listens. */
@@ -110,6 +112,24 @@ async function deliveryOnce(
 
 const deliveryHeader = (receiver: Receiver, index: number) => receiver.received[index]?.headers;
 
+/**
+ * A delivery whose sender was killed mid-attempt came again, with the same delivery id and retry
+ * count, and is delivered with that one attempt recorded; the receiver processed it once.
+ */
+async function expectSentAgainOnce(receiver: Receiver, store: Store, leased: WebhookDeliveryRecord) {
+  await receiver.arrived(2);
+  expect(deliveryHeader(receiver, 1)?.["x-request-network-delivery"]).toBe(leased.id);
+  expect(deliveryHeader(receiver, 1)?.["x-request-network-retry-count"]).toBe("0");
+  const delivered = await deliveryOnce(
+    store,
+    leased.requestId as string,
+    (delivery) => delivery.state === "delivered",
+  );
+  expect(delivered.attempts.map((attempt) => [attempt.retryCount, attempt.statusCode])).toEqual([[0, 200]]);
+  expect(delivered.lease).toBeNull();
+  expect(receiver.processed).toEqual([leased.id]);
+}
+
 describeWithPostgres("restarts on a PostgreSQL database", () => {
   it("retries, after its lease ends, a delivery whose sender was killed mid-attempt, and loses nothing", async () => {
     hook = await startReceiver({ hang: true });
@@ -135,13 +155,35 @@ describeWithPostgres("restarts on a PostgreSQL database", () => {
 
     hook.reply({ status: 200, body: "ok" });
     await serve(url, file);
-    await hook.arrived(2);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-delivery"]).toBe(leased.id);
-    expect(deliveryHeader(hook, 1)?.["x-request-network-retry-count"]).toBe("0");
-    const delivered = await deliveryOnce(store, requestId, (delivery) => delivery.state === "delivered");
-    expect(delivered.attempts.map((attempt) => [attempt.retryCount, attempt.statusCode])).toEqual([[0, 200]]);
-    expect(delivered.lease).toBeNull();
-    expect(hook.processed).toEqual([leased.id]);
+    await expectSentAgainOnce(hook, store, leased);
+  });
+
+  it("has the other live instance send again, once the lease ends, a delivery whose sender was killed mid-attempt", async () => {
+    hook = await startReceiver({ hang: true });
+    const [url, file, store, config] = await prepare(hook, {
+      webhookTimeoutMs: 1000,
+      webhookRetryDelaysMs: [100],
+    });
+    const first = await serve(url, file);
+    // The other instance serves the API from the start; its worker starts once the first one's
+    // attempt is under way, so that the first one is the sender.
+    const second = await startTestServer({
+      config,
+      store: await createPostgresStore({ connectionString: url }),
+    });
+    servers.push(second);
+    stores.push(second.server.store);
+    await second.server.webhooks.stop();
+    const requestId = await payOneLink(first.origin);
+    await hook.arrived(1);
+    second.server.webhooks.start();
+    await first.running.kill();
+    const leased = await theDelivery(store, requestId);
+    expect(leased).toMatchObject({ state: "pending", attempts: [] });
+
+    hook.reply({ status: 200, body: "ok" });
+    await expectSentAgainOnce(hook, store, leased);
+    expect(second.loggedErrors).toEqual([]);
   });
 
   it("keeps the retry schedule across a kill: the retry comes once due, with the next retry count", async () => {

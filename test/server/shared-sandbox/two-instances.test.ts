@@ -9,6 +9,7 @@ import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../s
 import { createSecurePayment, payee, payer, startTestServer, type TestServer } from "../helpers.ts";
 import { fastDelivery, localReceivers } from "../webhooks/harness.ts";
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
+import { allDeliveriesFinished } from "./outbox-drained.ts";
 
 let postgres: TestPostgres | undefined;
 const stores: Store[] = [];
@@ -34,20 +35,6 @@ async function startTwoInstances(config: SandboxConfig): Promise<[TestServer, Te
     started.push(server);
   }
   return [started[0] as TestServer, started[1] as TestServer, stores.at(-1) as Store];
-}
-
-/**
- * Waits until every event is fanned out and no delivery is pending: each one delivered or dead,
- * whichever instance sent it.
- */
-async function allDeliveriesFinished(store: Store): Promise<void> {
-  for (let round = 0; round < 600; round++) {
-    const unread = await store.listEvents(await store.getOutboxCursor("webhooks"), 1);
-    const pending = await store.webhookDeliveries.find("pending", {}, { limit: 1 });
-    if (unread.length === 0 && pending.items.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("deliveries still pending after a minute");
 }
 
 const eventsOf = (receiver: Receiver) =>

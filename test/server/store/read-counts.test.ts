@@ -154,7 +154,7 @@ describe("the in-memory store at scale", () => {
     expect(fewRecords).toMatchObject({
       createSecurePayment: 0,
       getPayCalldata: 2,
-      "recordSandboxPayment with its webhook": 14,
+      "recordSandboxPayment with its webhook": 13,
     });
     expect(large.server.loggedErrors).toEqual([]);
   });

@@ -737,11 +737,13 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       await store.webhookDeliveries.put(delivery("now", { dueAt: null }));
       await store.webhookDeliveries.put(delivery("done", { state: "delivered" }));
       const claimed = await store.claimWebhookDeliveries({ owner: "w1", now, leaseUntil, limit: 5 });
+      const lease = { owner: "w1", until: leaseUntil.toISOString(), token: expect.any(String) };
       expect(claimed.map((record) => [record.id, record.lease])).toEqual([
-        ["now", { owner: "w1", until: leaseUntil.toISOString() }],
-        ["due", { owner: "w1", until: leaseUntil.toISOString() }],
+        ["now", lease],
+        ["due", lease],
       ]);
-      expect((await store.webhookDeliveries.get("due"))?.lease?.owner).toBe("w1");
+      expect(new Set(claimed.map((record) => record.lease?.token)).size).toBe(2);
+      expect((await store.webhookDeliveries.get("due"))?.lease).toEqual(claimed[1]?.lease);
       expect(await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5 })).toEqual([]);
       expect(
         await store.claimWebhookDeliveries({ owner: "w2", now, leaseUntil, limit: 5, id: "later" }),
@@ -755,6 +757,8 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         limit: 1,
       });
       expect(taken.map((record) => [record.id, record.lease?.owner])).toEqual([["now", "w2"]]);
+      // A new claim, a new token: w1's changes, fenced by its token, no longer apply.
+      expect(taken[0]?.lease?.token).not.toBe(claimed[0]?.lease?.token);
       const one = await store.claimWebhookDeliveries({
         owner: "w3",
         now: new Date("2026-04-12T10:00:40.000Z"),
@@ -763,6 +767,27 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         id: "later",
       });
       expect(one.map((record) => record.id)).toEqual(["later"]);
+    });
+
+    it("leaves out of a claim the deliveries it skips, and those to the endpoints it skips", async () => {
+      const now = new Date("2026-04-12T10:00:10.000Z");
+      const leaseUntil = new Date("2026-04-12T10:00:20.000Z");
+      await store.webhookDeliveries.put(delivery("to_full", { endpointId: "we_full" }));
+      await store.webhookDeliveries.put(delivery("to_other", { endpointId: "we_other" }));
+      await store.webhookDeliveries.put(delivery("to_free", { endpointId: "we_free" }));
+      const claim = { owner: "w1", now, leaseUntil, limit: 5 };
+      const claimed = await store.claimWebhookDeliveries({
+        ...claim,
+        skipEndpoints: ["we_full", "we_other"],
+      });
+      expect(claimed.map((record) => record.id)).toEqual(["to_free"]);
+      expect(
+        await store.claimWebhookDeliveries({ ...claim, id: "to_full", skipEndpoints: ["we_full"] }),
+      ).toEqual([]);
+      const other = await store.claimWebhookDeliveries({ ...claim, skipDeliveries: ["to_full"] });
+      expect(other.map((record) => record.id)).toEqual(["to_other"]);
+      const rest = await store.claimWebhookDeliveries({ ...claim, skipEndpoints: [], skipDeliveries: [] });
+      expect(rest.map((record) => record.id)).toEqual(["to_full"]);
     });
 
     it("changes one delivery atomically, however many change it at once", async () => {

@@ -9,7 +9,7 @@ function withEndpoints(endpoints: unknown[], settings: Record<string, unknown> =
 }
 
 describe("webhook settings in the configuration file", () => {
-  it("accepts endpoints, retry delays, a timeout, allowed targets, an endpoint limit and the retired guard flag", () => {
+  it("accepts endpoints, retry delays, a timeout, bounds on attempts at once, allowed targets, an endpoint limit and the retired guard flag", () => {
     const config = withEndpoints(
       [
         { url: "https://shop.example.com/webhooks" },
@@ -23,6 +23,8 @@ describe("webhook settings in the configuration file", () => {
       {
         webhookRetryDelaysMs: [10, 20],
         webhookTimeoutMs: 1000,
+        maxConcurrentWebhookAttempts: 100,
+        maxConcurrentWebhookAttemptsPerEndpoint: 1,
         allowWebhookTargets: ["http://127.0.0.1:4000", "localhost", "[::1]", "receiver.internal"],
         maxWebhookEndpointsPerAccount: 2,
         blockPrivateWebhookTargets: true,
@@ -84,7 +86,12 @@ describe("webhook settings in the configuration file", () => {
             { url: "https://shop.example.com/hooks#top", events: ["payment.reversed"] },
             { url: "https://shop.example.com/hooks", colour: "blue" },
           ],
-          { webhookRetryDelaysMs: [1000, 5000, 15000, 60000], webhookTimeoutMs: 0 },
+          {
+            webhookRetryDelaysMs: [1000, 5000, 15000, 60000],
+            webhookTimeoutMs: 0,
+            maxConcurrentWebhookAttempts: 0,
+            maxConcurrentWebhookAttemptsPerEndpoint: 1.5,
+          },
         ),
       ),
     ).toEqual([
@@ -94,6 +101,8 @@ describe("webhook settings in the configuration file", () => {
       "accounts[0].webhookEndpoints[3].colour: unknown field; remove it or check its spelling",
       "webhookRetryDelaysMs: must have at most 3 items, got [1000,5000,15000,60000]",
       "webhookTimeoutMs: must be >= 1, got 0",
+      "maxConcurrentWebhookAttempts: must be >= 1, got 0",
+      "maxConcurrentWebhookAttemptsPerEndpoint: must be integer, got 1.5",
     ]);
     expect(
       problemsOf(

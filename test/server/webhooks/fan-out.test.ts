@@ -24,6 +24,7 @@ async function startCountingWorker() {
     baseClock: systemClock,
     retryDelaysMs: [],
     timeoutMs: 1_000,
+    limits: { total: 32, perEndpoint: 8 },
     allowList: createTargetAllowList(),
     scheduler: timerScheduler,
     logger: { error: (message, error) => expect.fail(`${message}: ${String(error)}`) },

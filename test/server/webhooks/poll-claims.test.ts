@@ -56,6 +56,7 @@ function startPollingWorker(inner: Store, duringFirstPoll: (runPlanned: () => vo
     baseClock: systemClock,
     retryDelaysMs: [],
     timeoutMs,
+    limits: { total: 32, perEndpoint: 8 },
     allowList: createTargetAllowList(["127.0.0.1"]),
     scheduler: held.scheduler,
     logger: { error: (message, error) => expect.fail(`${message}: ${String(error)}`) },

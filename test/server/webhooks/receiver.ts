@@ -4,7 +4,8 @@ import type { AddressInfo, Socket } from "node:net";
 
 /** How the receiver answers one delivery attempt. */
 export type Reply =
-  | { status: number; body?: string; headers?: Record<string, string> }
+  /** Answers with this status, after `afterMs` when given. */
+  | { status: number; body?: string; headers?: Record<string, string>; afterMs?: number }
   /** Reads the request, then never answers. */
   | { hang: true }
   /** Reads the request, then resets the connection. */
@@ -25,6 +26,13 @@ export interface Receiver {
   processed: string[];
   /** How many bytes of a huge body were written before the sender dropped the connection. */
   hugeBodyBytesWritten: number;
+  /**
+   * The most requests that were open at once: in all, and by the URL they asked for (path and
+   * query). A request counts from its arrival until the sender ends or drops its connection.
+   * Connections are not what is counted: the server takes in every new connection waiting to be
+   * accepted before it reads that older ones ended, and would count them together for a moment.
+   */
+  mostOpen: { total: number; byUrl: Record<string, number> };
   /** Sets how the next requests are answered; the last reply repeats. */
   reply(...replies: Reply[]): void;
   /** Resolves once `count` requests have arrived. */
@@ -47,6 +55,21 @@ function streamHugeBody(response: ServerResponse, total: number, written: (bytes
   pump();
 }
 
+/** Calls `ended` once, when the other side ends the connection or it closes, whichever comes first. */
+function onceEnded(socket: Socket, ended: () => void): void {
+  if (socket.readableEnded || socket.destroyed) {
+    ended();
+    return;
+  }
+  let done = false;
+  const end = () => {
+    if (!done) ended();
+    done = true;
+  };
+  socket.once("end", end);
+  socket.once("close", end);
+}
+
 /** A real webhook receiver on 127.0.0.1 and a free port, answering as told. */
 export async function startReceiver(...initial: Reply[]): Promise<Receiver> {
   let replies: Reply[] = initial.length > 0 ? initial : [{ status: 200, body: "ok" }];
@@ -58,6 +81,7 @@ export async function startReceiver(...initial: Reply[]): Promise<Receiver> {
     received: [],
     processed: [],
     hugeBodyBytesWritten: 0,
+    mostOpen: { total: 0, byUrl: {} },
     reply(...next) {
       replies = next;
       answered = 0;
@@ -73,7 +97,18 @@ export async function startReceiver(...initial: Reply[]): Promise<Receiver> {
         for (const socket of sockets) socket.destroy();
       }),
   };
+  let open = 0;
+  const openByUrl = new Map<string, number>();
   const server = createServer((request, response) => {
+    const url = request.url ?? "";
+    const openToUrl = (openByUrl.get(url) ?? 0) + 1;
+    openByUrl.set(url, openToUrl);
+    receiver.mostOpen.total = Math.max(receiver.mostOpen.total, ++open);
+    receiver.mostOpen.byUrl[url] = Math.max(receiver.mostOpen.byUrl[url] ?? 0, openToUrl);
+    onceEnded(request.socket, () => {
+      open--;
+      openByUrl.set(url, (openByUrl.get(url) ?? 1) - 1);
+    });
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -91,12 +126,16 @@ export async function startReceiver(...initial: Reply[]): Promise<Receiver> {
           receiver.hugeBodyBytesWritten += bytes;
         });
       }
-      if (reply.status >= 200 && reply.status < 300) {
-        const id = String(request.headers["x-request-network-delivery"]);
-        if (!receiver.processed.includes(id)) receiver.processed.push(id);
-      }
-      response.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers });
-      response.end(reply.body ?? "");
+      const answer = () => {
+        if (reply.status >= 200 && reply.status < 300) {
+          const id = String(request.headers["x-request-network-delivery"]);
+          if (!receiver.processed.includes(id)) receiver.processed.push(id);
+        }
+        response.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers });
+        response.end(reply.body ?? "");
+      };
+      if (reply.afterMs === undefined) answer();
+      else setTimeout(answer, reply.afterMs);
     });
   });
   server.on("connection", (socket) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { sandboxConfigSchema } from "../../config/config-schema.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "../records.ts";
@@ -159,16 +160,24 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     claimWebhookDeliveries: (claim) =>
       runTransaction("READ COMMITTED", async (tx, client) => {
         const values: unknown[] = [claim.now.toISOString(), claim.limit];
-        if (claim.id !== undefined) values.push(claim.id);
+        const only = (condition: (parameter: string) => string, value: unknown) => {
+          values.push(value);
+          return `AND ${condition(`$${values.length}`)}`;
+        };
         const { rows } = await client.query<{ record: WebhookDeliveryRecord }>(
           `SELECT record FROM webhook_deliveries
            WHERE state = 'pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-           ${claim.id === undefined ? "" : "AND id = $3"}
+           ${claim.id === undefined ? "" : only((id) => `id = ${id}`, claim.id)}
+           ${claim.skipEndpoints?.length ? only((ids) => `NOT (endpoint_id = ANY(${ids}))`, claim.skipEndpoints) : ""}
+           ${claim.skipDeliveries?.length ? only((ids) => `NOT (id = ANY(${ids}))`, claim.skipDeliveries) : ""}
            ORDER BY due_at, position LIMIT $2 FOR UPDATE SKIP LOCKED`,
           values,
         );
-        const lease = { owner: claim.owner, until: claim.leaseUntil.toISOString() };
-        const claimed = rows.map((row) => ({ ...row.record, lease }));
+        const until = claim.leaseUntil.toISOString();
+        const claimed = rows.map((row) => ({
+          ...row.record,
+          lease: { owner: claim.owner, until, token: randomUUID() },
+        }));
         for (const record of claimed) await tx.webhookDeliveries.put(record);
         return claimed;
       }),
