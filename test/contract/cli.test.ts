@@ -281,8 +281,25 @@ describe("npm run contract: against npm start", () => {
     const clockBefore = await read("/sandbox/clock");
     const endpointsBefore = await read("/sandbox/webhooks/endpoints");
 
+    // The operations whose checks move the clock, register endpoints or change links: the whole
+    // suite runs statefully in-process in against-reference-server.test.ts.
+    const footprintOperations = [
+      "setSandboxClock",
+      "createSandboxWebhookEndpoint",
+      "rotateSandboxWebhookEndpointSecret",
+      "sendSandboxWebhookTest",
+      "updateSandboxSecurePayment",
+      "checkSecurePaymentToken",
+    ].flatMap((operationId) => ["--operation", operationId]);
     for (let run = 1; run <= 2; run++) {
-      const result = await runCli(["--base-url", started.url, "--api-key", apiKey, "--stateful"]);
+      const result = await runCli([
+        "--base-url",
+        started.url,
+        "--api-key",
+        apiKey,
+        "--stateful",
+        ...footprintOperations,
+      ]);
       expect(
         result.status,
         result.stdout
