@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContractRequest, jsonBody, listValidCalls } from "../../src/contract/valid-inputs.ts";
 import { requestText } from "../../src/net/http-request.ts";
-import { createPostgresStore, type Store } from "../../src/server/index.ts";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
 import { isObject, loadBundledSpec } from "../../src/spec/spec-document.ts";
-import { describeWithPostgres, sharedPostgres } from "../support/postgres.ts";
+import { describeWithPostgres } from "../support/postgres.ts";
 import { apiKey, startTestServer, type TestServer } from "./helpers.ts";
+import { startTestServerOnPostgres } from "./postgres-test-server.ts";
 
 const spec = loadBundledSpec();
 const operations = readPathOperations(spec);
@@ -165,18 +165,11 @@ describe("every operation, fuzzed, on the memory store", () => {
 });
 
 describeWithPostgres("every operation, fuzzed, on the PostgreSQL store", () => {
-  let store: Store;
   let server: TestServer;
   beforeAll(async () => {
-    store = await createPostgresStore({
-      connectionString: await (await sharedPostgres()).createMigratedDatabase(),
-    });
-    server = await startTestServer({ store });
+    server = await startTestServerOnPostgres();
   });
-  afterAll(async () => {
-    await server.close();
-    await store.close();
-  });
+  afterAll(() => server.close());
 
   it("answers no 5xx, and logs no failure", async () => {
     expect(await serverErrors(server)).toEqual([]);

@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig, createPostgresStore, type Store } from "../../src/server/index.ts";
-import { describeWithPostgres, sharedPostgres } from "../support/postgres.ts";
+import { createDefaultConfig } from "../../src/server/index.ts";
+import { describeWithPostgres } from "../support/postgres.ts";
 import { apiKey, problemErrors, startTestServer, type TestServer, usdcOnBase } from "./helpers.ts";
+import { startTestServerOnPostgres } from "./postgres-test-server.ts";
 
 // Inputs that once reached a store or a handler they should not have: a NUL character, numbers
 // beyond any bound, bodies over the limit or missing, bodies that never finish arriving.
@@ -155,18 +156,11 @@ describe("bodies", () => {
 });
 
 describeWithPostgres("on the PostgreSQL store", () => {
-  let store: Store;
   let onPostgres: TestServer;
   beforeAll(async () => {
-    store = await createPostgresStore({
-      connectionString: await (await sharedPostgres()).createMigratedDatabase(),
-    });
-    onPostgres = await startTestServer({ store });
+    onPostgres = await startTestServerOnPostgres();
   });
-  afterAll(async () => {
-    await onPostgres.close();
-    await store.close();
-  });
+  afterAll(() => onPostgres.close());
 
   it("answers a NUL character with the same 400 as the memory store, never a 500", async () => {
     const inBody = await onPostgres.call("POST", "/v2/secure-payments", {
