@@ -1,12 +1,14 @@
-import { parseArgs } from "node:util";
+import { writeFileSync } from "node:fs";
 import { UsageError } from "../src/cli/cli-errors.ts";
 import { readHttpUrl } from "../src/cli/option-values.ts";
+import { parseCommandLine } from "../src/cli/parse-command-line.ts";
 import { redactSecrets } from "../src/contract/check-kit.ts";
 import {
   type CheckResult,
   type ContractTarget,
   CredentialRefusedError,
   type Credentials,
+  formatJUnitReport,
   formatOperationLine,
   formatResultLine,
   formatSummary,
@@ -21,7 +23,7 @@ const usage = `Usage: npm run contract -- --base-url URL (--api-key KEY | --clie
 
 Checks a deployment of the Payment Request Service against generated/openapi.json: a valid call per
 operation, calls with missing or wrong credentials, and a set of invalid inputs per operation.
-Prints one line per check (PASS, FAIL or STATEFUL) and a summary.
+Prints one line per check (PASS, FAIL, STATEFUL or CREDENTIAL) and a summary.
 
 Options:
   --base-url URL              the deployment, e.g. http://127.0.0.1:3000 (required)
@@ -45,6 +47,8 @@ Options:
                               when every valid call of it passed, NO otherwise, then its
                               checks by outcome (a mock's report shows what it can answer)
   --json                      print the results, a summary per operation and the summary as JSON
+  --junit FILE                also write the results as a JUnit XML report to FILE (one test
+                              suite per operation; checks not sent are skipped, with why)
   --timeout MS                time limit per request (default 15000)
   --help                      show this help
 
@@ -98,7 +102,8 @@ function readCredentials(
 }
 
 function readOptions() {
-  const { values } = parseArgs({
+  const parsed = parseCommandLine(process.argv.slice(2), {
+    command,
     options: {
       "base-url": { type: "string" },
       "api-key": { type: "string" },
@@ -107,16 +112,17 @@ function readOptions() {
       "extra-api-key": { type: "string" },
       "extra-client-id": { type: "string" },
       "extra-origin": { type: "string" },
-      stateful: { type: "boolean", default: false },
-      "strict-bodies": { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      "by-operation": { type: "boolean", default: false },
+      stateful: { type: "boolean" },
+      "strict-bodies": { type: "boolean" },
+      json: { type: "boolean" },
+      junit: { type: "string" },
+      "by-operation": { type: "boolean" },
       operation: { type: "string", multiple: true },
-      timeout: { type: "string", default: "15000" },
-      help: { type: "boolean", default: false },
+      timeout: { type: "string" },
     },
   });
-  if (values.help) return undefined;
+  if (parsed.help) return undefined;
+  const { values } = parsed;
   const baseUrl = values["base-url"];
   if (baseUrl === undefined) throw new UsageError("--base-url is required", command);
   // Refuses credentials in the URL: the report prints the base URL on every line.
@@ -141,12 +147,10 @@ function readOptions() {
       command,
     );
   }
-  const timeoutMs = Number(values.timeout);
+  const timeout = values.timeout ?? "15000";
+  const timeoutMs = Number(timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new UsageError(
-      `--timeout must be a whole number of milliseconds, got "${values.timeout}"`,
-      command,
-    );
+    throw new UsageError(`--timeout must be a whole number of milliseconds, got "${timeout}"`, command);
   }
   const target: ContractTarget = {
     baseUrl: parsedBase.href.replace(/\/$/, ""),
@@ -160,7 +164,8 @@ function readOptions() {
     json: values.json,
     byOperation: values["by-operation"],
     timeoutMs,
-    ...(values.operation ? { onlyOperations: values.operation } : {}),
+    ...(values.junit !== undefined ? { junitFile: values.junit } : {}),
+    ...(values.operation.length > 0 ? { onlyOperations: values.operation } : {}),
   };
 }
 
@@ -169,14 +174,15 @@ async function main(): Promise<number> {
   try {
     options = readOptions();
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${usage}`);
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\nRun '${command} --help' for the options.`);
     return 2;
   }
   if (!options) {
     console.log(usage);
     return 0;
   }
-  const { target, stateful, strictBodies, json, byOperation, timeoutMs, onlyOperations } = options;
+  const { target, stateful, strictBodies, json, byOperation, timeoutMs, onlyOperations, junitFile } = options;
   const suiteOptions = {
     stateful,
     strictBodies,
@@ -188,7 +194,7 @@ async function main(): Promise<number> {
     checks = planContractChecks(target, suiteOptions);
   } catch (error) {
     if (!(error instanceof UnknownOperationError)) throw error;
-    console.error(`--operation: ${error.message}\n\n${usage}`);
+    console.error(`--operation: ${error.message}\nRun '${command} --help' for the options.`);
     return 2;
   }
   let run: Awaited<ReturnType<typeof prepareContractRun>>;
@@ -216,6 +222,9 @@ async function main(): Promise<number> {
   const restored = await run.finish();
   // The report stays alone on standard output; what was put back goes to standard error.
   if (restored.length > 0) console.error(`Left the sandbox as it was found: ${restored.join("; ")}.`);
+  if (junitFile !== undefined) {
+    writeFileSync(junitFile, formatJUnitReport(results, `npm run contract against ${target.baseUrl}`));
+  }
   const summary = summariseResults(results);
   const operations = summariseOperations(results);
   if (json) {

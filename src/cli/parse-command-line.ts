@@ -4,11 +4,17 @@ import { UsageError } from "./cli-errors.ts";
 export interface OptionSpec {
   type: "string" | "boolean";
   short?: string;
+  /** A string option that may be repeated: its value is the list of every value given. */
+  multiple?: true;
 }
 export type OptionSpecs = Record<string, OptionSpec>;
 
 export type OptionValues<Options extends OptionSpecs> = {
-  [Name in keyof Options]: Options[Name]["type"] extends "string" ? string | undefined : boolean;
+  [Name in keyof Options]: Options[Name]["type"] extends "string"
+    ? Options[Name]["multiple"] extends true
+      ? string[]
+      : string | undefined
+    : boolean;
 };
 
 export interface CommandLineSpec<Options extends OptionSpecs> {
@@ -42,9 +48,10 @@ export function parseCommandLine<Options extends OptionSpecs>(
   });
   if (tokens.some((token) => token.kind === "option" && token.name === "help")) return { help: true };
 
-  const values: Record<string, string | boolean | undefined> = {};
+  const values: Record<string, string | string[] | boolean | undefined> = {};
   for (const name of Object.keys(spec.options)) {
-    values[name] = spec.options[name]?.type === "boolean" ? false : undefined;
+    const option = spec.options[name];
+    values[name] = option?.type === "boolean" ? false : option?.multiple ? [] : undefined;
   }
   const positionals: string[] = [];
   for (const token of tokens) {
@@ -64,7 +71,8 @@ export function parseCommandLine<Options extends OptionSpecs>(
     if (token.value === undefined || (!token.inlineValue && token.value.startsWith("--"))) {
       throw new UsageError(`${token.rawName} needs a value`, spec.command);
     }
-    values[token.name] = token.value;
+    const given = values[token.name];
+    values[token.name] = Array.isArray(given) ? [...given, token.value] : token.value;
   }
   const allowed = spec.maxPositionals ?? 0;
   if (positionals.length > allowed) {

@@ -5,6 +5,7 @@ import {
   credentialHeaders,
   isApiKey,
   listCredentials,
+  MissingCredential,
   type PlannedCheck,
 } from "./target.ts";
 import type { ContractRequest } from "./valid-inputs.ts";
@@ -17,8 +18,9 @@ const placeholderOrigin = "https://app.example";
 const prismAcceptsAnyKey = "Prism accepts any API key value";
 const prismAcceptsAnyClientId = "Prism accepts any client ID value";
 const prismCannotKnowDomains = "Prism cannot know a client ID's allowed domains";
-const needsClientId =
-  "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin";
+const needsClientId = new MissingCredential(
+  "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin",
+);
 
 /** Which credentials of the target an operation accepts. */
 export function acceptedCredentials(context: SuiteContext, operation: SpecOperation) {
@@ -27,10 +29,12 @@ export function acceptedCredentials(context: SuiteContext, operation: SpecOperat
   );
 }
 
-export function missingCredentialReason(operation: SpecOperation): string {
-  return operation.acceptsApiKey
-    ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
-    : "needs a client ID (--client-id and --origin): this operation does not accept API keys";
+export function missingCredentialReason(operation: SpecOperation): MissingCredential {
+  return new MissingCredential(
+    operation.acceptsApiKey
+      ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
+      : "needs a client ID (--client-id and --origin, or --extra-client-id and --extra-origin): this operation does not accept API keys",
+  );
 }
 
 /**
@@ -54,7 +58,7 @@ export function planAuthChecks(
     name: string,
     headers: Record<string, string>,
     status: number,
-    notRunReason?: string,
+    notRunReason?: string | MissingCredential,
   ): PlannedCheck => {
     const definition: CheckDefinition = {
       operationId: operation.operationId,

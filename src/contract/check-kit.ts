@@ -9,6 +9,7 @@ import {
   type ContractTarget,
   isApiKey,
   listCredentials,
+  MissingCredential,
   type PlannedCheck,
 } from "./target.ts";
 import type { ContractRequest } from "./valid-inputs.ts";
@@ -73,7 +74,7 @@ export async function sendAndJudge(
 export interface CheckDefinition {
   operationId: string;
   check: string;
-  notRunReason?: string | undefined;
+  notRunReason?: string | MissingCredential | undefined;
   mockShortfall?: string | undefined;
   body(): Promise<Verdict>;
 }
@@ -97,6 +98,7 @@ export function defineCheck(context: SuiteContext, definition: CheckDefinition):
     ...(notRunReason !== undefined ? { notRunReason } : {}),
     ...(shortfall !== undefined ? { mockShortfall: shortfall } : {}),
     async run() {
+      if (notRunReason instanceof MissingCredential) return result("needs-credential", notRunReason.reason);
       if (notRunReason !== undefined) return result("needs-stateful-server", notRunReason);
       let verdict: Verdict;
       try {

@@ -1,4 +1,5 @@
 // The contract suite's public entry points: plan or run it against any base URL, report the results.
+export { formatJUnitReport } from "./junit-report.ts";
 export {
   formatOperationLine,
   formatResultLine,
@@ -23,3 +24,4 @@ export type {
   Outcome,
   PlannedCheck,
 } from "./target.ts";
+export { MissingCredential } from "./target.ts";

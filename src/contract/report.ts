@@ -5,6 +5,7 @@ const labels: Record<Outcome, string> = {
   pass: "PASS",
   fail: "FAIL",
   "needs-stateful-server": "STATEFUL",
+  "needs-credential": "CREDENTIAL",
 };
 
 /** One report line: outcome, operation, check and why. */
@@ -15,9 +16,16 @@ export function formatResultLine(result: CheckResult): string {
 /** The closing line of a report. */
 export function formatSummary(summary: ResultSummary, baseUrl: string, stateful: boolean): string {
   const kind = stateful ? "stateful target" : "stateless target (a mock)";
-  const line = `${summary.total} checks against ${baseUrl}, ${kind}: ${summary.passed} passed, ${summary.failed} failed, ${summary.needsStatefulServer} need a stateful server`;
-  if (summary.needsStatefulServer === 0) return line;
-  return `${line} (STATEFUL lines say what each one needs${stateful ? "" : "; run with --stateful against a real server"})`;
+  const line = `${summary.total} checks against ${baseUrl}, ${kind}: ${summary.passed} passed, ${summary.failed} failed, ${summary.needsStatefulServer} need a stateful server, ${summary.needsCredential} need another credential`;
+  const notes = [
+    ...(summary.needsStatefulServer > 0
+      ? [
+          `STATEFUL lines say what each one needs${stateful ? "" : "; run with --stateful against a real server"}`,
+        ]
+      : []),
+    ...(summary.needsCredential > 0 ? ["CREDENTIAL lines say which credential to add"] : []),
+  ];
+  return notes.length > 0 ? `${line} (${notes.join("; ")})` : line;
 }
 
 /** How one operation fared: its checks by outcome, and whether every valid call of it passed. */
@@ -26,6 +34,7 @@ export interface OperationSummary {
   passed: number;
   failed: number;
   needsStatefulServer: number;
+  needsCredential: number;
   /** True when the target answered every valid call of the operation as the spec says. */
   answersValidCalls: boolean;
 }
@@ -44,6 +53,7 @@ export function summariseOperations(results: CheckResult[]): OperationSummary[] 
       passed: count("pass"),
       failed: count("fail"),
       needsStatefulServer: count("needs-stateful-server"),
+      needsCredential: count("needs-credential"),
       answersValidCalls: validCalls.length > 0 && validCalls.every((check) => check.outcome === "pass"),
     };
   });
@@ -52,5 +62,5 @@ export function summariseOperations(results: CheckResult[]): OperationSummary[] 
 /** One report line per operation: whether the target answers it, then its checks by outcome. */
 export function formatOperationLine(summary: OperationSummary): string {
   const verdict = summary.answersValidCalls ? "ANSWERS" : "NO";
-  return `${verdict.padEnd(8)} ${summary.operationId}: ${summary.passed} passed, ${summary.failed} failed, ${summary.needsStatefulServer} need a stateful server`;
+  return `${verdict.padEnd(8)} ${summary.operationId}: ${summary.passed} passed, ${summary.failed} failed, ${summary.needsStatefulServer} need a stateful server, ${summary.needsCredential} need another credential`;
 }

@@ -97,6 +97,7 @@ export interface ResultSummary {
   passed: number;
   failed: number;
   needsStatefulServer: number;
+  needsCredential: number;
 }
 
 export function summariseResults(results: CheckResult[]): ResultSummary {
@@ -107,5 +108,6 @@ export function summariseResults(results: CheckResult[]): ResultSummary {
     passed: count("pass"),
     failed: count("fail"),
     needsStatefulServer: count("needs-stateful-server"),
+    needsCredential: count("needs-credential"),
   };
 }

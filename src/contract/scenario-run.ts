@@ -3,7 +3,7 @@ import { isObject, type JsonObject } from "../spec/spec-document.ts";
 import { judgeAnswer } from "./answer-verdict.ts";
 import { acceptedCredentials, missingCredentialReason } from "./auth-checks.ts";
 import { exchange, type SuiteContext, type Verdict } from "./check-kit.ts";
-import { credentialHeaders } from "./target.ts";
+import { credentialHeaders, type MissingCredential } from "./target.ts";
 import { type ContractRequest, jsonBody, listValidCalls } from "./valid-inputs.ts";
 
 /** Thrown by a step whose answer was wrong: the scenario stops there, with what went wrong. */
@@ -99,7 +99,7 @@ export function scenarioNotRunReason(
   context: SuiteContext,
   operations: SpecOperation[],
   statelessReason: string,
-): string | undefined {
+): string | MissingCredential | undefined {
   if (!context.options.stateful) return statelessReason;
   const lacking = operations.find((operation) => acceptedCredentials(context, operation).length === 0);
   return lacking ? missingCredentialReason(lacking) : undefined;

@@ -32,7 +32,16 @@ export interface ContractSuiteOptions {
   operations?: readonly string[];
 }
 
-export type Outcome = "pass" | "fail" | "needs-stateful-server";
+/**
+ * `needs-stateful-server`: not sent, or not judged, because the target is a stateless mock;
+ * `needs-credential`: not sent, because it needs a credential of a kind the run was not given.
+ */
+export type Outcome = "pass" | "fail" | "needs-stateful-server" | "needs-credential";
+
+/** Why a check is not sent: the run lacks a credential of the kind the operation accepts. */
+export class MissingCredential {
+  constructor(readonly reason: string) {}
+}
 
 export interface CheckResult {
   operationId: string;
@@ -45,8 +54,11 @@ export interface CheckResult {
 export interface PlannedCheck {
   operationId: string;
   check: string;
-  /** Set when the check is not sent to this target at all; `run` then reports `needs-stateful-server`. */
-  notRunReason?: string;
+  /**
+   * Set when the check is not sent to this target at all; `run` then reports `needs-credential`
+   * for a missing credential, `needs-stateful-server` for any other reason.
+   */
+  notRunReason?: string | MissingCredential;
   /**
    * Set when a stateless mock is known to fall short on this check. It is still sent; a shortfall that
    * is not a 5xx is reported as `needs-stateful-server` with this note and what was answered.

@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
@@ -12,6 +14,7 @@ import { type BrokenServer, startBrokenServer } from "./broken-server.ts";
 const runBundled = path.join(repoRoot, "scripts", "run-bundled.mjs");
 const script = path.join(repoRoot, "scripts", "contract.ts");
 const secretKey = "sk_test_do-not-print-4f9a1c2e";
+const scratch = mkdtempSync(path.join(tmpdir(), "payreq-contract-cli-"));
 
 /** Runs `npm run contract -- ...` (the script itself). */
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedRun> {
@@ -32,7 +35,7 @@ describe("npm run contract: arguments", () => {
   });
 
   it.each([
-    [["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--bogus"], "Unknown option '--bogus'"],
+    [["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--bogus"], "unknown option --bogus"],
     [["--api-key", "k"], "--base-url is required"],
     [
       ["--base-url", "ftp://example.com", "--api-key", "k"],
@@ -121,7 +124,7 @@ describe("npm run contract: reports", () => {
     expect(new Set(checkLines.map((line) => line.split(/ +/)[1]))).toEqual(new Set(chosen));
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^${checkLines.length} checks against ${prism?.baseUrl}, stateless target \\(a mock\\): \\d+ passed, 0 failed, \\d+ need a stateful server`,
+        `^${checkLines.length} checks against ${prism?.baseUrl}, stateless target \\(a mock\\): \\d+ passed, 0 failed, \\d+ need a stateful server, \\d+ need another credential`,
       ),
     );
     expect(run.stdout + run.stderr).not.toContain(secretKey);
@@ -131,11 +134,14 @@ describe("npm run contract: reports", () => {
   // test/docs/contract-suite-guide.test.ts; here, the operations of two kinds are enough.
   it("takes the key from PAYREQ_API_KEY and prints JSON with --json: each chosen operation answers but those that take only a client ID", async () => {
     const chosen = ["listCurrencies", "submitRecurringPaymentSignature", ...clientIdOnlyOperations];
+    const junitFile = path.join(scratch, "mock-junit.xml");
     const run = await runCli(
       [
         "--base-url",
         prism?.baseUrl ?? "",
         "--json",
+        "--junit",
+        junitFile,
         "--strict-bodies",
         ...chosen.flatMap((operationId) => ["--operation", operationId]),
       ],
@@ -155,6 +161,7 @@ describe("npm run contract: reports", () => {
       passed: expect.any(Number),
       failed: 0,
       needsStatefulServer: expect.any(Number),
+      needsCredential: 0,
       answersValidCalls: true,
     });
     expect(report.operations.map((operation: { operationId: string }) => operation.operationId)).toEqual(
@@ -166,6 +173,24 @@ describe("npm run contract: reports", () => {
       .map((operation: { operationId: string }) => operation.operationId);
     expect(unanswered.toSorted()).toEqual(clientIdOnlyOperations);
     expect(run.stdout).not.toContain(secretKey);
+
+    // Their checks are not sent, for want of a client ID; the JUnit report skips them and says why.
+    const { summary } = report;
+    const notSent = report.results.filter(
+      (result: { outcome: string }) => result.outcome === "needs-credential",
+    );
+    expect(notSent).toHaveLength(summary.needsCredential);
+    expect(notSent.length).toBeGreaterThan(0);
+    for (const result of notSent) expect(result.reason).toMatch(/^needs a client ID \(--client-id/);
+    const junit = readFileSync(junitFile, "utf8");
+    expect(junit).toContain(
+      `<testsuites name="npm run contract against ${prism?.baseUrl}" tests="${summary.total}" failures="0" errors="0" skipped="${summary.needsStatefulServer + summary.needsCredential}">`,
+    );
+    expect(junit.match(/<testsuite /g)).toHaveLength(chosen.length);
+    expect(junit).toContain(
+      '<testcase classname="createPayeeDestination" name="valid call">\n      <skipped/>\n      <system-out><![CDATA[needs another credential: needs a client ID',
+    );
+    expect(junit).not.toContain(secretKey);
   });
 
   it("prints one line per operation with --by-operation: with a client ID besides the key, the client-ID-only operations answer too", async () => {
@@ -183,11 +208,11 @@ describe("npm run contract: reports", () => {
         .filter((operationId) => chosen.includes(operationId))
         .map((operationId) => `ANSWERS  ${operationId}`),
     );
-    expect(
-      lines
-        .slice(0, -1)
-        .every((line) => /^ANSWERS {2}\w+: \d+ passed, 0 failed, \d+ need a stateful server$/.test(line)),
-    ).toBe(true);
+    for (const line of lines.slice(0, -1)) {
+      expect(line).toMatch(
+        /^ANSWERS {2}\w+: \d+ passed, 0 failed, \d+ need a stateful server, 0 need another credential$/,
+      );
+    }
   });
 
   it("says NO for an operation that takes only a client ID when given only a key", async () => {
@@ -213,7 +238,7 @@ describe("npm run contract: reports", () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe(`Stopped: 3 requests in a row got no answer from ${base}.`);
     expect(run.stdout.trim().split("\n").at(-1)).toBe(
-      `3 checks against ${base}, stateful target: 0 passed, 3 failed, 0 need a stateful server`,
+      `3 checks against ${base}, stateful target: 0 passed, 3 failed, 0 need a stateful server, 0 need another credential`,
     );
   });
 
@@ -229,8 +254,14 @@ describe("npm run contract: reports", () => {
       "listCurrencies",
       "--operation",
       "createSecurePayment",
+      "--junit",
+      path.join(scratch, "broken-junit.xml"),
     ]);
     expect(run.status).toBe(1);
+    const junit = readFileSync(path.join(scratch, "broken-junit.xml"), "utf8");
+    expect(junit).toContain(
+      '<testcase classname="listCurrencies" name="no credentials -> 401">\n      <failure message="answered 200, expected 401; body: {&quot;ok&quot;:true}"/>',
+    );
     expect(run.stdout).toContain(
       'FAIL     listCurrencies › no credentials -> 401: answered 200, expected 401; body: {"ok":true}',
     );

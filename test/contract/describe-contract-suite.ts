@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { planContractChecks } from "../../src/contract/run-suite.ts";
-import type { ContractSuiteOptions, ContractTarget, PlannedCheck } from "../../src/contract/target.ts";
+import {
+  type ContractSuiteOptions,
+  type ContractTarget,
+  MissingCredential,
+  type PlannedCheck,
+} from "../../src/contract/target.ts";
 import type { SpecDocument } from "../../src/spec/spec-document.ts";
 
 /**
@@ -22,6 +27,10 @@ export function describeContractSuite(
   for (const [operationId, operationChecks] of byOperation) {
     describe(operationId, () => {
       for (const check of operationChecks) {
+        if (check.notRunReason instanceof MissingCredential) {
+          it.skip(`${check.check} [needs another credential: ${check.notRunReason.reason}]`, () => {});
+          continue;
+        }
         if (check.notRunReason !== undefined) {
           it.skip(`${check.check} [needs a stateful server: ${check.notRunReason}]`, () => {});
           continue;
@@ -31,7 +40,9 @@ export function describeContractSuite(
           : check.check;
         it(name, async ({ skip }) => {
           const result = await check.run();
-          if (result.outcome === "needs-stateful-server") skip(result.reason);
+          if (result.outcome === "needs-stateful-server" || result.outcome === "needs-credential") {
+            skip(result.reason);
+          }
           expect(result.outcome, result.reason).toBe("pass");
         });
       }

@@ -163,7 +163,8 @@ describe("against a server that breaks the contract", () => {
       "getPayeeDestination",
       "getPayeeDestinationSigningData",
     ]);
-    const notSent = results.filter((result) => result.outcome === "needs-stateful-server");
+    expect(results.filter((result) => result.outcome === "needs-stateful-server")).toEqual([]);
+    const notSent = results.filter((result) => result.outcome === "needs-credential");
     const notSentElsewhere = notSent.filter((result) => !clientIdOnly.includes(result.operationId));
     expect(notSentElsewhere.map((result) => result.check)).toEqual(
       Array(notSentElsewhere.length).fill("client ID from a disallowed origin -> 403"),
@@ -171,7 +172,7 @@ describe("against a server that breaks the contract", () => {
     expect(notSentElsewhere.length).toBeGreaterThan(0);
     for (const result of notSent) expect(result.reason).toMatch(/^needs a client ID/);
     const sentClientIdOnly = results.filter(
-      (result) => clientIdOnly.includes(result.operationId) && result.outcome !== "needs-stateful-server",
+      (result) => clientIdOnly.includes(result.operationId) && result.outcome !== "needs-credential",
     );
     expect(new Set(sentClientIdOnly.map((result) => result.check))).toEqual(
       new Set([

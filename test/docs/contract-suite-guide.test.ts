@@ -17,15 +17,16 @@ describe("docs/contract-suite.md", () => {
     expect(piped).toBeDefined();
     const run = await runGuideCommands((piped as string).replaceAll(documentedMock, prism.baseUrl));
     expect(run.status).toBe(0);
-    const summary = /^\{ total: (\d+), passed: (\d+), failed: (\d+), needsStatefulServer: (\d+) \}\n$/.exec(
-      run.stdout,
-    );
+    const summary =
+      /^\{\s+total: (\d+),\s+passed: (\d+),\s+failed: (\d+),\s+needsStatefulServer: (\d+),\s+needsCredential: (\d+)\s+\}\n$/.exec(
+        run.stdout,
+      );
     expect(summary, run.stdout + run.stderr).not.toBeNull();
 
-    const [, total, passed, failed, stateful] = summary as RegExpExecArray;
+    const [, total, passed, failed, stateful, credential] = summary as RegExpExecArray;
     const guide = guideBlocks(guidePath, "").join("\n");
     expect(guide).toContain(
-      `\n${total} checks against ${documentedMock}, stateless target (a mock): ${passed} passed, ${failed} failed, ${stateful} need a stateful server (`,
+      `\n${total} checks against ${documentedMock}, stateless target (a mock): ${passed} passed, ${failed} failed, ${stateful} need a stateful server, ${credential} need another credential (`,
     );
   });
 });
