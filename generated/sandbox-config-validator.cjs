@@ -2,18 +2,20 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
 const pattern0 = new RegExp("^[\\x21-\\x7e]+$", "u");
 const pattern1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$", "u");
 const pattern2 = new RegExp("^https?://\\S+$", "u");
-const pattern4 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
-const pattern5 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
-const pattern6 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
-const pattern8 = new RegExp("^https?://[^/?#\\s]+$", "u");
-const pattern9 = new RegExp("^https?://[^\\s#]+$", "u");
+const pattern3 = new RegExp("^[0-9A-HJKMNP-TV-Z]{26}$", "u");
+const pattern4 = new RegExp("^orc_[A-Za-z0-9_]{8,200}$", "u");
+const pattern6 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
+const pattern7 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
+const pattern8 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern10 = new RegExp("^https?://[^/?#\\s]+$", "u");
+const pattern11 = new RegExp("^https?://[^\\s#]+$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -154,7 +156,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key1 in data1){
-if(!(((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "clientIds"))){
+if(!((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "clientIds"))){
 const err7 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -523,15 +525,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data1.clientIds !== undefined){
-let data13 = data1.clientIds;
+if(data1.orchestrators !== undefined){
+let data13 = data1.orchestrators;
 if(Array.isArray(data13)){
-const len4 = data13.length;
-for(let i5=0; i5<len4; i5++){
-let data14 = data13[i5];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.id === undefined){
-const err37 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data13.length > 20){
+const err37 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators",schemaPath:"#/properties/accounts/items/properties/orchestrators/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -540,8 +538,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data14.clientId === undefined){
-const err38 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+const len4 = data13.length;
+for(let i5=0; i5<len4; i5++){
+let data14 = data13[i5];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.id === undefined){
+const err38 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5,schemaPath:"#/properties/accounts/items/properties/orchestrators/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -550,8 +552,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data14.label === undefined){
-const err39 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(data14.name === undefined){
+const err39 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5,schemaPath:"#/properties/accounts/items/properties/orchestrators/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -560,8 +562,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data14.allowedDomains === undefined){
-const err40 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
+if(data14.key === undefined){
+const err40 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5,schemaPath:"#/properties/accounts/items/properties/orchestrators/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -571,8 +573,8 @@ vErrors.push(err40);
 errors++;
 }
 for(const key3 in data14){
-if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key3))){
-const err41 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(!(((key3 === "id") || (key3 === "name")) || (key3 === "key"))){
+const err41 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5,schemaPath:"#/properties/accounts/items/properties/orchestrators/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -585,8 +587,8 @@ errors++;
 if(data14.id !== undefined){
 let data15 = data14.id;
 if(typeof data15 === "string"){
-if(func1(data15) > 200){
-const err42 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern3.test(data15)){
+const err42 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/id",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJKMNP-TV-Z]{26}$"},message:"must match pattern \""+"^[0-9A-HJKMNP-TV-Z]{26}$"+"\""};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -595,8 +597,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err43 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err43 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/id",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -606,8 +609,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.name !== undefined){
+let data16 = data14.name;
+if(typeof data16 === "string"){
+if(func1(data16) > 200){
+const err44 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/name",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -616,12 +622,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data14.clientId !== undefined){
-let data16 = data14.clientId;
-if(typeof data16 === "string"){
-if(func1(data16) > 200){
-const err45 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func1(data16) < 1){
+const err45 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/name",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -630,8 +632,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(func1(data16) < 8){
-const err46 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+}
+else {
+const err46 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/name",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -640,8 +643,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!pattern0.test(data16)){
-const err47 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
+}
+if(data14.key !== undefined){
+let data17 = data14.key;
+if(typeof data17 === "string"){
+if(func1(data17) > 200){
+const err47 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/key",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -650,9 +657,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data17) < 16){
+const err48 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/key",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/key/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -661,10 +667,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data14.label !== undefined){
-if(typeof data14.label !== "string"){
-const err49 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern4.test(data17)){
+const err49 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/key",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^orc_[A-Za-z0-9_]{8,200}$"},message:"must match pattern \""+"^orc_[A-Za-z0-9_]{8,200}$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -674,15 +678,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data14.allowedDomains !== undefined){
-let data18 = data14.allowedDomains;
-if(Array.isArray(data18)){
-const len5 = data18.length;
-for(let i6=0; i6<len5; i6++){
-let data19 = data18[i6];
-if(typeof data19 === "string"){
-if(!pattern4.test(data19)){
-const err50 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/allowedDomains/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
+else {
+const err50 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5+"/key",schemaPath:"#/properties/accounts/items/properties/orchestrators/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -692,8 +689,9 @@ vErrors.push(err50);
 errors++;
 }
 }
+}
 else {
-const err51 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/allowedDomains/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err51 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators/" + i5,schemaPath:"#/properties/accounts/items/properties/orchestrators/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -705,7 +703,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err52 = {instancePath:instancePath+"/accounts/" + i0+"/orchestrators",schemaPath:"#/properties/accounts/items/properties/orchestrators/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -715,10 +713,15 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data14.feePercentage !== undefined){
-let data20 = data14.feePercentage;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err53 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
+if(data1.clientIds !== undefined){
+let data18 = data1.clientIds;
+if(Array.isArray(data18)){
+const len5 = data18.length;
+for(let i6=0; i6<len5; i6++){
+let data19 = data18[i6];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.id === undefined){
+const err53 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -727,9 +730,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(!pattern5.test(data20)){
-const err54 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
+if(data19.clientId === undefined){
+const err54 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -738,12 +740,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-if(data14.feeAddress !== undefined){
-let data21 = data14.feeAddress;
-if((typeof data21 !== "string") && (data21 !== null)){
-const err55 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
+if(data19.label === undefined){
+const err55 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -752,9 +750,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(typeof data21 === "string"){
-if(!pattern6.test(data21)){
-const err56 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+if(data19.allowedDomains === undefined){
+const err56 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -763,12 +760,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-if(data14.operatorWalletAddress !== undefined){
-let data22 = data14.operatorWalletAddress;
-if((typeof data22 !== "string") && (data22 !== null)){
-const err57 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
+for(const key4 in data19){
+if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key4))){
+const err57 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -777,9 +771,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err58 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+if(data19.id !== undefined){
+let data20 = data19.id;
+if(typeof data20 === "string"){
+if(func1(data20) > 200){
+const err58 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -788,12 +785,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data14.defaultPreApprovalExpiry !== undefined){
-let data23 = data14.defaultPreApprovalExpiry;
-if((!((typeof data23 == "number") && (isFinite(data23)))) && (data23 !== null)){
-const err59 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
+if(func1(data20) < 1){
+const err59 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -802,9 +795,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err60 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err60 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -814,11 +807,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-if(data14.defaultAuthorizationExpiry !== undefined){
-let data24 = data14.defaultAuthorizationExpiry;
-if((!((typeof data24 == "number") && (isFinite(data24)))) && (data24 !== null)){
-const err61 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
+if(data19.clientId !== undefined){
+let data21 = data19.clientId;
+if(typeof data21 === "string"){
+if(func1(data21) > 200){
+const err61 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -827,9 +820,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err62 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(func1(data21) < 8){
+const err62 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -838,12 +830,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data14.status !== undefined){
-let data25 = data14.status;
-if(!(((data25 === "active") || (data25 === "inactive")) || (data25 === "revoked"))){
-const err63 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(!pattern0.test(data21)){
+const err63 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -853,9 +841,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
 else {
-const err64 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i5,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err64 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -865,9 +852,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data19.label !== undefined){
+if(typeof data19.label !== "string"){
+const err65 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -877,9 +864,15 @@ vErrors.push(err65);
 errors++;
 }
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data19.allowedDomains !== undefined){
+let data23 = data19.allowedDomains;
+if(Array.isArray(data23)){
+const len6 = data23.length;
+for(let i7=0; i7<len6; i7++){
+let data24 = data23[i7];
+if(typeof data24 === "string"){
+if(!pattern6.test(data24)){
+const err66 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -889,9 +882,8 @@ vErrors.push(err66);
 errors++;
 }
 }
-}
 else {
-const err67 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err67 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -901,11 +893,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data.publicBaseUrl !== undefined){
-let data26 = data.publicBaseUrl;
-if(typeof data26 === "string"){
-if(!pattern8.test(data26)){
-const err68 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
+}
+else {
+const err68 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -915,8 +905,10 @@ vErrors.push(err68);
 errors++;
 }
 }
-else {
-const err69 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19.feePercentage !== undefined){
+let data25 = data19.feePercentage;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err69 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -925,12 +917,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data.securePaymentPageUrl !== undefined){
-let data27 = data.securePaymentPageUrl;
-if(typeof data27 === "string"){
-if(!pattern9.test(data27)){
-const err70 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
+if(typeof data25 === "string"){
+if(!pattern7.test(data25)){
+const err70 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -940,8 +929,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data19.feeAddress !== undefined){
+let data26 = data19.feeAddress;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err71 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -950,10 +942,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-let data28 = data.securePaymentLifetimeSeconds;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err72 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data26 === "string"){
+if(!pattern8.test(data26)){
+const err72 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -962,9 +953,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 315360000 || isNaN(data28)){
-const err73 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
+}
+}
+if(data19.operatorWalletAddress !== undefined){
+let data27 = data19.operatorWalletAddress;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err73 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -973,8 +967,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data28 < 1 || isNaN(data28)){
-const err74 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data27 === "string"){
+if(!pattern8.test(data27)){
+const err74 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -984,9 +979,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-let data29 = data.clientIdRateLimitPerMinute;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err75 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data19.defaultPreApprovalExpiry !== undefined){
+let data28 = data19.defaultPreApprovalExpiry;
+if((!((typeof data28 == "number") && (isFinite(data28)))) && (data28 !== null)){
+const err75 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -995,9 +992,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 1 || isNaN(data29)){
-const err76 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1007,9 +1004,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-let data30 = data.requestTimeoutMs;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err77 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data19.defaultAuthorizationExpiry !== undefined){
+let data29 = data19.defaultAuthorizationExpiry;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1018,9 +1017,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 600000 || isNaN(data30)){
-const err78 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1029,8 +1028,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data30 < 100 || isNaN(data30)){
-const err79 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+}
+if(data19.status !== undefined){
+let data30 = data19.status;
+if(!(((data30 === "active") || (data30 === "inactive")) || (data30 === "revoked"))){
+const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1040,10 +1043,9 @@ vErrors.push(err79);
 errors++;
 }
 }
-let data31 = data.webhookRetryDelaysMs;
-if(Array.isArray(data31)){
-if(data31.length > 3){
-const err80 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+}
+else {
+const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1052,11 +1054,10 @@ vErrors.push(err80);
 }
 errors++;
 }
-const len6 = data31.length;
-for(let i7=0; i7<len6; i7++){
-let data32 = data31[i7];
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err81 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1065,9 +1066,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 > 3600000 || isNaN(data32)){
-const err82 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1076,8 +1078,10 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data32 < 0 || isNaN(data32)){
-const err83 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i7,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1087,10 +1091,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.publicBaseUrl !== undefined){
+let data31 = data.publicBaseUrl;
+if(typeof data31 === "string"){
+if(!pattern10.test(data31)){
+const err84 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1099,9 +1104,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-let data33 = data.webhookTimeoutMs;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err85 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err85 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1110,9 +1115,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 60000 || isNaN(data33)){
-const err86 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+if(data.securePaymentPageUrl !== undefined){
+let data32 = data.securePaymentPageUrl;
+if(typeof data32 === "string"){
+if(!pattern11.test(data32)){
+const err86 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1121,8 +1129,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data33 < 1 || isNaN(data33)){
-const err87 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err87 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1132,9 +1141,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-let data34 = data.maxConcurrentWebhookAttempts;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err88 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data33 = data.securePaymentLifetimeSeconds;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err88 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1143,9 +1152,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 > 1000 || isNaN(data34)){
-const err89 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 315360000 || isNaN(data33)){
+const err89 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1154,8 +1163,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data34 < 1 || isNaN(data34)){
-const err90 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data33 < 1 || isNaN(data33)){
+const err90 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1165,9 +1174,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-let data35 = data.maxConcurrentWebhookAttemptsPerEndpoint;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err91 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data34 = data.clientIdRateLimitPerMinute;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err91 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1176,9 +1185,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 1000 || isNaN(data35)){
-const err92 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 1 || isNaN(data34)){
+const err92 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1187,8 +1196,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err93 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data35 = data.requestTimeoutMs;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err93 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1197,11 +1208,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-let data36 = data.allowWebhookTargets;
-if(Array.isArray(data36)){
-if(data36.length > 100){
-const err94 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 600000 || isNaN(data35)){
+const err94 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1210,12 +1219,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-const len7 = data36.length;
-for(let i8=0; i8<len7; i8++){
-let data37 = data36[i8];
-if(typeof data37 === "string"){
-if(func1(data37) > 300){
-const err95 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data35 < 100 || isNaN(data35)){
+const err95 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1224,8 +1229,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(func1(data37) < 1){
-const err96 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+let data36 = data.webhookRetryDelaysMs;
+if(Array.isArray(data36)){
+if(data36.length > 3){
+const err96 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1234,9 +1242,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/allowWebhookTargets/" + i8,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len7 = data36.length;
+for(let i8=0; i8<len7; i8++){
+let data37 = data36[i8];
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err97 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1245,10 +1255,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 3600000 || isNaN(data37)){
+const err98 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1257,9 +1266,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-let data38 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err99 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data37 < 0 || isNaN(data37)){
+const err99 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1268,9 +1276,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 > 1000 || isNaN(data38)){
-const err100 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1279,8 +1289,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data38 < 1 || isNaN(data38)){
-const err101 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data38 = data.webhookTimeoutMs;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err101 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1289,10 +1300,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err102 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 60000 || isNaN(data38)){
+const err102 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1301,10 +1311,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-let data40 = data.webhookPollIntervalMs;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err103 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38 < 1 || isNaN(data38)){
+const err103 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1313,9 +1321,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 60000 || isNaN(data40)){
-const err104 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+let data39 = data.maxConcurrentWebhookAttempts;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err104 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1324,8 +1333,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data40 < 10 || isNaN(data40)){
-const err105 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 1000 || isNaN(data39)){
+const err105 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1334,10 +1344,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-let data41 = data.eventLogRetention;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err106 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data39 < 1 || isNaN(data39)){
+const err106 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1346,9 +1354,10 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err107 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data40 = data.maxConcurrentWebhookAttemptsPerEndpoint;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err107 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1357,10 +1366,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-let data42 = data.webhookDeliveryRetention;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err108 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000 || isNaN(data40)){
+const err108 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1369,9 +1377,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 1 || isNaN(data42)){
-const err109 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data40 < 1 || isNaN(data40)){
+const err109 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1381,8 +1388,10 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(typeof data.strictBodies !== "boolean"){
-const err110 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data41 = data.allowWebhookTargets;
+if(Array.isArray(data41)){
+if(data41.length > 100){
+const err110 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1391,9 +1400,12 @@ vErrors.push(err110);
 }
 errors++;
 }
-let data44 = data.databaseConnectTimeoutMs;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err111 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len8 = data41.length;
+for(let i9=0; i9<len8; i9++){
+let data42 = data41[i9];
+if(typeof data42 === "string"){
+if(func1(data42) > 300){
+const err111 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1402,9 +1414,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 60000 || isNaN(data44)){
-const err112 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(func1(data42) < 1){
+const err112 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1413,8 +1424,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data44 < 100 || isNaN(data44)){
-const err113 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+else {
+const err113 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1424,9 +1436,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-let data45 = data.databaseStatementTimeoutMs;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err114 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err114 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1435,9 +1447,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 600000 || isNaN(data45)){
-const err115 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+let data43 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err115 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1446,8 +1458,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data45 < 100 || isNaN(data45)){
-const err116 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 1000 || isNaN(data43)){
+const err116 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1456,10 +1469,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-let data46 = data.databaseLockTimeoutMs;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err117 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data43 < 1 || isNaN(data43)){
+const err117 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1468,9 +1479,10 @@ vErrors.push(err117);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 60000 || isNaN(data46)){
-const err118 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err118 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1479,8 +1491,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data46 < 10 || isNaN(data46)){
-const err119 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+}
+let data45 = data.webhookPollIntervalMs;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err119 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1489,15 +1503,191 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 60000 || isNaN(data45)){
+const err120 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
+}
+errors++;
+}
+if(data45 < 10 || isNaN(data45)){
+const err121 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+let data46 = data.eventLogRetention;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err122 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err123 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+let data47 = data.webhookDeliveryRetention;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err124 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err125 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(typeof data.strictBodies !== "boolean"){
+const err126 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+let data49 = data.databaseConnectTimeoutMs;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err127 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 60000 || isNaN(data49)){
+const err128 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(data49 < 100 || isNaN(data49)){
+const err129 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+let data50 = data.databaseStatementTimeoutMs;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err130 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 600000 || isNaN(data50)){
+const err131 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data50 < 100 || isNaN(data50)){
+const err132 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+let data51 = data.databaseLockTimeoutMs;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err133 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 60000 || isNaN(data51)){
+const err134 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(data51 < 10 || isNaN(data51)){
+const err135 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
 }
 errors++;
 }

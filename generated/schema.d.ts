@@ -378,6 +378,283 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/orchestrators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an orchestrator
+         * @description Creates an orchestrator owned by the calling account, with its first key. The answer's `rawKey`
+         *     is the key's value: it is shown in this answer only, and the service keeps nothing but a hash of
+         *     it. Every other orchestrator operation authenticates with it in `x-orchestrator-key`; a lost
+         *     key cannot be shown or reset, only replaced by creating another orchestrator.
+         *
+         *     An account may own several orchestrators, and their names need not differ. The service creates
+         *     orchestrators for the platform behind a dashboard session; this API takes the account's API key
+         *     for it (see docs/differences.md).
+         */
+        post: operations["createOrchestrator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/client-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the client IDs linked to the orchestrator
+         * @description Lists the calling orchestrator's active client-ID links, oldest first, a page at a time
+         *     (`page` from 1, `limit` up to 100). Revoked links are not listed. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        get: operations["listOrchestratorClientIds"];
+        put?: never;
+        /**
+         * Link a client ID to the orchestrator
+         * @description Links an active client ID of the account that owns the orchestrator to it. Linking a client ID
+         *     that is already linked changes nothing and answers the existing link with `alreadyLinked: true`;
+         *     a revoked link is made active again. Client IDs of other accounts are linked through a link
+         *     intent (`POST /v2/orchestrators/client-id-link-intents`), which their owner completes.
+         *
+         *     An unknown client ID, another account's, or one that is not active answers `400` naming
+         *     `clientId`. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["linkOrchestratorClientId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/client-ids/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a client ID from the orchestrator
+         * @description Revokes the link between the calling orchestrator and a client ID, named by its public value.
+         *     A link already revoked stays as it is and answers `wasAlreadyRevoked: true`. A client ID that
+         *     was never linked to this orchestrator answers `404`. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        delete: operations["unlinkOrchestratorClientId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/client-id-link-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a client-ID link intent
+         * @description Creates an invitation for someone else to create a client ID linked to the calling
+         *     orchestrator. The answer's `url` carries the intent's single-use `accessToken`; its recipient
+         *     opens it, and completing it (on the Auth API) creates the client ID named `clientIdName` with the
+         *     given domains and links it. The intent expires after 7 days. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["createClientIdLinkIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/fee-configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the orchestrator's fee configurations
+         * @description Lists the calling orchestrator's own fee configurations, oldest first, disabled ones included.
+         *     With `clientId`, lists the overrides of that linked client ID instead. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        get: operations["listOrchestratorFeeConfigs"];
+        put?: never;
+        /**
+         * Create an orchestrator fee configuration
+         * @description Creates a fee the orchestrator takes on the payments made through its linked client IDs: its
+         *     own default, or with `clientId` an override for one linked client ID. The fee type is always
+         *     `orchestrator_fee`. A flow has at most one active configuration per parent: disable the active
+         *     one first (`409` otherwise). A fee above 0 needs a recipient address. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["createOrchestratorFeeConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/fee-configs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disable an orchestrator fee configuration
+         * @description Disables one of the calling orchestrator's fee configurations: its status becomes `disabled`,
+         *     and it applies to nothing any more. It stays listed. Disabling a disabled one changes nothing.
+         *     `clientId`, when sent, must name the client ID of the override. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        delete: operations["disableOrchestratorFeeConfig"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an orchestrator fee configuration
+         * @description Changes the members sent of one of the calling orchestrator's fee configurations; `flow` and the
+         *     fee type never change. A disabled configuration cannot be changed (`400`). `clientId`, when
+         *     sent, must name the client ID of the override. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        patch: operations["updateOrchestratorFeeConfig"];
+        trace?: never;
+    };
+    "/v2/orchestrators/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the orchestrator's branding
+         * @description Answers the branding that applies: the orchestrator's own, or with `clientId` the override of
+         *     that linked client ID, falling back to the orchestrator's own when it has none. `null` when no
+         *     branding is configured. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        get: operations["getOrchestratorBranding"];
+        put?: never;
+        /**
+         * Create the orchestrator's branding
+         * @description Creates the branding of the hosted payment and onboarding pages for the calling orchestrator,
+         *     or with `clientId` an override for one linked client ID. There is one branding per
+         *     orchestrator and one per linked client ID: creating a second answers `409`; change it with
+         *     `PATCH`. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["createOrchestratorBranding"];
+        /**
+         * Remove the orchestrator's branding
+         * @description Removes the calling orchestrator's branding, or with `clientId` that linked client ID's
+         *     override. Removing what does not exist changes nothing and answers `removed: false`. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        delete: operations["removeOrchestratorBranding"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the orchestrator's branding
+         * @description Sets the branding members sent; the others keep their values, and none can be cleared back to
+         *     null. At least one member besides `clientId` is needed. With `clientId`, changes that linked
+         *     client ID's override. No branding to change answers `404`. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        patch: operations["updateOrchestratorBranding"];
+        trace?: never;
+    };
+    "/v2/orchestrators/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the orchestrator's webhooks
+         * @description Lists every webhook of the calling orchestrator, oldest first, inactive ones included. Secrets
+         *     are never listed. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        get: operations["listOrchestratorWebhooks"];
+        put?: never;
+        /**
+         * Register an orchestrator webhook
+         * @description Registers a URL that receives the orchestrator's events (`client_id.linked`), signed like every
+         *     webhook with an HMAC-SHA256 of the body in `x-request-network-signature`. The answer holds the
+         *     webhook's signing secret, shown only here. A URL the orchestrator already registered answers
+         *     `409`. The URL must reach a public address, as for every webhook. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["createOrchestratorWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the orchestrator's webhooks
+         * @description Sends a sample payload of `eventType` to each active webhook of the calling orchestrator, with
+         *     `x-request-network-test: true` so that receivers can tell it from real events. Deliveries are
+         *     signed and retried like every webhook; `sent` counts the deliveries made, one per active
+         *     webhook. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        post: operations["sendOrchestratorWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orchestrators/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate an orchestrator webhook
+         * @description Stops sending events to one of the calling orchestrator's webhooks (`isActive` becomes false).
+         *     The webhook is kept, and can be reactivated; there is no way to change its URL or delete it for
+         *     good: register another. Deliveries not yet made to it end as dead. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        delete: operations["deactivateOrchestratorWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Reactivate an orchestrator webhook
+         * @description Makes a deactivated webhook of the calling orchestrator receive events again, with its URL and
+         *     secret unchanged (the secret is not answered). An active one stays as it is. Requires the orchestrator key in `x-orchestrator-key`.
+         */
+        patch: operations["activateOrchestratorWebhook"];
+        trace?: never;
+    };
     "/v2/request": {
         parameters: {
             query?: never;
@@ -2737,6 +3014,594 @@ export interface components {
             status?: components["schemas"]["ClientIdStatus"];
         };
         /**
+         * CreateOrchestratorRequest
+         * @description The orchestrator to create.
+         */
+        CreateOrchestratorRequest: {
+            /** @description The orchestrator's name. */
+            orchestratorName: string;
+            /**
+             * Format: email
+             * @description Where the orchestrator's users can write for help; it becomes `supportEmail`.
+             */
+            orchestratorContactEmail?: string;
+        };
+        /**
+         * Ulid
+         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
+         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
+         * @example 01KM9S346Q3D25VT4F5V37E3S3
+         */
+        Ulid: string;
+        /**
+         * Orchestrator
+         * @description A platform that acts for other integrators: it links their client IDs, sets the fees and the
+         *     branding of the payments made through them, and receives their events on its own webhooks.
+         * @example {
+         *       "id": "01KM9T0A7Q3D25VT4F5V37E3S3",
+         *       "name": "Northwind Checkout",
+         *       "supportEmail": "help@northwind.example",
+         *       "status": "active",
+         *       "createdAt": "2026-04-12T10:00:00.000Z",
+         *       "updatedAt": "2026-04-12T10:00:00.000Z"
+         *     }
+         */
+        Orchestrator: {
+            id: components["schemas"]["Ulid"];
+            /** @description The orchestrator's name, as it was given at creation; need not be unique. */
+            name: string;
+            /** @description Where the orchestrator's users can write for help; null when none was given. */
+            supportEmail: string | null;
+            /**
+             * @description Orchestrators are created `active`.
+             * @enum {string}
+             */
+            status: "active";
+            /**
+             * Format: date-time
+             * @description When the orchestrator was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the orchestrator last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * OrchestratorKey
+         * @description An orchestrator key as the service describes it, without its secret value.
+         * @example {
+         *       "id": "01KM9T0A7R8W2YJ8N6R4T7V9XK",
+         *       "orchestratorId": "01KM9T0A7Q3D25VT4F5V37E3S3",
+         *       "keyPrefix": "orc_live_5c2e",
+         *       "status": "active",
+         *       "createdAt": "2026-04-12T10:00:00.000Z",
+         *       "updatedAt": "2026-04-12T10:00:00.000Z"
+         *     }
+         */
+        OrchestratorKey: {
+            id: components["schemas"]["Ulid"];
+            orchestratorId: components["schemas"]["Ulid"];
+            /** @description The key's first characters, to tell keys apart without showing them. */
+            keyPrefix: string;
+            /**
+             * @description Keys are created `active`.
+             * @enum {string}
+             */
+            status: "active";
+            /**
+             * Format: date-time
+             * @description When the key was issued.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * OrchestratorKeyValue
+         * @description An orchestrator key as sent in `x-orchestrator-key`: `orc_` followed by the key's characters.
+         *     Shown once, when the orchestrator is created; the service keeps only a hash of it.
+         * @example orc_live_5c2e9a7b1d3f48e6a0b4c8d2e6f1a3b7
+         */
+        OrchestratorKeyValue: string;
+        /**
+         * OrchestratorCreated
+         * @description A new orchestrator, its first key, and that key's value (`rawKey`), which no later answer
+         *     shows again.
+         */
+        OrchestratorCreated: {
+            orchestrator: components["schemas"]["Orchestrator"];
+            key: components["schemas"]["OrchestratorKey"];
+            rawKey: components["schemas"]["OrchestratorKeyValue"];
+        };
+        /**
+         * OrchestratorClientIdLink
+         * @description A client ID linked to an orchestrator: while the link is `active`, payments made through the
+         *     client ID are the orchestrator's to configure (fees, branding) and report.
+         * @example {
+         *       "id": "01KM9T3B2C4X8R6T3N5B1D0HQE",
+         *       "clientIdId": "01KM9S7C2V4X8R6T3N5B1D0HQE",
+         *       "orchestratorId": "01KM9T0A7Q3D25VT4F5V37E3S3",
+         *       "status": "active",
+         *       "consentedAt": "2026-04-12T10:05:00.000Z",
+         *       "createdAt": "2026-04-12T10:05:00.000Z",
+         *       "updatedAt": "2026-04-12T10:05:00.000Z",
+         *       "clientId": "cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45"
+         *     }
+         */
+        OrchestratorClientIdLink: {
+            id: components["schemas"]["Ulid"];
+            /** @description The client ID's record id (the `id` of `GET /v2/client-ids/{id}`). */
+            clientIdId: string;
+            orchestratorId: components["schemas"]["Ulid"];
+            /**
+             * @description `active` while linked; `revoked` once unlinked.
+             * @enum {string}
+             */
+            status: "active" | "revoked";
+            /**
+             * Format: date-time
+             * @description When the client ID's owner agreed to the link.
+             */
+            consentedAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was made.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the link last changed.
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the link was revoked; only on revoked links.
+             */
+            revokedAt?: string;
+            /** @description The client ID's public value (its `x-client-id`). */
+            clientId: string;
+        };
+        /**
+         * OrchestratorClientIdLinkList
+         * @description One page of the calling orchestrator's active links, oldest first.
+         */
+        OrchestratorClientIdLinkList: {
+            /** @description The links of this page. */
+            links: components["schemas"]["OrchestratorClientIdLink"][];
+            /** @description How many active links the orchestrator has in all. */
+            total: number;
+            /** @description The page answered, from 1. */
+            page: number;
+            /** @description The most links a page holds. */
+            limit: number;
+        };
+        /**
+         * LinkOrchestratorClientIdRequest
+         * @description The client ID to link to the calling orchestrator.
+         */
+        LinkOrchestratorClientIdRequest: {
+            /**
+             * @description The public value of an active client ID of the account that owns the orchestrator (the
+             *     value sent as `x-client-id`, not the record id).
+             */
+            clientId: string;
+        };
+        /**
+         * OrchestratorClientIdLinked
+         * @description The active link, and whether it was already active before this call.
+         */
+        OrchestratorClientIdLinked: {
+            link: components["schemas"]["OrchestratorClientIdLink"];
+            /** @description True when the client ID was already linked; the existing link is answered unchanged. */
+            alreadyLinked: boolean;
+        };
+        /**
+         * OrchestratorClientIdUnlinked
+         * @description The revoked link, and whether it was already revoked before this call.
+         */
+        OrchestratorClientIdUnlinked: {
+            link: components["schemas"]["OrchestratorClientIdLink"];
+            /** @description True when the link was already revoked; nothing changed. */
+            wasAlreadyRevoked: boolean;
+        };
+        /**
+         * ClientIdLinkIntentKyt
+         * @description The transaction screening the client ID made from the intent should use.
+         * @example {
+         *       "providers": [
+         *         {
+         *           "provider": "hypernative",
+         *           "policyId": "4b6f7c1e-2d9a-4e3b-8c5f-0a1d2e3f4a5b"
+         *         },
+         *         {
+         *           "provider": "merklescience"
+         *         }
+         *       ]
+         *     }
+         */
+        ClientIdLinkIntentKyt: {
+            /** @description The screening providers, in order of preference. */
+            providers: {
+                /** @description The provider's name (for example `hypernative` or `merklescience`). */
+                provider: string;
+                /** @description The provider's policy to apply, where the provider has policies. */
+                policyId?: string;
+                /** @description The provider's place in the order, from 0; set by the service from the list's order. */
+                priority?: number;
+            }[];
+        };
+        /**
+         * CreateClientIdLinkIntentRequest
+         * @description What the client ID made when the intent is completed will be: its label, its allowed domains
+         *     and its screening. `externalId` is the orchestrator's own name for the recipient.
+         */
+        CreateClientIdLinkIntentRequest: {
+            /** @description The label of the client ID the intent creates. */
+            clientIdName: string;
+            /** @description The allowed domains (origins) of that client ID; none for a backend client ID. */
+            domains?: string[];
+            /** @description The orchestrator's own identifier of the recipient, kept and answered as given. */
+            externalId?: string;
+            kyt?: components["schemas"]["ClientIdLinkIntentKyt"];
+        };
+        /**
+         * ClientIdLinkIntent
+         * @description An invitation to link a client ID to the orchestrator. Its `accessToken` is single-use: the
+         *     recipient completes the intent once, before `expiresAt`, which creates the client ID and links it.
+         * @example {
+         *       "id": "01KM9T5D4E6X8R6T3N5B1D0HQF",
+         *       "accessToken": "lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59",
+         *       "orchestratorId": "01KM9T0A7Q3D25VT4F5V37E3S3",
+         *       "clientIdName": "Harbour Books storefront",
+         *       "allowedDomains": [
+         *         "https://books.example.com"
+         *       ],
+         *       "externalId": "merchant_4821",
+         *       "kyt": null,
+         *       "used": false,
+         *       "expiresAt": "2026-04-19T10:00:00.000Z",
+         *       "createdAt": "2026-04-12T10:00:00.000Z",
+         *       "updatedAt": "2026-04-12T10:00:00.000Z"
+         *     }
+         */
+        ClientIdLinkIntent: {
+            id: components["schemas"]["Ulid"];
+            /** @description The single-use token of the onboarding URL (`lit_` and 32 hex digits). */
+            accessToken: string;
+            orchestratorId: components["schemas"]["Ulid"];
+            /** @description The label of the client ID the intent creates. */
+            clientIdName: string;
+            /** @description The allowed domains of that client ID. */
+            allowedDomains: string[];
+            /** @description The orchestrator's identifier of the recipient; null when none was given. */
+            externalId: string | null;
+            /** @description The screening asked for, providers ranked by `priority`; null when none. */
+            kyt: components["schemas"]["ClientIdLinkIntentKyt"] | null;
+            /** @description Whether the intent was completed. */
+            used: boolean;
+            /**
+             * Format: date-time
+             * @description When the token stops being accepted (7 days after creation).
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the intent was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the intent last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * ClientIdLinkIntentCreated
+         * @description The onboarding URL to hand to the recipient, and the intent it carries.
+         */
+        ClientIdLinkIntentCreated: {
+            /**
+             * Format: uri
+             * @description The onboarding page, with the intent's token as its `token` query parameter.
+             */
+            url: string;
+            intent: components["schemas"]["ClientIdLinkIntent"];
+        };
+        /**
+         * OrchestratorFeeBearer
+         * @description Who pays the fee, the payer, on top of the amount, or the recipient, out of it.
+         * @example recipient
+         * @enum {string}
+         */
+        OrchestratorFeeBearer: "payer" | "recipient";
+        /**
+         * TronAddress
+         * @description A Tron account address in base58, `T` and 33 more characters.
+         * @example TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7
+         */
+        TronAddress: string;
+        /**
+         * OrchestratorFeeFlow
+         * @description The payments the fee applies to: `incoming` for links through which a client ID's owner gets
+         *     paid, `outgoing` for payouts it makes.
+         * @example incoming
+         * @enum {string}
+         */
+        OrchestratorFeeFlow: "incoming" | "outgoing";
+        /**
+         * OrchestratorFeeConfig
+         * @description A fee the orchestrator takes: its own default (with `orchestratorId`), or an override for one
+         *     linked client ID (with `clientIdId` and `clientId`).
+         */
+        OrchestratorFeeConfig: {
+            id: components["schemas"]["Ulid"];
+            /**
+             * @description Always `orchestrator_fee`.
+             * @enum {string}
+             */
+            feeType: "orchestrator_fee";
+            /** @description The fee in basis points of the amount (100 is 1%). */
+            bps: number;
+            /** @description The most the fee takes from one payment, in US dollars; null for no cap. */
+            usdCap: components["schemas"]["DecimalAmount"] | null;
+            feeBearer: components["schemas"]["OrchestratorFeeBearer"];
+            /** @description Where the fee is paid on EVM chains; null when none. */
+            evmRecipientAddress: components["schemas"]["EvmAddress"] | null;
+            /** @description Where the fee is paid on Tron; null when none. */
+            tronRecipientAddress: components["schemas"]["TronAddress"] | null;
+            /**
+             * @description `active`, or `disabled` once disabled (it then applies to nothing).
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            flow: components["schemas"]["OrchestratorFeeFlow"];
+            orchestratorId?: components["schemas"]["Ulid"];
+            /** @description The record id of the client ID an override applies to; only on overrides. */
+            clientIdId?: string;
+            /** @description The public value of that client ID; only on overrides. */
+            clientId?: string;
+            /**
+             * Format: date-time
+             * @description When the configuration was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the configuration last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * OrchestratorFeeConfigList
+         * @description Fee configurations, oldest first, disabled ones included.
+         */
+        OrchestratorFeeConfigList: components["schemas"]["OrchestratorFeeConfig"][];
+        /**
+         * CreateOrchestratorFeeConfigRequest
+         * @description A fee configuration to create: the orchestrator's default, or with `clientId` an override for
+         *     one of its linked client IDs. A fee needs a recipient address.
+         */
+        CreateOrchestratorFeeConfigRequest: {
+            flow: components["schemas"]["OrchestratorFeeFlow"];
+            /** @description The fee in basis points of the amount (100 is 1%). */
+            bps: number;
+            /** @description The most the fee takes from one payment, in US dollars; null for no cap. */
+            usdCap?: components["schemas"]["DecimalAmount"];
+            feeBearer: components["schemas"]["OrchestratorFeeBearer"];
+            /** @description Where the fee is paid on EVM chains; null when none. */
+            evmRecipientAddress?: components["schemas"]["EvmAddress"];
+            /** @description Where the fee is paid on Tron; null when none. */
+            tronRecipientAddress?: components["schemas"]["TronAddress"];
+            /** @description The public value of a client ID linked to the orchestrator, for an override. */
+            clientId?: string;
+        };
+        /**
+         * UpdateOrchestratorFeeConfigRequest
+         * @description The members to change; the others keep their values. `flow` and the fee type cannot change.
+         *     `clientId`, when sent, must be the client ID of the override being changed.
+         */
+        UpdateOrchestratorFeeConfigRequest: {
+            /** @description The fee in basis points of the amount (100 is 1%). */
+            bps?: number;
+            /** @description The most the fee takes from one payment, in US dollars; null for no cap. */
+            usdCap?: components["schemas"]["DecimalAmount"];
+            feeBearer?: components["schemas"]["OrchestratorFeeBearer"];
+            /** @description Where the fee is paid on EVM chains; null when none. */
+            evmRecipientAddress?: components["schemas"]["EvmAddress"];
+            /** @description Where the fee is paid on Tron; null when none. */
+            tronRecipientAddress?: components["schemas"]["TronAddress"];
+            /** @description The public value of the client ID of the override being changed. */
+            clientId?: string;
+        };
+        /**
+         * BrandingColor
+         * @description A CSS colour in hex notation, `#` and 3, 6 or 8 hex digits.
+         * @example #1d4ed8
+         */
+        BrandingColor: string;
+        /**
+         * OrchestratorBranding
+         * @description How the hosted payment and onboarding pages look for the orchestrator (with `orchestratorId`)
+         *     or for one of its linked client IDs (with `clientIdId`).
+         */
+        OrchestratorBranding: {
+            id: components["schemas"]["Ulid"];
+            orchestratorId?: components["schemas"]["Ulid"];
+            /** @description The record id of the client ID an override belongs to; only on overrides. */
+            clientIdId?: string;
+            /** @description Path or URL of the logo image. Null when not set. */
+            logoPath: string | null;
+            /** @description CSS colour of the page background. Null when not set. */
+            pageBackgroundColor: components["schemas"]["BrandingColor"] | null;
+            /** @description CSS colour of the payment card. Null when not set. */
+            cardBackgroundColor: components["schemas"]["BrandingColor"] | null;
+            /** @description CSS colour of the main button. Null when not set. */
+            primaryActionColor: components["schemas"]["BrandingColor"] | null;
+            /** @description CSS colour of the main text. Null when not set. */
+            primaryTextColor: components["schemas"]["BrandingColor"] | null;
+            /** @description CSS colour of the secondary text. Null when not set. */
+            secondaryTextColor: components["schemas"]["BrandingColor"] | null;
+            /** @description Path or URL of the terms page. Null when not set. */
+            termsPath: string | null;
+            /** @description Path or URL of the privacy page. Null when not set. */
+            privacyPath: string | null;
+            /** @description Whether the page also shows the service's own branding. */
+            displayRequestBranding: boolean;
+        };
+        /**
+         * CreateOrchestratorBrandingRequest
+         * @description The branding to create: the orchestrator's own, or with `clientId` an override for one of its
+         *     linked client IDs. Members left out are not set (`displayRequestBranding` is false).
+         */
+        CreateOrchestratorBrandingRequest: {
+            /** @description Path or URL of the logo image. */
+            logoPath?: string;
+            /** @description CSS colour of the page background. */
+            pageBackgroundColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the payment card. */
+            cardBackgroundColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the main button. */
+            primaryActionColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the main text. */
+            primaryTextColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the secondary text. */
+            secondaryTextColor?: components["schemas"]["BrandingColor"];
+            /** @description Path or URL of the terms page. */
+            termsPath?: string;
+            /** @description Path or URL of the privacy page. */
+            privacyPath?: string;
+            /** @description Whether the page also shows the service's own branding. */
+            displayRequestBranding?: boolean;
+            /** @description The public value of a client ID linked to the orchestrator, for an override. */
+            clientId?: string;
+        };
+        /**
+         * OrchestratorBrandingRemoved
+         * @description Whether a branding was removed; false when there was none.
+         */
+        OrchestratorBrandingRemoved: {
+            /** @description True when a branding was removed. */
+            removed: boolean;
+        };
+        /**
+         * UpdateOrchestratorBrandingRequest
+         * @description The branding members to set; the others keep their values (a member cannot be cleared back to
+         *     null). At least one branding member besides `clientId`. With `clientId`, the override of that
+         *     client ID is changed.
+         */
+        UpdateOrchestratorBrandingRequest: {
+            /** @description Path or URL of the logo image. */
+            logoPath?: string;
+            /** @description CSS colour of the page background. */
+            pageBackgroundColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the payment card. */
+            cardBackgroundColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the main button. */
+            primaryActionColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the main text. */
+            primaryTextColor?: components["schemas"]["BrandingColor"];
+            /** @description CSS colour of the secondary text. */
+            secondaryTextColor?: components["schemas"]["BrandingColor"];
+            /** @description Path or URL of the terms page. */
+            termsPath?: string;
+            /** @description Path or URL of the privacy page. */
+            privacyPath?: string;
+            /** @description Whether the page also shows the service's own branding. */
+            displayRequestBranding?: boolean;
+            /** @description The public value of the linked client ID whose override is changed. */
+            clientId?: string;
+        };
+        /**
+         * OrchestratorWebhook
+         * @description A URL the orchestrator's events are sent to, signed with the webhook's own secret.
+         * @example {
+         *       "id": "we_01KM9TBK0M2X8R6T3N5B1D0HQJ",
+         *       "url": "https://hooks.northwind.example/request-network",
+         *       "isActive": true,
+         *       "createdAt": "2026-04-12T10:00:00.000Z"
+         *     }
+         */
+        OrchestratorWebhook: {
+            /** @description The webhook's identifier (`we_` and a ULID). */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are sent.
+             */
+            url: string;
+            /** @description Whether events are sent to it; deactivated webhooks get none. */
+            isActive: boolean;
+            /**
+             * Format: date-time
+             * @description When the webhook was registered.
+             */
+            createdAt: string;
+        };
+        /**
+         * OrchestratorWebhookList
+         * @description Every webhook of the orchestrator, oldest first, inactive ones included; never their secrets.
+         */
+        OrchestratorWebhookList: {
+            /** @description The webhooks. */
+            webhooks: components["schemas"]["OrchestratorWebhook"][];
+        };
+        /**
+         * CreateOrchestratorWebhookRequest
+         * @description The URL to send the orchestrator's events to.
+         */
+        CreateOrchestratorWebhookRequest: {
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment, reaching a public address.
+             */
+            url: string;
+        };
+        /**
+         * OrchestratorWebhookCreated
+         * @description The registered webhook and its signing secret, which no later answer shows.
+         */
+        OrchestratorWebhookCreated: {
+            webhook: components["schemas"]["OrchestratorWebhook"];
+            /** @description The HMAC-SHA256 key its deliveries are signed with (`x-request-network-signature`). */
+            secret: string;
+        };
+        /**
+         * OrchestratorWebhookEventName
+         * @description An event sent to orchestrator webhooks.
+         * @example client_id.linked
+         * @enum {string}
+         */
+        OrchestratorWebhookEventName: "client_id.linked";
+        /**
+         * TestOrchestratorWebhookRequest
+         * @description The event whose sample payload is sent.
+         */
+        TestOrchestratorWebhookRequest: {
+            eventType: components["schemas"]["OrchestratorWebhookEventName"];
+        };
+        /**
+         * OrchestratorWebhookTestResult
+         * @description How many test deliveries were sent to the orchestrator's active webhooks, and how many could not be.
+         */
+        OrchestratorWebhookTestResult: {
+            /** @description Test deliveries made, one per active webhook. */
+            sent: number;
+            /** @description Test deliveries that could not be made. */
+            failed: number;
+        };
+        /**
+         * OrchestratorWebhookAnswer
+         * @description One webhook of the orchestrator, without its secret.
+         */
+        OrchestratorWebhookAnswer: {
+            webhook: components["schemas"]["OrchestratorWebhook"];
+        };
+        /**
          * PayeeAddress
          * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
          *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
@@ -3198,13 +4063,6 @@ export interface components {
             approvalCalldata?: components["schemas"]["Transaction"] | null;
             metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
         };
-        /**
-         * Ulid
-         * @description A ULID: 26 characters of Crockford base32 in upper case (digits and letters without I, L, O
-         *     and U). The first 10 characters encode the creation time, so ULIDs sort by age.
-         * @example 01KM9S346Q3D25VT4F5V37E3S3
-         */
-        Ulid: string;
         /**
          * Signature
          * @description An ECDSA signature of an EOA over EIP-712 typed data, as `eth_signTypedData_v4` returns it:
@@ -5828,8 +6686,8 @@ export interface components {
             url: string;
             /** @description The event it carries; every endpoint's delivery of one event has the same `eventId`. */
             eventId: components["schemas"]["Ulid"];
-            /** @description The event's name. */
-            event: components["schemas"]["WebhookEventName"];
+            /** @description The event's name; an orchestrator webhook's test deliveries carry an orchestrator event. */
+            event: components["schemas"]["WebhookEventName"] | components["schemas"]["OrchestratorWebhookEventName"];
             /** @description The request the event is about; null for test deliveries. */
             requestId: components["schemas"]["RequestId"] | null;
             /** @description Whether it is a test delivery, sent with `x-request-network-test` and placeholder values. */
@@ -6486,6 +7344,17 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /** @description The record already exists; change it instead of creating it again. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
         /**
          * @description Forbidden, for one of two reasons told apart by `type`:
          *
@@ -6608,6 +7477,37 @@ export interface components {
          */
         ClientIdRecordPath: string;
         /**
+         * @description The page to answer, from 1 (1 by default).
+         * @example 1
+         */
+        PageNumberQuery: number;
+        /**
+         * @description The most items a page holds, 1 to 100 (50 by default).
+         * @example 50
+         */
+        PageLimitQuery: number;
+        /**
+         * @description The public value of the linked client ID (its `x-client-id`).
+         * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+         */
+        OrchestratorClientIdPath: string;
+        /**
+         * @description The public value of a client ID linked to the calling orchestrator, to act on that client ID's
+         *     override instead of the orchestrator's own setting. A client ID not linked to it answers `404`.
+         * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+         */
+        OrchestratorClientIdQuery: string;
+        /**
+         * @description The fee configuration's identifier.
+         * @example 01KM9T7F6G8X8R6T3N5B1D0HQG
+         */
+        OrchestratorFeeConfigPath: string;
+        /**
+         * @description The orchestrator webhook's identifier.
+         * @example we_01KM9TBK0M2X8R6T3N5B1D0HQJ
+         */
+        OrchestratorWebhookPath: string;
+        /**
          * @description How many items one page holds at most. Without it a page holds 100. Ask for the next page with
          *     the `nextCursor` of this one.
          * @example 50
@@ -6703,6 +7603,41 @@ export type ClientIdList = components['schemas']['ClientIdList'];
 export type AllowedOrigin = components['schemas']['AllowedOrigin'];
 export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
 export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
+export type CreateOrchestratorRequest = components['schemas']['CreateOrchestratorRequest'];
+export type Ulid = components['schemas']['Ulid'];
+export type Orchestrator = components['schemas']['Orchestrator'];
+export type OrchestratorKey = components['schemas']['OrchestratorKey'];
+export type OrchestratorKeyValue = components['schemas']['OrchestratorKeyValue'];
+export type OrchestratorCreated = components['schemas']['OrchestratorCreated'];
+export type OrchestratorClientIdLink = components['schemas']['OrchestratorClientIdLink'];
+export type OrchestratorClientIdLinkList = components['schemas']['OrchestratorClientIdLinkList'];
+export type LinkOrchestratorClientIdRequest = components['schemas']['LinkOrchestratorClientIdRequest'];
+export type OrchestratorClientIdLinked = components['schemas']['OrchestratorClientIdLinked'];
+export type OrchestratorClientIdUnlinked = components['schemas']['OrchestratorClientIdUnlinked'];
+export type ClientIdLinkIntentKyt = components['schemas']['ClientIdLinkIntentKyt'];
+export type CreateClientIdLinkIntentRequest = components['schemas']['CreateClientIdLinkIntentRequest'];
+export type ClientIdLinkIntent = components['schemas']['ClientIdLinkIntent'];
+export type ClientIdLinkIntentCreated = components['schemas']['ClientIdLinkIntentCreated'];
+export type OrchestratorFeeBearer = components['schemas']['OrchestratorFeeBearer'];
+export type TronAddress = components['schemas']['TronAddress'];
+export type OrchestratorFeeFlow = components['schemas']['OrchestratorFeeFlow'];
+export type OrchestratorFeeConfig = components['schemas']['OrchestratorFeeConfig'];
+export type OrchestratorFeeConfigList = components['schemas']['OrchestratorFeeConfigList'];
+export type CreateOrchestratorFeeConfigRequest = components['schemas']['CreateOrchestratorFeeConfigRequest'];
+export type UpdateOrchestratorFeeConfigRequest = components['schemas']['UpdateOrchestratorFeeConfigRequest'];
+export type BrandingColor = components['schemas']['BrandingColor'];
+export type OrchestratorBranding = components['schemas']['OrchestratorBranding'];
+export type CreateOrchestratorBrandingRequest = components['schemas']['CreateOrchestratorBrandingRequest'];
+export type OrchestratorBrandingRemoved = components['schemas']['OrchestratorBrandingRemoved'];
+export type UpdateOrchestratorBrandingRequest = components['schemas']['UpdateOrchestratorBrandingRequest'];
+export type OrchestratorWebhook = components['schemas']['OrchestratorWebhook'];
+export type OrchestratorWebhookList = components['schemas']['OrchestratorWebhookList'];
+export type CreateOrchestratorWebhookRequest = components['schemas']['CreateOrchestratorWebhookRequest'];
+export type OrchestratorWebhookCreated = components['schemas']['OrchestratorWebhookCreated'];
+export type OrchestratorWebhookEventName = components['schemas']['OrchestratorWebhookEventName'];
+export type TestOrchestratorWebhookRequest = components['schemas']['TestOrchestratorWebhookRequest'];
+export type OrchestratorWebhookTestResult = components['schemas']['OrchestratorWebhookTestResult'];
+export type OrchestratorWebhookAnswer = components['schemas']['OrchestratorWebhookAnswer'];
 export type PayeeAddress = components['schemas']['PayeeAddress'];
 export type StartDate = components['schemas']['StartDate'];
 export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
@@ -6727,7 +7662,6 @@ export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
 export type PayCalldata = components['schemas']['PayCalldata'];
 export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
 export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
-export type Ulid = components['schemas']['Ulid'];
 export type Signature = components['schemas']['Signature'];
 export type UintString = components['schemas']['UintString'];
 export type SignedTypedData = components['schemas']['SignedTypedData'];
@@ -6847,6 +7781,7 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
@@ -6863,6 +7798,12 @@ export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery
 export type ParameterClientUserIdPath = components['parameters']['ClientUserIdPath'];
 export type ParameterPaymentDetailsIdQuery = components['parameters']['PaymentDetailsIdQuery'];
 export type ParameterClientIdRecordPath = components['parameters']['ClientIdRecordPath'];
+export type ParameterPageNumberQuery = components['parameters']['PageNumberQuery'];
+export type ParameterPageLimitQuery = components['parameters']['PageLimitQuery'];
+export type ParameterOrchestratorClientIdPath = components['parameters']['OrchestratorClientIdPath'];
+export type ParameterOrchestratorClientIdQuery = components['parameters']['OrchestratorClientIdQuery'];
+export type ParameterOrchestratorFeeConfigPath = components['parameters']['OrchestratorFeeConfigPath'];
+export type ParameterOrchestratorWebhookPath = components['parameters']['OrchestratorWebhookPath'];
 export type ParameterSandboxPageLimitQuery = components['parameters']['SandboxPageLimitQuery'];
 export type ParameterSandboxPageCursorQuery = components['parameters']['SandboxPageCursorQuery'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -7547,6 +8488,609 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrchestrator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrchestratorRequest"];
+            };
+        };
+        responses: {
+            /** @description The orchestrator is created, with its key. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrchestratorClientIds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page to answer, from 1 (1 by default).
+                 * @example 1
+                 */
+                page?: components["parameters"]["PageNumberQuery"];
+                /**
+                 * @description The most items a page holds, 1 to 100 (50 by default).
+                 * @example 50
+                 */
+                limit?: components["parameters"]["PageLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of active links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorClientIdLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    linkOrchestratorClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkOrchestratorClientIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The active link. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorClientIdLinked"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unlinkOrchestratorClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The public value of the linked client ID (its `x-client-id`).
+                 * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+                 */
+                clientId: components["parameters"]["OrchestratorClientIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorClientIdUnlinked"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClientIdLinkIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientIdLinkIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The onboarding URL and the intent. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkIntentCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrchestratorFeeConfigs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The public value of a client ID linked to the calling orchestrator, to act on that client ID's
+                 *     override instead of the orchestrator's own setting. A client ID not linked to it answers `404`.
+                 * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+                 */
+                clientId?: components["parameters"]["OrchestratorClientIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee configurations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorFeeConfigList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrchestratorFeeConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrchestratorFeeConfigRequest"];
+            };
+        };
+        responses: {
+            /** @description The created fee configuration, active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorFeeConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableOrchestratorFeeConfig: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The public value of a client ID linked to the calling orchestrator, to act on that client ID's
+                 *     override instead of the orchestrator's own setting. A client ID not linked to it answers `404`.
+                 * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+                 */
+                clientId?: components["parameters"]["OrchestratorClientIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The fee configuration's identifier.
+                 * @example 01KM9T7F6G8X8R6T3N5B1D0HQG
+                 */
+                id: components["parameters"]["OrchestratorFeeConfigPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disabled fee configuration. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorFeeConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrchestratorFeeConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fee configuration's identifier.
+                 * @example 01KM9T7F6G8X8R6T3N5B1D0HQG
+                 */
+                id: components["parameters"]["OrchestratorFeeConfigPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrchestratorFeeConfigRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated fee configuration. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorFeeConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrchestratorBranding: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The public value of a client ID linked to the calling orchestrator, to act on that client ID's
+                 *     override instead of the orchestrator's own setting. A client ID not linked to it answers `404`.
+                 * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+                 */
+                clientId?: components["parameters"]["OrchestratorClientIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branding that applies, or null. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorBranding"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrchestratorBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrchestratorBrandingRequest"];
+            };
+        };
+        responses: {
+            /** @description The created branding. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorBranding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeOrchestratorBranding: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The public value of a client ID linked to the calling orchestrator, to act on that client ID's
+                 *     override instead of the orchestrator's own setting. A client ID not linked to it answers `404`.
+                 * @example cli_5b0e2f7c9a1d4e8b3c6f0a2d9e7b1c45
+                 */
+                clientId?: components["parameters"]["OrchestratorClientIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether a branding was removed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorBrandingRemoved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrchestratorBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrchestratorBrandingRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated branding. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorBranding"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrchestratorWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorWebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrchestratorWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrchestratorWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook, active, and its secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorWebhookCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendOrchestratorWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestOrchestratorWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description How many test deliveries were made. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorWebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deactivateOrchestratorWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The orchestrator webhook's identifier.
+                 * @example we_01KM9TBK0M2X8R6T3N5B1D0HQJ
+                 */
+                id: components["parameters"]["OrchestratorWebhookPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, inactive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorWebhookAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateOrchestratorWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The orchestrator webhook's identifier.
+                 * @example we_01KM9TBK0M2X8R6T3N5B1D0HQJ
+                 */
+                id: components["parameters"]["OrchestratorWebhookPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, active. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrchestratorWebhookAnswer"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -33,6 +33,8 @@ Options:
   --extra-api-key KEY         a second credential, of the other kind than the first, so that
   --extra-client-id ID          the checks that need both kinds can run
   --extra-origin ORIGIN
+  --orchestrator-key KEY      an orchestrator key (orc_...), or set PAYREQ_ORCHESTRATOR_KEY: the
+                              orchestrator operations take only that; never printed
   --stateful                  the target keeps state and enforces every rule (a real server):
                               run the checks a stateless mock cannot pass (wrong keys, origins,
                               unknown ids, body size, create-then-read); without it they are
@@ -58,12 +60,15 @@ const command = "npm run contract --";
 
 const maxUnanswered = 3;
 
+/** The credentials given as the main or the extra one. */
+type ApiKeyOrClientId = Exclude<Credentials, { orchestratorKey: string }>;
+
 function readCredentials(
   prefix: string,
   apiKey: string | undefined,
   clientId: string | undefined,
   origin: string | undefined,
-): Credentials | undefined {
+): ApiKeyOrClientId | undefined {
   if (apiKey !== undefined && clientId !== undefined) {
     throw new UsageError(`give either --${prefix}api-key or --${prefix}client-id, not both`, command);
   }
@@ -112,6 +117,7 @@ function readOptions() {
       "extra-api-key": { type: "string" },
       "extra-client-id": { type: "string" },
       "extra-origin": { type: "string" },
+      "orchestrator-key": { type: "string" },
       stateful: { type: "boolean" },
       "strict-bodies": { type: "boolean" },
       json: { type: "boolean" },
@@ -147,6 +153,8 @@ function readOptions() {
       command,
     );
   }
+  const orchestratorKey = values["orchestrator-key"] ?? (process.env.PAYREQ_ORCHESTRATOR_KEY || undefined);
+  if (orchestratorKey === "") throw new UsageError("--orchestrator-key is empty", command);
   const timeout = values.timeout ?? "15000";
   const timeoutMs = Number(timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
@@ -156,6 +164,7 @@ function readOptions() {
     baseUrl: parsedBase.href.replace(/\/$/, ""),
     ...main,
     ...(extra ? { extra } : {}),
+    ...(orchestratorKey ? { orchestratorKey } : {}),
   };
   return {
     target,

@@ -1,9 +1,11 @@
 import type { SpecOperation } from "../spec/operations.ts";
 import { type CheckDefinition, defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
 import {
+  accepts,
   type ClientIdCredentials,
   credentialHeaders,
   isApiKey,
+  isOrchestratorKey,
   listCredentials,
   MissingCredential,
   type PlannedCheck,
@@ -12,6 +14,7 @@ import type { ContractRequest } from "./valid-inputs.ts";
 
 const disallowedOrigin = "https://not-allowed.invalid";
 const wrongApiKey = "payreq-contract-suite-wrong-api-key";
+const wrongOrchestratorKey = "orc_payreq_contract_suite_wrong_key";
 const unknownClientId = "payreq-contract-suite-unknown-client-id";
 const placeholderOrigin = "https://app.example";
 
@@ -24,12 +27,15 @@ const needsClientId = new MissingCredential(
 
 /** Which credentials of the target an operation accepts. */
 export function acceptedCredentials(context: SuiteContext, operation: SpecOperation) {
-  return listCredentials(context.target).filter((credentials) =>
-    isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId,
-  );
+  return listCredentials(context.target).filter((credentials) => accepts(operation, credentials));
 }
 
 export function missingCredentialReason(operation: SpecOperation): MissingCredential {
+  if (operation.acceptsOrchestratorKey) {
+    return new MissingCredential(
+      "needs an orchestrator key (--orchestrator-key): this operation takes no other credential",
+    );
+  }
   return new MissingCredential(
     operation.acceptsApiKey
       ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
@@ -48,7 +54,8 @@ export function planAuthChecks(
 ): PlannedCheck[] {
   const stateless = !context.options.stateful;
   const givenClientId = listCredentials(context.target).find(
-    (credentials): credentials is ClientIdCredentials => !isApiKey(credentials),
+    (credentials): credentials is ClientIdCredentials =>
+      !isApiKey(credentials) && !isOrchestratorKey(credentials),
   );
   const anyClientId: ClientIdCredentials = givenClientId ?? {
     clientId: unknownClientId,
@@ -69,6 +76,24 @@ export function planAuthChecks(
     return defineCheck(context, definition);
   };
 
+  if (operation.acceptsOrchestratorKey) {
+    const givenApiKey = listCredentials(context.target).find(isApiKey);
+    return [
+      check("no credentials -> 401", {}, 401),
+      check(
+        "wrong orchestrator key -> 401",
+        credentialHeaders({ orchestratorKey: wrongOrchestratorKey }),
+        401,
+        stateless ? "Prism accepts any orchestrator key value" : undefined,
+      ),
+      check(
+        "API key instead of an orchestrator key -> 401",
+        credentialHeaders(givenApiKey ?? { apiKey: wrongApiKey }),
+        401,
+        stateless ? "Prism accepts any credential of the operation's security" : undefined,
+      ),
+    ];
+  }
   const checks = [
     check("no credentials -> 401", {}, 401),
     check(

@@ -8,6 +8,7 @@ import {
   type ContractSuiteOptions,
   type ContractTarget,
   isApiKey,
+  isOrchestratorKey,
   listCredentials,
   MissingCredential,
   type PlannedCheck,
@@ -34,12 +35,15 @@ const defaultTimeoutMs = 15_000;
 /** Shorter values are not secrets worth hiding, and replacing them would garble the text. */
 const shortestRedactedKey = 4;
 
-/** Replaces every API key of the target in a text that may quote a server's answer. */
+/** Replaces every API key and orchestrator key of the target in a text that may quote a server's answer. */
 export function redactSecrets(target: ContractTarget, text: string): string {
   let redacted = text;
   for (const credentials of listCredentials(target)) {
     if (isApiKey(credentials) && credentials.apiKey.length >= shortestRedactedKey) {
       redacted = redacted.replaceAll(credentials.apiKey, "[api key]");
+    }
+    if (isOrchestratorKey(credentials) && credentials.orchestratorKey.length >= shortestRedactedKey) {
+      redacted = redacted.replaceAll(credentials.orchestratorKey, "[orchestrator key]");
     }
   }
   return redacted;

@@ -2,11 +2,13 @@ import { readPathOperations, type SpecOperation } from "../spec/operations.ts";
 import type { SpecDocument } from "../spec/spec-document.ts";
 import { NoAnswerError, sendRequest } from "./http-exchange.ts";
 import {
+  accepts,
   type ContractTarget,
   type Credentials,
   credentialHeaders,
   describeCredentials,
   isApiKey,
+  isOrchestratorKey,
   listCredentials,
 } from "./target.ts";
 import { listValidCalls } from "./valid-inputs.ts";
@@ -15,9 +17,7 @@ import { listValidCalls } from "./valid-inputs.ts";
 function probeFor(credentials: Credentials, operations: SpecOperation[]): SpecOperation | undefined {
   return operations.find(
     (operation) =>
-      operation.method === "GET" &&
-      operation.pathParams.length === 0 &&
-      (isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId),
+      operation.method === "GET" && operation.pathParams.length === 0 && accepts(operation, credentials),
   );
 }
 
@@ -52,7 +52,7 @@ export async function findRefusedCredential(
     }
     if (status === 401 || status === 403) {
       const which = describeCredentials(credentials);
-      return `${target.baseUrl} refused the ${which} (${probe.method} ${probe.key} answered ${status}): check the ${which}${isApiKey(credentials) ? "" : " and its origin"} and run again.`;
+      return `${target.baseUrl} refused the ${which} (${probe.method} ${probe.key} answered ${status}): check the ${which}${isApiKey(credentials) || isOrchestratorKey(credentials) ? "" : " and its origin"} and run again.`;
     }
   }
   return undefined;

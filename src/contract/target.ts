@@ -1,13 +1,22 @@
-/** A credential the service accepts: a secret API key, or a public client ID with the calling page's origin. */
-export type Credentials = ApiKeyCredentials | ClientIdCredentials;
+/**
+ * A credential the service accepts: a secret API key, a public client ID with the calling page's
+ * origin, or an orchestrator's key (the orchestrator operations take only that).
+ */
+export type Credentials = ApiKeyCredentials | ClientIdCredentials | OrchestratorKeyCredentials;
 export type ApiKeyCredentials = { apiKey: string };
 export type ClientIdCredentials = { clientId: string; origin: string };
+export type OrchestratorKeyCredentials = { orchestratorKey: string };
 
 /**
  * The deployment under test. `extra` is an optional second valid credential, used for the checks that
- * need a credential of the other kind (a client ID when the main one is an API key, or the reverse).
+ * need a credential of the other kind (a client ID when the main one is an API key, or the reverse);
+ * `orchestratorKey`, an optional orchestrator key for the orchestrator operations.
  */
-export type ContractTarget = { baseUrl: string; extra?: Credentials } & Credentials;
+export type ContractTarget = {
+  baseUrl: string;
+  extra?: ApiKeyCredentials | ClientIdCredentials;
+  orchestratorKey?: string;
+} & (ApiKeyCredentials | ClientIdCredentials);
 
 export interface ContractSuiteOptions {
   /**
@@ -71,20 +80,38 @@ export function isApiKey(credentials: Credentials): credentials is ApiKeyCredent
   return "apiKey" in credentials;
 }
 
-/** The credentials of a target: the main one first, then `extra`. */
+export function isOrchestratorKey(credentials: Credentials): credentials is OrchestratorKeyCredentials {
+  return "orchestratorKey" in credentials;
+}
+
+/** The credentials of a target: the main one first, then `extra`, then the orchestrator key. */
 export function listCredentials(target: ContractTarget): Credentials[] {
-  const main: Credentials = isApiKey(target)
-    ? { apiKey: target.apiKey }
-    : { clientId: target.clientId, origin: target.origin };
-  return target.extra ? [main, target.extra] : [main];
+  const main: Credentials =
+    "apiKey" in target ? { apiKey: target.apiKey } : { clientId: target.clientId, origin: target.origin };
+  return [
+    main,
+    ...(target.extra ? [target.extra] : []),
+    ...(target.orchestratorKey ? [{ orchestratorKey: target.orchestratorKey }] : []),
+  ];
+}
+
+/** Whether an operation takes a credential of this kind. */
+export function accepts(
+  operation: { acceptsApiKey: boolean; acceptsClientId: boolean; acceptsOrchestratorKey: boolean },
+  credentials: Credentials,
+): boolean {
+  if (isOrchestratorKey(credentials)) return operation.acceptsOrchestratorKey;
+  return isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId;
 }
 
 export function describeCredentials(credentials: Credentials): string {
+  if (isOrchestratorKey(credentials)) return "orchestrator key";
   return isApiKey(credentials) ? "API key" : "client ID";
 }
 
 /** The headers that present a credential. */
 export function credentialHeaders(credentials: Credentials): Record<string, string> {
+  if (isOrchestratorKey(credentials)) return { "x-orchestrator-key": credentials.orchestratorKey };
   return isApiKey(credentials)
     ? { "x-api-key": credentials.apiKey }
     : { "x-client-id": credentials.clientId, origin: credentials.origin };

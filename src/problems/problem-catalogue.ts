@@ -67,6 +67,12 @@ export const problemCatalogue = {
     status: 409,
     by: ["server"],
   },
+  alreadyExists: {
+    type: "/problems/already-exists",
+    title: "Already exists",
+    status: 409,
+    by: ["server"],
+  },
   deliveryInProgress: {
     type: "/problems/delivery-in-progress",
     title: "Delivery in progress",

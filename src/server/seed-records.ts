@@ -1,11 +1,38 @@
 import { webhookEventNames } from "../wire/webhook-event.ts";
+import { hashOrchestratorKey, orchestratorKeyPrefix } from "./auth/orchestrator-keys.ts";
 import { configuredEndpointId, type SandboxConfig } from "./config/sandbox-config.ts";
 import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
 import type { Store } from "./store/store.ts";
 
-/** Puts the records the configuration names (client IDs, webhook endpoints) into the store, as the server starts. */
+/** Puts the records the configuration names (client IDs, webhook endpoints, orchestrators) into the store, as the server starts. */
 export async function seedConfiguredRecords(store: Store, config: SandboxConfig, now: Date): Promise<void> {
-  await Promise.all([seedClientIds(store, config, now), seedWebhookEndpoints(store, config, now)]);
+  await Promise.all([
+    seedClientIds(store, config, now),
+    seedWebhookEndpoints(store, config, now),
+    seedOrchestrators(store, config, now),
+  ]);
+}
+
+/** Puts the configured orchestrators into the store, their keys as hashes; one already there is kept. */
+async function seedOrchestrators(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const account of config.accounts) {
+    for (const orchestrator of account.orchestrators ?? []) {
+      if (await store.orchestrators.get(orchestrator.id)) continue;
+      await store.orchestrators.put({
+        id: orchestrator.id,
+        accountId: account.id,
+        name: orchestrator.name,
+        supportEmail: null,
+        status: "active",
+        keyId: orchestrator.id,
+        keyPrefix: orchestratorKeyPrefix(orchestrator.key),
+        keyHash: hashOrchestratorKey(orchestrator.key),
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  }
 }
 
 /**
@@ -44,6 +71,7 @@ async function seedWebhookEndpoints(store: Store, config: SandboxConfig, now: Da
       await store.webhookEndpoints.put({
         id,
         accountId: account.id,
+        scope: "account",
         url: endpoint.url,
         secret: endpoint.secret ?? account.webhookSecret,
         events: endpoint.events ?? [...webhookEventNames],

@@ -42,6 +42,7 @@ export const securitySchemeNames = {
   apiKey: "ApiKeyAuth",
   clientId: "ClientIdAuth",
   origin: "ClientOrigin",
+  orchestratorKey: "OrchestratorKeyAuth",
 } as const;
 
 export type CredentialRole = keyof typeof securitySchemeNames;
@@ -67,6 +68,8 @@ export interface SpecOperation {
   credentials: string[][];
   acceptsApiKey: boolean;
   acceptsClientId: boolean;
+  /** Takes an orchestrator key alone (the orchestrator operations). */
+  acceptsOrchestratorKey: boolean;
 }
 
 /** The header each security scheme of `securitySchemeNames` is sent in, in lower case. */
@@ -81,7 +84,12 @@ export function credentialHeaders(
     }
     return scheme.name.toLowerCase();
   };
-  return { apiKey: headerOf("apiKey"), clientId: headerOf("clientId"), origin: headerOf("origin") };
+  return {
+    apiKey: headerOf("apiKey"),
+    clientId: headerOf("clientId"),
+    origin: headerOf("origin"),
+    orchestratorKey: headerOf("orchestratorKey"),
+  };
 }
 
 function readParameter(document: SpecDocument, entry: unknown): OperationParameter {
@@ -213,6 +221,9 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
             (set) => set.length === 1 && set[0] === securitySchemeNames.apiKey,
           ),
           acceptsClientId: requirements.some((set) => set.includes(securitySchemeNames.clientId)),
+          acceptsOrchestratorKey: requirements.some(
+            (set) => set.length === 1 && set[0] === securitySchemeNames.orchestratorKey,
+          ),
         });
       }
     }

@@ -12,13 +12,15 @@ import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { describeContractSuite } from "./describe-contract-suite.ts";
 
 // The contract suite against the reference server, stateful checks included: every check is sent
-// and must pass, with the sandbox's sample API key and its client ID from an allowed origin.
+// and must pass, with the sandbox's sample API key, its client ID from an allowed origin and its
+// orchestrator key.
 
 const allowedOrigin = "http://localhost:5173";
 const target: ContractTarget = {
   baseUrl: "http://127.0.0.1:1",
   apiKey: sampleCredentials.apiKey,
   extra: { clientId: sampleCredentials.clientId, origin: allowedOrigin },
+  orchestratorKey: sampleCredentials.orchestratorKey,
 };
 
 let running: RunningServer | undefined;
@@ -49,6 +51,8 @@ describe("the plan for the reference server", () => {
       "wrong API key -> 401",
       "unknown client ID -> 401",
       "client ID from a disallowed origin -> 403",
+      "wrong orchestrator key -> 401",
+      "API key instead of an orchestrator key -> 401",
     ]) {
       expect(names).toContain(stateful);
     }

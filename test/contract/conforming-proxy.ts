@@ -18,11 +18,13 @@ export interface ConformingProxy {
   apiKey: string;
   clientId: string;
   allowedOrigin: string;
+  orchestratorKey: string;
   stop(): Promise<void>;
 }
 
 const apiKey = "proxy-api-key";
 const clientId = "proxy-client-id";
+const orchestratorKey = "orc_proxy_orchestrator_key";
 const allowedOrigin = "https://app.example";
 const bodyLimit = 1024 * 1024;
 
@@ -71,7 +73,10 @@ function rejectFirst(
   const key = request.headers["x-api-key"];
   const client = request.headers["x-client-id"];
   const origin = request.headers.origin;
-  if (key !== undefined) {
+  if (operation.acceptsOrchestratorKey) {
+    if (request.headers["x-orchestrator-key"] !== orchestratorKey)
+      return [401, "Unauthorized", "no or unknown orchestrator key"];
+  } else if (key !== undefined) {
     if (key !== apiKey || !operation.acceptsApiKey) return [401, "Unauthorized", "unknown API key"];
   } else if (client !== undefined && operation.acceptsClientId) {
     if (client !== clientId || origin === undefined)
@@ -113,6 +118,7 @@ function rejectFirst(
 
 /** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
 function upstreamCredentials(route: Route | undefined): Record<string, string> {
+  if (route?.operation.acceptsOrchestratorKey) return { "x-orchestrator-key": "orc_any_key_value" };
   if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
   return { "x-client-id": "any", origin: allowedOrigin };
 }
@@ -206,6 +212,7 @@ export async function startConformingProxy(upstream: string, spec: SpecDocument)
     apiKey,
     clientId,
     allowedOrigin,
+    orchestratorKey,
     stop: async () => {
       server.closeAllConnections();
       server.close();

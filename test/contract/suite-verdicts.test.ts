@@ -29,6 +29,7 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       baseUrl: proxy.baseUrl,
       apiKey: proxy.apiKey,
       extra: { clientId: proxy.clientId, origin: proxy.allowedOrigin },
+      orchestratorKey: proxy.orchestratorKey,
     };
     // Prism behind the proxy refuses body members the spec does not describe.
     results = await runContractSuite(target, { stateful: true, strictBodies: true });
@@ -153,8 +154,13 @@ describe("against a server that breaks the contract", () => {
     // Only the checks that need a client ID, which none was given, are not sent: the disallowed
     // origin of every operation that takes one, and all but the credential checks of the operations
     // that take nothing else.
-    const clientIdOnly = readPathOperations(loadBundledSpec())
-      .filter((operation) => !operation.acceptsApiKey)
+    const operations = readPathOperations(loadBundledSpec());
+    const clientIdOnly = operations
+      .filter((operation) => !operation.acceptsApiKey && !operation.acceptsOrchestratorKey)
+      .map((operation) => operation.operationId);
+    // The orchestrator operations take only an orchestrator key, which none was given either.
+    const orchestratorOnly = operations
+      .filter((operation) => operation.acceptsOrchestratorKey)
       .map((operation) => operation.operationId);
     expect(clientIdOnly.toSorted()).toEqual([
       "createPayeeDestination",
@@ -165,12 +171,19 @@ describe("against a server that breaks the contract", () => {
     ]);
     expect(results.filter((result) => result.outcome === "needs-stateful-server")).toEqual([]);
     const notSent = results.filter((result) => result.outcome === "needs-credential");
-    const notSentElsewhere = notSent.filter((result) => !clientIdOnly.includes(result.operationId));
+    const notSentForOrchestrators = notSent.filter((result) => orchestratorOnly.includes(result.operationId));
+    for (const result of notSentForOrchestrators) expect(result.reason).toMatch(/^needs an orchestrator key/);
+    const notSentElsewhere = notSent.filter(
+      (result) =>
+        !clientIdOnly.includes(result.operationId) && !orchestratorOnly.includes(result.operationId),
+    );
     expect(notSentElsewhere.map((result) => result.check)).toEqual(
       Array(notSentElsewhere.length).fill("client ID from a disallowed origin -> 403"),
     );
     expect(notSentElsewhere.length).toBeGreaterThan(0);
-    for (const result of notSent) expect(result.reason).toMatch(/^needs a client ID/);
+    for (const result of notSent.filter((entry) => !orchestratorOnly.includes(entry.operationId))) {
+      expect(result.reason).toMatch(/^needs a client ID/);
+    }
     const sentClientIdOnly = results.filter(
       (result) => clientIdOnly.includes(result.operationId) && result.outcome !== "needs-credential",
     );

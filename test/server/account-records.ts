@@ -12,6 +12,8 @@ export interface TestAccount {
   name: string;
   apiKey: CallOptions;
   clientId: CallOptions;
+  /** The key of one of the account's orchestrators. */
+  orchestrator: CallOptions;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the makers read the answers freely
@@ -35,10 +37,32 @@ export class AccountRecords {
     private readonly hookUrl: string,
   ) {}
 
+  /** Where the account's webhooks send their deliveries. */
+  hookUrlFor(): string {
+    return this.hookUrl;
+  }
+
   /** Calls as the account with its API key; throws unless the answer is `status`. */
   async expect(status: number, method: string, path: string, body?: unknown): Promise<AnswerBody> {
     const answer = await this.server.call(method, path, {
       ...this.account.apiKey,
+      ...(body === undefined ? {} : { body }),
+    });
+    if (answer.status !== status) {
+      throw new Error(`${this.account.name}: ${method} ${path} answered ${answer.status}: ${answer.text}`);
+    }
+    return answer.body;
+  }
+
+  /** Calls as the account's orchestrator; throws unless the answer is `status`. */
+  async expectAsOrchestrator(
+    status: number,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<AnswerBody> {
+    const answer = await this.server.call(method, path, {
+      ...this.account.orchestrator,
       ...(body === undefined ? {} : { body }),
     });
     if (answer.status !== status) {
@@ -162,6 +186,28 @@ const makers: Record<RecordKind, (records: AccountRecords) => Promise<string>> =
     return (await records.expect(200, "GET", `/sandbox/webhooks/deliveries?${query}`)).deliveries[0].id;
   },
   webhookEvent: async (records) => (await records.webhookDelivery()).eventId,
+  linkedClientId: async (records) => {
+    const created = await records.expect(201, "POST", "/v2/client-ids", {
+      label: "Linked",
+      allowedDomains: ["https://shop.example.com"],
+    });
+    await records.expectAsOrchestrator(201, "POST", "/v2/orchestrators/client-ids", {
+      clientId: created.clientId,
+    });
+    return created.clientId;
+  },
+  orchestratorFeeConfig: async (records) => {
+    const body = { flow: "incoming", feeBearer: "recipient", bps: 100, evmRecipientAddress: payee };
+    const clientId = await records.one("linkedClientId");
+    return (
+      await records.expectAsOrchestrator(201, "POST", "/v2/orchestrators/fee-configs", { ...body, clientId })
+    ).id;
+  },
+  orchestratorWebhook: async (records) => {
+    const url = `${records.hookUrlFor()}?webhook=${randomBytes(4).toString("hex")}`;
+    return (await records.expectAsOrchestrator(201, "POST", "/v2/orchestrators/webhooks", { url })).webhook
+      .id;
+  },
 };
 
 /** An identifier of `kind` in the form the service gives, which no record has. */
@@ -181,7 +227,10 @@ export function unknownRecordId(kind: RecordKind): string {
     case "payeeDestination":
       return `${formatPayeeAddress(newWallet().address, fauSepolia.chainId)}:${fauSepolia.tokenAddress}`;
     case "webhookEndpoint":
+    case "orchestratorWebhook":
       return `we_${ulid}`;
+    case "linkedClientId":
+      return `cli_${randomBytes(16).toString("hex")}`;
     default:
       return ulid;
   }

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultConfig } from "../../src/server/index.ts";
+import { createDefaultConfig, sampleCredentials } from "../../src/server/index.ts";
 import { createMemoryStore } from "../../src/server/store/memory-store.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { readTypedData } from "../../src/wire/typed-data.ts";
@@ -127,8 +127,146 @@ afterAll(() => new Promise((resolve) => receiver.close(resolve)));
 const endpoint = (server: TestServer) =>
   created<{ id: string }>(server, "POST", "/sandbox/webhooks/endpoints", { url: hookTarget });
 
+/** Call options of the sandbox's sample orchestrator. */
+const asOrchestrator = {
+  auth: "none",
+  headers: { "x-orchestrator-key": sampleCredentials.orchestratorKey },
+} as const;
+
+async function asOrchestratorCreated<T = Record<string, string>>(
+  server: TestServer,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const answer = await server.call(method, path, {
+    ...asOrchestrator,
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(answer.status, `${method} ${path}: ${answer.text}`).toBeLessThan(300);
+  return answer.body as T;
+}
+
+/** The public value of a new client ID linked to the sample orchestrator. */
+async function linkedClientId(server: TestServer): Promise<string> {
+  const { clientId } = await created(server, "POST", "/v2/client-ids", {
+    label: "Linked",
+    allowedDomains: ["https://shop.example.com"],
+  });
+  await asOrchestratorCreated(server, "POST", "/v2/orchestrators/client-ids", { clientId });
+  return clientId as string;
+}
+
+const orchestratorFee = { flow: "incoming", feeBearer: "recipient", bps: 100, evmRecipientAddress: payee };
+
+/** A new webhook of the sample orchestrator. */
+async function orchestratorWebhook(server: TestServer): Promise<string> {
+  const url = `${hookTarget}?webhook=${++sequence}`;
+  return (
+    await asOrchestratorCreated<{ webhook: { id: string } }>(server, "POST", "/v2/orchestrators/webhooks", {
+      url,
+    })
+  ).webhook.id;
+}
+
 /** A successful call of each operation that writes, after the calls that make it possible. */
 const writingCalls: Record<string, Setup> = {
+  createOrchestrator: async () => ({
+    method: "POST",
+    path: "/v2/orchestrators",
+    body: { orchestratorName: "Northwind Checkout" },
+  }),
+  linkOrchestratorClientId: async (server) => {
+    const { clientId } = await created(server, "POST", "/v2/client-ids", {
+      label: "To link",
+      allowedDomains: ["https://shop.example.com"],
+    });
+    return { method: "POST", path: "/v2/orchestrators/client-ids", body: { clientId }, ...asOrchestrator };
+  },
+  unlinkOrchestratorClientId: async (server) => ({
+    method: "DELETE",
+    path: `/v2/orchestrators/client-ids/${await linkedClientId(server)}`,
+    ...asOrchestrator,
+  }),
+  createClientIdLinkIntent: async () => ({
+    method: "POST",
+    path: "/v2/orchestrators/client-id-link-intents",
+    body: { clientIdName: "Storefront" },
+    ...asOrchestrator,
+  }),
+  createOrchestratorFeeConfig: async (server) => ({
+    method: "POST",
+    path: "/v2/orchestrators/fee-configs",
+    body: { ...orchestratorFee, clientId: await linkedClientId(server) },
+    ...asOrchestrator,
+  }),
+  updateOrchestratorFeeConfig: async (server) => {
+    const body = { ...orchestratorFee, clientId: await linkedClientId(server) };
+    const { id } = await asOrchestratorCreated(server, "POST", "/v2/orchestrators/fee-configs", body);
+    return {
+      method: "PATCH",
+      path: `/v2/orchestrators/fee-configs/${id}`,
+      body: { bps: 150 },
+      ...asOrchestrator,
+    };
+  },
+  disableOrchestratorFeeConfig: async (server) => {
+    const body = { ...orchestratorFee, clientId: await linkedClientId(server) };
+    const { id } = await asOrchestratorCreated(server, "POST", "/v2/orchestrators/fee-configs", body);
+    return { method: "DELETE", path: `/v2/orchestrators/fee-configs/${id}`, ...asOrchestrator };
+  },
+  createOrchestratorBranding: async (server) => ({
+    method: "POST",
+    path: "/v2/orchestrators/branding",
+    body: { primaryActionColor: "#1d4ed8", clientId: await linkedClientId(server) },
+    ...asOrchestrator,
+  }),
+  updateOrchestratorBranding: async (server) => {
+    const clientId = await linkedClientId(server);
+    await asOrchestratorCreated(server, "POST", "/v2/orchestrators/branding", {
+      logoPath: "/a.svg",
+      clientId,
+    });
+    return {
+      method: "PATCH",
+      path: "/v2/orchestrators/branding",
+      body: { primaryActionColor: "#b91c1c", clientId },
+      ...asOrchestrator,
+    };
+  },
+  removeOrchestratorBranding: async (server) => {
+    const clientId = await linkedClientId(server);
+    await asOrchestratorCreated(server, "POST", "/v2/orchestrators/branding", {
+      logoPath: "/a.svg",
+      clientId,
+    });
+    return { method: "DELETE", path: `/v2/orchestrators/branding?clientId=${clientId}`, ...asOrchestrator };
+  },
+  createOrchestratorWebhook: async () => ({
+    method: "POST",
+    path: "/v2/orchestrators/webhooks",
+    body: { url: `${hookTarget}?webhook=${++sequence}` },
+    ...asOrchestrator,
+  }),
+  activateOrchestratorWebhook: async (server) => {
+    const id = await orchestratorWebhook(server);
+    await asOrchestratorCreated(server, "DELETE", `/v2/orchestrators/webhooks/${id}`);
+    return { method: "PATCH", path: `/v2/orchestrators/webhooks/${id}`, ...asOrchestrator };
+  },
+  deactivateOrchestratorWebhook: async (server) => ({
+    method: "DELETE",
+    path: `/v2/orchestrators/webhooks/${await orchestratorWebhook(server)}`,
+    ...asOrchestrator,
+  }),
+  sendOrchestratorWebhookTest: async (server) => {
+    await orchestratorWebhook(server);
+    return {
+      method: "POST",
+      path: "/v2/orchestrators/webhooks/test",
+      body: { eventType: "client_id.linked" },
+      ...asOrchestrator,
+    };
+  },
   registerPayer: async () => ({ method: "POST", path: "/v2/payer", body: payerRegistration(freshUserId()) }),
   updatePayerComplianceStatus: async (server) => ({
     method: "PATCH",

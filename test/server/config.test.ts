@@ -109,6 +109,8 @@ describe("parseConfig", () => {
     config.accounts.push({ ...structuredClone(first), id: "acct_second" });
     expect(problemsOf(config)).toEqual([
       "accounts[1].apiKeys[0]: repeats the API key of accounts[0].apiKeys[0]; each must be unique",
+      "accounts[1].orchestrators[0].id: repeats the orchestrator id of accounts[0].orchestrators[0].id; each must be unique",
+      "accounts[1].orchestrators[0].key: repeats the orchestrator key of accounts[0].orchestrators[0].key; each must be unique",
       "accounts[1].clientIds[0].id: repeats the client ID record id of accounts[0].clientIds[0].id; each must be unique",
       "accounts[1].clientIds[0].clientId: repeats the client ID of accounts[0].clientIds[0].clientId; each must be unique",
     ]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleCredentials } from "../../src/server/index.ts";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { AccountRecords, type TestAccount, unknownRecordId } from "./account-records.ts";
@@ -14,15 +15,19 @@ import { type Receiver, startReceiver } from "./webhooks/receiver.ts";
 
 const otherClientId = "pk_other_account_0000000001";
 
+const otherOrchestratorKey = "orc_other_account_0000000001";
+
 const accountA: TestAccount = {
   name: "account A",
   apiKey: { auth: "apiKey" },
   clientId: { auth: "clientId" },
+  orchestrator: { auth: "none", headers: { "x-orchestrator-key": sampleCredentials.orchestratorKey } },
 };
 const accountB: TestAccount = {
   name: "account B",
   apiKey: { auth: "none", headers: { "x-api-key": otherApiKey } },
   clientId: { auth: "none", headers: { "x-client-id": otherClientId, origin: browserOrigin } },
+  orchestrator: { auth: "none", headers: { "x-orchestrator-key": otherOrchestratorKey } },
 };
 
 /**
@@ -135,7 +140,11 @@ async function callCase(
   for (const [input, values] of sent) {
     if (input.in === "body") setAt(body, input.pointer, input.list ? values : values[0]);
   }
-  const credential = operation.acceptsApiKey ? account.apiKey : account.clientId;
+  const credential = operation.acceptsOrchestratorKey
+    ? account.orchestrator
+    : operation.acceptsApiKey
+      ? account.apiKey
+      : account.clientId;
   const answer = await server.call(operation.method, query.size > 0 ? `${path}?${query}` : path, {
     ...credential,
     ...(body === undefined ? {} : { body }),
@@ -175,6 +184,9 @@ beforeAll(async () => {
   const config = configWithOtherAccount([
     { id: "cid_other", clientId: otherClientId, label: "Other shop", allowedDomains: [browserOrigin] },
   ]);
+  const other = config.accounts[1];
+  if (other)
+    other.orchestrators = [{ id: "01KM9T0A7Q3D25VT4F5V37E3S4", name: "Other", key: otherOrchestratorKey }];
   // Each test makes its own records, webhook endpoints among them.
   const settings = { accounts: config.accounts, maxWebhookEndpointsPerAccount: 1000 };
   server = await startWebhookServer({ settings });

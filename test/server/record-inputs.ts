@@ -18,7 +18,10 @@ export type RecordKind =
   | "signingNonce"
   | "webhookEndpoint"
   | "webhookDelivery"
-  | "webhookEvent";
+  | "webhookEvent"
+  | "linkedClientId"
+  | "orchestratorFeeConfig"
+  | "orchestratorWebhook";
 
 /** One input of an operation: a path or query parameter, or a body member at `pointer`. */
 export interface OperationInput {
@@ -56,6 +59,8 @@ const idPaths: [prefix: string, kind: RecordKind][] = [
   ["/v2/client-ids/", "clientIdRecord"],
   ["/v2/payouts/recurring/", "recurringPayment"],
   ["/sandbox/recurring-payments/", "recurringPayment"],
+  ["/v2/orchestrators/fee-configs/", "orchestratorFeeConfig"],
+  ["/v2/orchestrators/webhooks/", "orchestratorWebhook"],
 ];
 
 /**
@@ -92,6 +97,9 @@ const rules: Rule[] = [
   { name: "nonce", in: "body", at: "nonce", kind: "signingNonce" },
   { name: "nonce", in: "body", none: "the nonce of signed typed data, not a record" },
   { name: "endpointId", kind: "webhookEndpoint" },
+  { name: "clientId", kind: "linkedClientId" },
+  { name: "externalId", none: "the orchestrator's own name for an invited recipient" },
+  { name: "policyId", none: "a screening provider's policy" },
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
   { name: "token", none: "a currency symbol" },

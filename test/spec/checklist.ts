@@ -409,6 +409,25 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/{token}/refresh-step-transaction" },
   { method: "post", path: "/v2/secure-payments/multicall-payouts" },
   { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
+  // Published in 0.31.0: the orchestrator operations.
+  { method: "post", path: "/v2/orchestrators" },
+  { method: "get", path: "/v2/orchestrators/client-ids" },
+  { method: "post", path: "/v2/orchestrators/client-ids" },
+  { method: "delete", path: "/v2/orchestrators/client-ids/{clientId}" },
+  { method: "post", path: "/v2/orchestrators/client-id-link-intents" },
+  { method: "get", path: "/v2/orchestrators/fee-configs" },
+  { method: "post", path: "/v2/orchestrators/fee-configs" },
+  { method: "patch", path: "/v2/orchestrators/fee-configs/{id}" },
+  { method: "delete", path: "/v2/orchestrators/fee-configs/{id}" },
+  { method: "get", path: "/v2/orchestrators/branding" },
+  { method: "post", path: "/v2/orchestrators/branding" },
+  { method: "patch", path: "/v2/orchestrators/branding" },
+  { method: "delete", path: "/v2/orchestrators/branding" },
+  { method: "get", path: "/v2/orchestrators/webhooks" },
+  { method: "post", path: "/v2/orchestrators/webhooks" },
+  { method: "post", path: "/v2/orchestrators/webhooks/test" },
+  { method: "patch", path: "/v2/orchestrators/webhooks/{id}" },
+  { method: "delete", path: "/v2/orchestrators/webhooks/{id}" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -166,6 +166,7 @@ function describeCredentials(config: SandboxConfig, usesDefault: boolean, origin
       `  API key:         ${sampleCredentials.apiKey}   (header x-api-key)`,
       `  Client ID:       ${sampleCredentials.clientId}   (header x-client-id, with Origin http://localhost:5173 or ${origin})`,
       `  Webhook secret:  ${sampleCredentials.webhookSecret}`,
+      `  Orchestrator key: ${sampleCredentials.orchestratorKey}   (header x-orchestrator-key)`,
     ];
   }
   return [

@@ -58,6 +58,20 @@ export const sandboxConfigSchema = {
               },
             },
           },
+          orchestrators: {
+            type: "array",
+            maxItems: 20,
+            items: {
+              type: "object",
+              additionalProperties: false,
+              required: ["id", "name", "key"],
+              properties: {
+                id: { type: "string", pattern: "^[0-9A-HJKMNP-TV-Z]{26}$" },
+                name: { type: "string", minLength: 1, maxLength: 200 },
+                key: { type: "string", minLength: 16, maxLength: 200, pattern: "^orc_[A-Za-z0-9_]{8,200}$" },
+              },
+            },
+          },
           clientIds: {
             type: "array",
             items: {

@@ -50,7 +50,9 @@ function describe(error: ErrorObject, value: unknown): string {
     return `${fieldName(`${error.instancePath}/${String(params.missingProperty)}`)}: is required`;
   }
   // Secrets are never echoed, not even invalid ones.
-  const secret = /\/(apiKeys\/\d+|webhookSecret|webhookEndpoints\/\d+\/secret)$/.test(error.instancePath);
+  const secret = /\/(apiKeys\/\d+|webhookSecret|webhookEndpoints\/\d+\/secret|orchestrators\/\d+\/key)$/.test(
+    error.instancePath,
+  );
   const shown = secret ? `a value of ${characters(String(value).length)}` : JSON.stringify(value);
   const counted = countedKeywords[error.keyword];
   if (counted) {
@@ -92,6 +94,10 @@ function findDuplicates(config: SandboxConfig): string[] {
         endpoint.id ?? configuredEndpointId(a, e),
         `accounts[${a}].webhookEndpoints[${e}].id`,
       );
+    });
+    (account.orchestrators ?? []).forEach((orchestrator, o) => {
+      claim("orchestrator id", orchestrator.id, `accounts[${a}].orchestrators[${o}].id`);
+      claim("orchestrator key", orchestrator.key, `accounts[${a}].orchestrators[${o}].key`);
     });
     account.clientIds.forEach((client, c) => {
       claim("client ID record id", client.id, `accounts[${a}].clientIds[${c}].id`);

@@ -31,12 +31,22 @@ export interface WebhookEndpointConfig {
   events?: WebhookEventName[];
 }
 
+/** An orchestrator of the account, with its key (kept in the store as a hash only). */
+export interface OrchestratorConfig {
+  /** A ULID, the orchestrator's `id`. */
+  id: string;
+  name: string;
+  /** The value sent as `x-orchestrator-key`: `orc_` and at least 8 more characters. */
+  key: string;
+}
+
 export interface AccountConfig {
   id: string;
   apiKeys: string[];
   /** The default signing secret of the account's configured webhook endpoints. */
   webhookSecret: string;
   webhookEndpoints?: WebhookEndpointConfig[];
+  orchestrators?: OrchestratorConfig[];
   clientIds: ClientIdConfig[];
 }
 
@@ -128,6 +138,8 @@ export const sampleCredentials = {
   clientIdRecordId: "cid_sandbox",
   clientId: "pk_sandbox_7c41e2a9d5b8f036",
   webhookSecret: "whsec_sandbox_9a7d3c1e5b2f4860",
+  orchestratorId: "01KM9T0A7Q3D25VT4F5V37E3S3",
+  orchestratorKey: "orc_sandbox_4e1b7d2a9c5f3086",
 } as const;
 
 export function createDefaultConfig(): SandboxConfig {
@@ -137,6 +149,13 @@ export function createDefaultConfig(): SandboxConfig {
         id: sampleCredentials.accountId,
         apiKeys: [sampleCredentials.apiKey],
         webhookSecret: sampleCredentials.webhookSecret,
+        orchestrators: [
+          {
+            id: sampleCredentials.orchestratorId,
+            name: "Sandbox orchestrator",
+            key: sampleCredentials.orchestratorKey,
+          },
+        ],
         clientIds: [
           {
             id: sampleCredentials.clientIdRecordId,

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import type { CredentialRole } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
+import { hashOrchestratorKey } from "../auth/orchestrator-keys.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
@@ -16,7 +17,8 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
- * destinations) ignores an API key. Never echoes a credential. A client ID's check reads the
+ * destinations) ignores an API key; the orchestrator operations take only an orchestrator key in
+ * `x-orchestrator-key`. Never echoes a credential. A client ID's check reads the
  * store, and its account's sandbox clock with it (to stamp `lastUsedAt`), for every later step;
  * an API key's check reads nothing stored.
  */
@@ -29,11 +31,33 @@ export function authenticate(options: {
   /** The header of each credential, from the spec's security schemes. */
   headers: Record<CredentialRole, string>;
 }): RequestHandler {
-  const { apiKey: apiKeyHeader, clientId: clientIdHeader } = options.headers;
+  const {
+    apiKey: apiKeyHeader,
+    clientId: clientIdHeader,
+    orchestratorKey: orchestratorKeyHeader,
+  } = options.headers;
   return async (req, res, next) => {
     const state = stateOf(res);
     const route = state.route;
     if (!route) return next(new Error("authenticate runs after resolveOperation"));
+    if (route.acceptsOrchestratorKey) {
+      // The orchestrator operations take the orchestrator key and nothing else. The store holds
+      // only the key's hash, so the presented key is found by its hash.
+      const key = req.get(orchestratorKeyHeader);
+      if (key === undefined || key === "") {
+        return next(
+          unauthorized(
+            `Send an orchestrator key in ${orchestratorKeyHeader}; this operation takes no other credential.`,
+          ),
+        );
+      }
+      const orchestrator = await options.store.orchestrators.first("keyHash", hashOrchestratorKey(key));
+      if (orchestrator?.status !== "active") {
+        return next(unauthorized(`The orchestrator key in ${orchestratorKeyHeader} is not recognised.`));
+      }
+      state.principal = { kind: "orchestrator", accountId: orchestrator.accountId, orchestrator };
+      return next();
+    }
     const apiKey = req.get(apiKeyHeader);
     const clientId = req.get(clientIdHeader);
 

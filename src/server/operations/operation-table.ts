@@ -7,6 +7,32 @@ import {
 } from "../domain/client-ids/client-ids.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
+import {
+  createOrchestratorBranding,
+  getOrchestratorBranding,
+  removeOrchestratorBranding,
+  updateOrchestratorBranding,
+} from "../domain/orchestrators/branding.ts";
+import {
+  linkOrchestratorClientId,
+  listOrchestratorClientIds,
+  unlinkOrchestratorClientId,
+} from "../domain/orchestrators/client-id-links.ts";
+import { createClientIdLinkIntent } from "../domain/orchestrators/create-client-id-link-intent.ts";
+import { createOrchestrator } from "../domain/orchestrators/create-orchestrator.ts";
+import {
+  createOrchestratorFeeConfig,
+  disableOrchestratorFeeConfig,
+  listOrchestratorFeeConfigs,
+  updateOrchestratorFeeConfig,
+} from "../domain/orchestrators/fee-configs.ts";
+import {
+  activateOrchestratorWebhook,
+  createOrchestratorWebhook,
+  deactivateOrchestratorWebhook,
+  listOrchestratorWebhooks,
+  sendOrchestratorWebhookTest,
+} from "../domain/orchestrators/webhooks.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
@@ -127,6 +153,24 @@ export const operationHandlers: OperationHandlers = {
   getClientId,
   updateClientId,
   deleteClientId,
+  createOrchestrator,
+  linkOrchestratorClientId,
+  listOrchestratorClientIds,
+  unlinkOrchestratorClientId,
+  createClientIdLinkIntent,
+  createOrchestratorFeeConfig,
+  listOrchestratorFeeConfigs,
+  updateOrchestratorFeeConfig,
+  disableOrchestratorFeeConfig,
+  createOrchestratorBranding,
+  getOrchestratorBranding,
+  updateOrchestratorBranding,
+  removeOrchestratorBranding,
+  createOrchestratorWebhook,
+  listOrchestratorWebhooks,
+  activateOrchestratorWebhook,
+  deactivateOrchestratorWebhook,
+  sendOrchestratorWebhookTest,
   // Sandbox controls
   getSandboxClock,
   setSandboxClock,

@@ -260,6 +260,104 @@ export interface ClientIdRecord {
   lastUsedAt: string | null;
 }
 
+/**
+ * An orchestrator of one account. Its key is kept as a SHA-256 hash only: the key itself is
+ * answered once, when the orchestrator is created.
+ */
+export interface OrchestratorRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  supportEmail: string | null;
+  status: "active";
+  /** The key: its identifier, its first characters (shown), and its hash in lowercase hex. */
+  keyId: string;
+  keyPrefix: string;
+  keyHash: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type OrchestratorLinkStatus = Schemas["OrchestratorClientIdLink"]["status"];
+
+/** A client ID linked to an orchestrator (the client ID's record, by `clientIdId`). */
+export interface OrchestratorClientIdLinkRecord {
+  id: string;
+  /** The orchestrator's account. */
+  accountId: string;
+  orchestratorId: string;
+  clientIdId: string;
+  /** The client ID's public value, as it was when linked. */
+  clientId: string;
+  status: OrchestratorLinkStatus;
+  consentedAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * An invitation to create a client ID linked to an orchestrator. Completing it (the Auth API's
+ * intent operations) reads it by `accessToken`, creates the client ID and the link, and marks it used.
+ */
+export interface ClientIdLinkIntentRecord {
+  id: string;
+  accountId: string;
+  orchestratorId: string;
+  accessToken: string;
+  clientIdName: string;
+  allowedDomains: string[];
+  externalId: string | null;
+  kyt: Schemas["ClientIdLinkIntentKyt"] | null;
+  used: boolean;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A fee an orchestrator takes: its default (`clientIdId` null) or a linked client ID's override. */
+export interface OrchestratorFeeConfigRecord {
+  id: string;
+  accountId: string;
+  orchestratorId: string;
+  clientIdId: string | null;
+  clientId: string | null;
+  flow: Schemas["OrchestratorFeeFlow"];
+  feeBearer: Schemas["OrchestratorFeeBearer"];
+  bps: number;
+  usdCap: string | null;
+  evmRecipientAddress: string | null;
+  tronRecipientAddress: string | null;
+  status: "active" | "disabled";
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The branding members an orchestrator sets, null where unset. */
+export interface BrandingSettings {
+  logoPath: string | null;
+  pageBackgroundColor: string | null;
+  cardBackgroundColor: string | null;
+  primaryActionColor: string | null;
+  primaryTextColor: string | null;
+  secondaryTextColor: string | null;
+  termsPath: string | null;
+  privacyPath: string | null;
+  displayRequestBranding: boolean;
+}
+
+/** An orchestrator's branding, or a linked client ID's override of it: one per parent. */
+export interface OrchestratorBrandingRecord extends BrandingSettings {
+  id: string;
+  accountId: string;
+  orchestratorId: string;
+  clientIdId: string | null;
+  /** What it brands: `orchestrator`, or the client ID's record id for an override. */
+  parent: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A simulated ERC-20 or native balance in one account's wallet book: base units of `currency` held by `address`. */
 export interface WalletBalanceRecord {
   accountId: string;
@@ -313,9 +411,20 @@ export interface WebhookEventData {
 /** Where a webhook endpoint came from: the configuration file or the sandbox API. */
 export type WebhookEndpointSource = Schemas["SandboxWebhookEndpoint"]["source"];
 
+/**
+ * Whose events an endpoint receives: the account's own (the sandbox endpoints, every account
+ * event), or one orchestrator's (its webhooks, only the orchestrator's events).
+ */
+export type WebhookEndpointScope = "account" | "orchestrator";
+
 export interface WebhookEndpointRecord {
   id: string;
   accountId: string;
+  scope: WebhookEndpointScope;
+  /** The orchestrator of an `orchestrator` endpoint; absent for the account's own. */
+  orchestratorId?: string;
+  /** Whether events are sent to it; absent means active (account endpoints are never inactive). */
+  active?: boolean;
   url: string;
   /** The signing secret; never logged, shown only when created or rotated. */
   secret: string;
@@ -325,6 +434,9 @@ export interface WebhookEndpointRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The event of a delivery: an account's webhook event, or an orchestrator's (its webhooks' tests). */
+export type DeliveredEventName = WebhookEventName | Schemas["OrchestratorWebhookEventName"];
 
 export type WebhookDeliveryState = Schemas["SandboxWebhookDelivery"]["state"];
 
@@ -338,7 +450,7 @@ export interface WebhookDeliveryRecord {
   endpointId: string;
   url: string;
   eventId: string;
-  event: WebhookEventName;
+  event: DeliveredEventName;
   /** The request the event is about; null for test events. */
   requestId: string | null;
   test: boolean;

@@ -1,5 +1,10 @@
 import type {
+  ClientIdLinkIntentRecord,
   ClientIdRecord,
+  OrchestratorBrandingRecord,
+  OrchestratorClientIdLinkRecord,
+  OrchestratorFeeConfigRecord,
+  OrchestratorRecord,
   PayeeDestinationNonceRecord,
   PayeeDestinationRecord,
   PayerRecord,
@@ -103,7 +108,51 @@ export const storeTables = {
   webhookEndpoints: declareTable<WebhookEndpointRecord>()({
     sqlName: "webhook_endpoints",
     key: ["id"],
-    lookups: { account: { fields: ["accountId"], listed: true } },
+    lookups: {
+      /** The account's own endpoints: every account event goes to them. */
+      account: { fields: ["accountId"], only: { scope: "account" }, listed: true },
+      /** An orchestrator's webhooks. */
+      orchestrator: { fields: ["orchestratorId"], listed: true },
+    },
+  }),
+  orchestrators: declareTable<OrchestratorRecord>()({
+    sqlName: "orchestrators",
+    key: ["id"],
+    lookups: {
+      /** How a presented key finds its orchestrator. */
+      keyHash: { fields: ["keyHash"], unique: true },
+      account: { fields: ["accountId"], listed: true },
+    },
+  }),
+  orchestratorClientIdLinks: declareTable<OrchestratorClientIdLinkRecord>()({
+    sqlName: "orchestrator_client_id_links",
+    key: ["id"],
+    lookups: {
+      orchestrator: { fields: ["orchestratorId"], listed: true },
+      /** One link per orchestrator and client ID, active or revoked. */
+      orchestratorAndClientId: { fields: ["orchestratorId", "clientIdId"], unique: true },
+      /** The active links of a client ID. */
+      activeClientId: { fields: ["clientIdId"], only: { status: "active" }, listed: true },
+    },
+  }),
+  /** Link intents: the Auth API's intent operations read them by token, to complete them. */
+  clientIdLinkIntents: declareTable<ClientIdLinkIntentRecord>()({
+    sqlName: "client_id_link_intents",
+    key: ["id"],
+    lookups: {
+      accessToken: { fields: ["accessToken"], unique: true },
+      orchestrator: { fields: ["orchestratorId"], listed: true },
+    },
+  }),
+  orchestratorFeeConfigs: declareTable<OrchestratorFeeConfigRecord>()({
+    sqlName: "orchestrator_fee_configs",
+    key: ["id"],
+    lookups: { orchestrator: { fields: ["orchestratorId"], listed: true } },
+  }),
+  orchestratorBrandings: declareTable<OrchestratorBrandingRecord>()({
+    sqlName: "orchestrator_brandings",
+    key: ["id"],
+    lookups: { parent: { fields: ["orchestratorId", "parent"], unique: true } },
   }),
   /** The delivery log, and the webhook worker's queue (its claims are each store's own). */
   webhookDeliveries: declareTable<WebhookDeliveryRecord>()({

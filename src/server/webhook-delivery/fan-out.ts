@@ -3,6 +3,7 @@ import { loadAccountClock } from "../account-clock.ts";
 import type { Clock } from "../clock.ts";
 import { newUlid } from "../ids.ts";
 import type {
+  DeliveredEventName,
   DomainEvent,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
@@ -21,7 +22,7 @@ const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: Webh
 export function createDeliveryRecord(input: {
   endpoint: WebhookEndpointRecord;
   eventId: string;
-  event: WebhookEventName;
+  event: DeliveredEventName;
   requestId: string | null;
   payload: Record<string, unknown>;
   test: boolean;

@@ -126,6 +126,7 @@ describe("the webhook target guard at delivery", () => {
       await store.webhookEndpoints.put({
         id: "we_resolved_elsewhere",
         accountId: "acct_sandbox",
+        scope: "account",
         url: hook.url,
         secret: "whsec_resolved_elsewhere_01",
         events: ["payment.confirmed"],

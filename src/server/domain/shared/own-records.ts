@@ -1,5 +1,8 @@
-import { notFound } from "../../problems.ts";
+import { invalidField, notFound } from "../../problems.ts";
 import type {
+  ClientIdRecord,
+  OrchestratorClientIdLinkRecord,
+  OrchestratorRecord,
   PayeeDestinationRecord,
   PaymentDetailRecord,
   SecurePaymentRecord,
@@ -86,7 +89,12 @@ export const loadOwnPaymentIntent = loadOwnById("paymentIntents");
 export const loadOwnRecurringPayment = loadOwnById("recurringPayments");
 /** A client-ID record of the caller's account, by the record's id (not its public value). */
 export const loadOwnClientId = loadOwnById("clientIds");
-export const loadOwnWebhookEndpoint = loadOwnById("webhookEndpoints");
+/** One of the account's own webhook endpoints (an orchestrator's webhook answers as unknown here). */
+export async function loadOwnWebhookEndpoint(store: Store, principal: Principal, id: string) {
+  const record = await findOwnRecord(store.webhookEndpoints.get(id), principal);
+  if (record?.scope !== "account") throw notFound(`No webhook endpoint has the id ${id}.`);
+  return record;
+}
 export const loadOwnWebhookDelivery = loadOwnById("webhookDeliveries");
 /** A payee destination signing session of the caller's account, by its nonce. */
 export const findOwnSigningNonce = findOwnById("payeeDestinationNonces");
@@ -177,4 +185,51 @@ export async function loadOwnPayeeDestination(
   const record = destinationId && (await findOwnPayeeDestination(store, principal, destinationId));
   if (!record) throw notFound(`No payee destination of this account is ${key}.`);
   return record;
+}
+
+// An orchestrator's records (links, fee configurations, brandings, webhooks) are reached by that
+// orchestrator only: another orchestrator's, of the same account or not, answer as unknown ones.
+
+/** The orchestrator an orchestrator operation acts for: its caller. */
+export function callingOrchestrator(principal: Principal): OrchestratorRecord {
+  if (principal.kind !== "orchestrator")
+    throw new Error("an orchestrator operation ran without an orchestrator key");
+  return principal.orchestrator;
+}
+
+/** The record when it belongs to the calling orchestrator; otherwise 404 with `missing` as the detail. */
+export async function requireOrchestratorRecord<R extends { accountId: string; orchestratorId?: string }>(
+  pending: Promise<R | undefined>,
+  principal: Principal,
+  missing: string,
+): Promise<R> {
+  const orchestrator = callingOrchestrator(principal);
+  const record = await pending;
+  if (record?.accountId !== orchestrator.accountId || record.orchestratorId !== orchestrator.id) {
+    throw notFound(missing);
+  }
+  return record;
+}
+
+/** A client ID linked (actively) to the calling orchestrator, by its public value; undefined otherwise. */
+export async function findLinkedClientId(
+  store: Store,
+  principal: Principal,
+  publicValue: string,
+): Promise<{ clientId: ClientIdRecord; link: OrchestratorClientIdLinkRecord } | undefined> {
+  const orchestrator = callingOrchestrator(principal);
+  const clientId = await store.clientIds.first("publicValue", publicValue);
+  if (!clientId) return undefined;
+  const link = await store.orchestratorClientIdLinks.first("orchestratorAndClientId", {
+    orchestratorId: orchestrator.id,
+    clientIdId: clientId.id,
+  });
+  return link?.status === "active" ? { clientId, link } : undefined;
+}
+
+/** What a client ID that is not linked to the calling orchestrator answers: 400 naming a body member, 404 in a query. */
+export function notLinked(location: string, value: string): Error {
+  if (location.startsWith("/query/"))
+    return notFound(`No client ID linked to this orchestrator has the value ${value}.`);
+  return invalidField(location, `no client ID linked to this orchestrator has the value ${value}`);
 }

@@ -1,25 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { webhookEventNames } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
-import { invalidState, validationFailed } from "../../problems.ts";
+import { invalidState } from "../../problems.ts";
 import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
-import { allowListHint } from "../../webhook-delivery/target-allow-list.ts";
-import { hostOf, refuseHost } from "../../webhook-delivery/target-guard.ts";
-import { describeWebhookUrlProblem } from "../../webhook-delivery/webhook-url.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnWebhookEndpoint } from "../shared/own-records.ts";
 import { buildTestPayload } from "../shared/webhook-events.ts";
+import { checkWebhookUrl, newWebhookSecret } from "../shared/webhook-targets.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { nextCursor, readPageQuery } from "./pages.ts";
 import { toWireDelivery } from "./webhook-deliveries.ts";
-
-/** A fresh signing secret: 24 bytes from the CSPRNG. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString("hex")}`;
-}
 
 /** An endpoint as listed: the secret is reduced to its last four characters. */
 export function toWireEndpoint(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpoint"] {
@@ -39,19 +31,6 @@ function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpo
   return { ...toWireEndpoint(record), secret: record.secret };
 }
 
-/** Checks an endpoint URL: its form, then, unless allow-listed, the addresses its host resolves to. */
-async function checkEndpointUrl(ctx: DomainContext, url: string): Promise<void> {
-  const problem = describeWebhookUrlProblem(url);
-  if (problem) throw validationFailed([{ path: "/body/url", message: problem }]);
-  if (ctx.webhooks.allowList.allows(url)) return;
-  const refused = await refuseHost(hostOf(new URL(url)));
-  if (refused) {
-    throw validationFailed([
-      { path: "/body/url", message: `must reach a public address: ${refused}${allowListHint}` },
-    ]);
-  }
-}
-
 /** One payment fans out to every endpoint of its account: their number is bounded. */
 async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
   const most = ctx.webhooks.maxEndpointsPerAccount;
@@ -67,13 +46,14 @@ export async function createSandboxWebhookEndpoint(
   ctx: DomainContext,
   { principal, body }: OperationInput<"createSandboxWebhookEndpoint">,
 ): Promise<Schemas["SandboxWebhookEndpointWithSecret"]> {
-  await checkEndpointUrl(ctx, body.url);
+  await checkWebhookUrl(ctx, body.url);
   return ctx.store.withTransaction(async (tx) => {
     await requireRoomForEndpoint(ctx, tx, principal.accountId);
     const now = ctx.clock.now().toISOString();
     const record: WebhookEndpointRecord = {
       id: `we_${newUlid(ctx.clock.now())}`,
       accountId: principal.accountId,
+      scope: "account",
       url: body.url,
       secret: newWebhookSecret(),
       events: body.events ?? [...webhookEventNames],
