@@ -120,6 +120,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment request (v1)
+         * @description The v1 form of `POST /v2/request`: creates one payment request paid to `payee` and answers its
+         *     `paymentReference`, by which the other v1 operations address it, and its identifier as
+         *     `requestID`. It is the same request as one created on the v2 path: `GET /v2/request/{requestId}`
+         *     reads it, and `GET /v1/request/{paymentReference}` reads a request created with
+         *     `POST /v2/request`.
+         *
+         *     With `recurrence`, the request is the first period of a recurring invoice; stop it with
+         *     `PATCH /v1/request/{paymentReference}/stop-recurrence`. Requires the API key.
+         */
+        post: operations["createRequestV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a request's status (v1)
+         * @description The v1 form of `GET /v2/request/{requestId}`, addressing the request by its payment reference:
+         *     whether it is paid, the amount asked (`requestAmount`, in the invoice currency) and each
+         *     payment received with its transactions. Any request of the account answers, however it was
+         *     created (`POST /v1/request`, `POST /v2/request`, a payout, a secure payment).
+         *
+         *     Requires the API key. Another account's request answers `404`, like an unknown reference.
+         */
+        get: operations["getRequestStatusV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calldata that pays a request (v1)
+         * @description The v1 form of `GET /v2/request/{requestId}/pay`, addressing the request by its payment
+         *     reference. It answers the same calldata for the same request: the same-chain transactions
+         *     (an ERC-20 approval when the wallet's allowance is short, then the payment through the
+         *     network's fee proxy), or, when `chain` and `token` name another source network and token,
+         *     the cross-chain answer. Send `chain` and `token` together. `amount` pays part of the request;
+         *     without it, what is left to pay.
+         *
+         *     The v1 path takes neither a fee (`feePercentage`, `feeAddress`) nor an off-ramp
+         *     (`clientUserId`, `paymentDetailsId`): use the v2 path for those. Requires the API key.
+         *     Another account's request answers `404`, like an unknown reference.
+         */
+        get: operations["getPayCalldataV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}/stop-recurrence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Stop a recurring request (v1)
+         * @description Stops the recurrence of a request created with `recurrence`: no further period is issued
+         *     after this call. Stopping a stopped recurrence again changes nothing and answers `200`.
+         *     Answers `200` with an empty body, as the service does; `PATCH /v2/request/{requestId}` stops
+         *     or resumes the same recurrence on the v2 path.
+         *
+         *     A request without a recurrence answers `400` (`/problems/invalid-state`) and is left as it
+         *     is. Requires the API key. Another account's request answers `404`, like an unknown reference.
+         */
+        patch: operations["stopRequestRecurrenceV1"];
+        trace?: never;
+    };
     "/v1/request/{paymentReference}/routes": {
         parameters: {
             query?: never;
@@ -385,7 +492,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your requests
+         * @description Lists the caller's requests, newest first, one page at a time: those created with
+         *     `POST /v2/request` or `POST /v1/request`, by payouts, by secure payments and by batches.
+         *
+         *     `walletAddress` keeps the requests paid to that wallet (their payee). A caller with the API
+         *     key must send it (`400` naming `/query/walletAddress` otherwise), as the service requires; a
+         *     caller with a client ID may leave it out to list the requests created with that client ID.
+         *     `securePaymentFlow` keeps the requests of secure payments only: `incoming` those of payment
+         *     links (someone pays the account), `outgoing` those of payout links (the account pays a
+         *     recipient).
+         *
+         *     `limit` (1 to 100, default 50) and `offset` (default 0) page the matches; `pagination`
+         *     says how many match in all.
+         */
+        get: operations["listRequests"];
         put?: never;
         /**
          * Create a payment request
@@ -2135,12 +2257,324 @@ export interface components {
             conversionRoutes: components["schemas"]["Currency"][];
         };
         /**
+         * PayeeAddress
+         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
+         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
+         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
+         *     naming the field.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+         */
+        PayeeAddress: string;
+        /**
          * DecimalAmount
          * @description A human-readable decimal amount in the currency's own unit (not base units), digits with an
          *     optional fractional part and no sign or exponent, for example `12.50`.
          * @example 12.50
          */
         DecimalAmount: string;
+        /**
+         * StartDate
+         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
+         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
+         *     date or instant earlier than the start of the current UTC day is refused with `400`.
+         * @example 2026-05-01
+         */
+        StartDate: string;
+        /**
+         * RecurrenceFrequency
+         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
+         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
+         *     1 day, 7 days, 30 days or 365 days.
+         * @example MONTHLY
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
+        /**
+         * RequestRecurrence
+         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
+         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
+         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY"
+         *     }
+         */
+        RequestRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+        };
+        /**
+         * CreateRequestV1Request
+         * @description The body of `POST /v1/request`: one payment request to create, paid to `payee`. The v1 form of
+         *     `POST /v2/request`, without crypto-to-fiat, receipt details or merchant reference.
+         */
+        CreateRequestV1Request: {
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
+            /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
+            payer?: components["schemas"]["EvmAddress"];
+            /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the request's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            recurrence?: components["schemas"]["RequestRecurrence"];
+        };
+        /**
+         * PaymentReference
+         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
+         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReference: string;
+        /**
+         * RequestId
+         * @description A request identifier, 66 lower-case hex digits beginning with `01`.
+         * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
+         */
+        RequestId: string;
+        /**
+         * RequestCreatedV1
+         * @description A request created on the v1 path: its payment reference, by which the other v1 operations find
+         *     it, and its identifier spelled `requestID`, as the v1 API spells it. `GET /v2/request/{requestId}`
+         *     reads the same request by that identifier.
+         */
+        RequestCreatedV1: {
+            /** @description The reference the on-chain payment carries; the v1 operations address the request by it. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The request's identifier, as the v2 operations and Request Scan know it. */
+            requestID: components["schemas"]["RequestId"];
+        };
+        /**
+         * TxHash
+         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
+         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+         */
+        TxHash: string;
+        /**
+         * RequestStatusV1
+         * @description A request as `GET /v1/request/{paymentReference}` answers it: whether it is paid, the amount
+         *     asked, and each payment received with its transactions. `GET /v2/request/{requestId}` answers
+         *     the same request in the v2 form.
+         */
+        RequestStatusV1: {
+            /** @description Whether the whole amount has been received. */
+            hasBeenPaid: boolean;
+            /** @description The request's payment reference. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The amount asked (older versions of the service leave it out), in the invoice currency, as given at creation. */
+            requestAmount?: components["schemas"]["DecimalAmount"] | null;
+            /** @description Whether the service still watches for a payment; false once the request is paid. */
+            isListening: boolean;
+            /**
+             * @description The transaction of the latest payment; null before any. The older v1 answer carried only this;
+             *     read `payments` for every payment.
+             */
+            txHash?: components["schemas"]["TxHash"] | null;
+            /**
+             * @description The payments received, oldest first; failed attempts are not payments. The reference
+             *     server always sends it; older versions of the service leave it out.
+             */
+            payments?: {
+                /** @description The payer's transaction, on the network paid from; null for a bridged payment. */
+                sourceTxHash: components["schemas"]["TxHash"] | null;
+                /** @description The transaction that paid the request on its own network. */
+                destinationTxHash: components["schemas"]["TxHash"] | null;
+                /**
+                 * @description How the payment was found. The reference server answers `sandbox` for every payment it records.
+                 * @example sandbox
+                 */
+                detectionSource: string | null;
+                /**
+                 * @description A remark on the payment; null when there is none.
+                 * @example null
+                 */
+                note: string | null;
+            }[];
+        };
+        /**
+         * HexData
+         * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
+         * @example 0x095ea7b3
+         */
+        HexData: string;
+        /**
+         * BigNumberValue
+         * @description The JSON form of an ethers v5 BigNumber, as the service sends it for native payments.
+         * @example {
+         *       "type": "BigNumber",
+         *       "hex": "0x2386f26fc10000"
+         *     }
+         */
+        BigNumberValue: {
+            /** @constant */
+            type: "BigNumber";
+            hex: string;
+        };
+        /**
+         * TransactionValue
+         * @description The native amount, in wei, to send with a transaction. The service uses three forms, and which
+         *     one depends on the endpoint: the number `0` (ERC-20 calls), a hex string, or an ethers v5
+         *     BigNumber object. Clients should normalise all three to an integer.
+         * @example 0
+         * @example 0x0
+         * @example {
+         *       "type": "BigNumber",
+         *       "hex": "0x2386f26fc10000"
+         *     }
+         */
+        TransactionValue: number | string | components["schemas"]["BigNumberValue"];
+        /**
+         * Transaction
+         * @description An EVM transaction to sign and send as is, in order with the others of its list.
+         * @example {
+         *       "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "data": "0x095ea7b30000000000000000000000001892196e80c4c17ea5100da765ab48c1fe2fb8140000000000000000000000000000000000000000000000000000000007735940",
+         *       "value": 0
+         *     }
+         */
+        Transaction: {
+            /** @description The calldata. */
+            data: components["schemas"]["HexData"];
+            /** @description The contract called. */
+            to: components["schemas"]["EvmAddress"];
+            value: components["schemas"]["TransactionValue"];
+        };
+        /**
+         * PayCalldataMetadata
+         * @description What the payer's wallet has to do to pay, and whether it can: how many transactions to send,
+         *     whether one of them is an ERC-20 approval and where it sits in the list, and whether the
+         *     payer's balance and native gas balance suffice. The balance checks are only meaningful when
+         *     the call named the payer's `wallet`.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayCalldataMetadata: {
+            /** @description Number of transactions in `transactions`, each to be sent in order. */
+            stepsRequired: number;
+            /**
+             * @description True when the payer's allowance for the fee proxy is too low, in which case `transactions`
+             *     begins with an ERC-20 `approve`. Always false for native-currency payments.
+             */
+            needsApproval: boolean;
+            /** @description Position of the approval in `transactions`; null when no approval is needed. */
+            approvalTransactionIndex?: number | null;
+            /**
+             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
+             *     send every other transaction first (the approvals), then this one. The service's own
+             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
+             *     not required here; the payreq reference server always sends it.
+             */
+            paymentTransactionIndex?: number;
+            /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
+            hasEnoughBalance: boolean;
+            /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
+            hasEnoughGas: boolean;
+        };
+        /**
+         * PayCalldata
+         * @description Calldata for a same-chain payment: the transactions the payer signs and sends, in order, from
+         *     the wallet that pays. For an ERC-20 payment they are an optional `approve` of the network's
+         *     ERC20FeeProxy followed by `transferFromWithReferenceAndFee` on that proxy (`value` is `0`);
+         *     for a native payment a single `transferWithReferenceAndFee` on the EthereumFeeProxy, whose
+         *     `value` (an ethers BigNumber object) is the amount plus any fee.
+         * @example {
+         *       "transactions": [
+         *         {
+         *           "to": "0xd9C3889eB8DA6ce449bfFE3cd194d08A436e96f2",
+         *           "data": "0xb868980b0000000000000000000000002648b9c58b01c64bbd1b5d89c67892abdd4c4d8300000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000086d1c9a3f0e2b8475000000000000000000000000000000000000000000000000",
+         *           "value": {
+         *             "type": "BigNumber",
+         *             "hex": "0x038d7ea4c68000"
+         *           }
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        PayCalldata: {
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayCalldataMetadata"];
+        };
+        /**
+         * CrossChainPayCalldataMetadata
+         * @description Facts about the source token that decide how the payer approves a cross-chain payment.
+         * @example {
+         *       "supportsEIP2612": true
+         *     }
+         */
+        CrossChainPayCalldataMetadata: {
+            /**
+             * @description Whether the source token implements EIP-2612 permits. When true the payer signs
+             *     `approvalPermitPayload` (no gas); when false the payer sends `approvalCalldata`, if any,
+             *     on the source chain.
+             */
+            supportsEIP2612: boolean;
+        };
+        /**
+         * CrossChainPayCalldata
+         * @description A cross-chain payment intent, returned instead of `PayCalldata` when `chain` and `token` name
+         *     a source other than the request's own network and currency. Nothing is sent on chain by the
+         *     payer for the payment itself: the payer signs `paymentIntent` (EIP-712 typed data for a
+         *     Permit2 batch transfer whose witness describes the payment) and submits the signature to the
+         *     service, which moves the funds through its bridge. Before that, Permit2 must be allowed to
+         *     spend the source token: either by signing `approvalPermitPayload` (tokens with EIP-2612
+         *     permits) or by sending `approvalCalldata` on the source chain (other tokens). Either of the
+         *     two may be absent or null when the payer's allowance already suffices.
+         *
+         *     The typed-data members are JSON documents serialised as strings, not JSON objects: parse them
+         *     before passing them to `eth_signTypedData_v4`.
+         * @example {
+         *       "paymentIntentId": "01KK8Q4A2HXY6F0GJ3PSR5TEWM",
+         *       "paymentIntent": "{\"domain\":{\"name\":\"Permit2\",\"chainId\":42161,\"verifyingContract\":\"0x000000000022D473030F116dDEE9F6B43aC78BA3\"},\"types\":{\"PermitBatchWitnessTransferFrom\":[{\"name\":\"permitted\",\"type\":\"TokenPermissions[]\"},{\"name\":\"spender\",\"type\":\"address\"},{\"name\":\"nonce\",\"type\":\"uint256\"},{\"name\":\"deadline\",\"type\":\"uint256\"},{\"name\":\"witness\",\"type\":\"PaymentIntent\"}],\"TokenPermissions\":[{\"name\":\"token\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"PaymentIntent\":[{\"name\":\"payment_type\",\"type\":\"uint8\"},{\"name\":\"operator_data\",\"type\":\"OperatorData\"},{\"name\":\"amount\",\"type\":\"uint256\"},{\"name\":\"source\",\"type\":\"Domain\"},{\"name\":\"destination\",\"type\":\"Domain\"},{\"name\":\"processing_date\",\"type\":\"uint256\"},{\"name\":\"expires_at\",\"type\":\"uint256\"}],\"OperatorData\":[{\"name\":\"operatorId\",\"type\":\"bytes32\"},{\"name\":\"operator\",\"type\":\"address\"},{\"name\":\"treasury_account\",\"type\":\"address\"},{\"name\":\"fee\",\"type\":\"uint256\"}],\"Domain\":[{\"name\":\"account\",\"type\":\"address\"},{\"name\":\"network_id\",\"type\":\"uint256\"},{\"name\":\"payment_token\",\"type\":\"address\"}]},\"values\":{\"permitted\":[{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"49950000\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"0\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"50000\"}],\"spender\":\"0x4B1d5b0aF5AbAe333C8d2CCa2a346e0D5f68C427\",\"nonce\":\"1773144012000\",\"deadline\":\"1773147600\",\"witness\":{\"payment_type\":0,\"operator_data\":{\"operatorId\":\"0x6ab1463ead4ba60b8e08155b29ea2b3c91731e78be09b6e12b6c25414d724dd0\",\"operator\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"treasury_account\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"fee\":\"0\"},\"amount\":\"50000000\",\"source\":{\"account\":\"0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9\",\"network_id\":\"42161\",\"payment_token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\"},\"destination\":{\"account\":\"0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7\",\"network_id\":\"8453\",\"payment_token\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\"},\"processing_date\":\"1773158400\",\"expires_at\":\"1773147600\"}}}",
+         *       "approvalCalldata": {
+         *         "to": "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9",
+         *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+         *         "value": "0x0"
+         *       },
+         *       "metadata": {
+         *         "supportsEIP2612": false
+         *       }
+         *     }
+         */
+        CrossChainPayCalldata: {
+            /** @description Identifies this payment intent when its signature is submitted (a ULID in the service's answers). */
+            paymentIntentId: string;
+            /**
+             * @description EIP-712 typed data (`domain`, `types`, `values`) to sign with the payer's wallet, as a JSON
+             *     string. The domain is Permit2 on the source chain; the primary type is
+             *     `PermitBatchWitnessTransferFrom` and its `witness` is the `PaymentIntent`: amount, source and
+             *     destination account, network and token, and deadlines.
+             */
+            paymentIntent: string;
+            /**
+             * @description EIP-712 typed data of an EIP-2612 `Permit` that lets Permit2 spend the source token, as a
+             *     JSON string. Present when `metadata.supportsEIP2612` is true; otherwise absent or null.
+             */
+            approvalPermitPayload?: string | null;
+            /**
+             * @description An ERC-20 `approve` of Permit2 to send on the source chain, for tokens without EIP-2612.
+             *     Its `value` is the hex string `0x0`. Absent or null when a permit is used instead.
+             */
+            approvalCalldata?: components["schemas"]["Transaction"] | null;
+            metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
+        };
         /**
          * FeePercentage
          * @description A fee as a percentage of the amount, written as a decimal string: `2.5` means 2.5 %.
@@ -2737,44 +3171,92 @@ export interface components {
             status?: components["schemas"]["ClientIdStatus"];
         };
         /**
-         * PayeeAddress
-         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
-         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
-         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
-         *     naming the field.
-         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
-         */
-        PayeeAddress: string;
-        /**
-         * StartDate
-         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
-         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
-         *     date or instant earlier than the start of the current UTC day is refused with `400`.
-         * @example 2026-05-01
-         */
-        StartDate: string;
-        /**
-         * RecurrenceFrequency
-         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
-         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
-         *     1 day, 7 days, 30 days or 365 days.
-         * @example MONTHLY
-         * @enum {string}
-         */
-        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
-        /**
-         * RequestRecurrence
-         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
-         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
-         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * RequestListItem
+         * @description One request of a `GET /v2/request` page: what a dashboard shows of it. Read its payments and
+         *     recurrence with `GET /v2/request/{requestId}`.
          * @example {
-         *       "startDate": "2026-05-01",
-         *       "frequency": "MONTHLY"
+         *       "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *       "paymentReference": "0x8d21a7cc3f5e9b04",
+         *       "amount": "250.00",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base",
+         *       "hasBeenPaid": false,
+         *       "status": "pending",
+         *       "securePaymentStatus": null,
+         *       "reference": "INV-2026-0042",
+         *       "createdAt": "2026-03-02T09:15:00.000Z",
+         *       "txHash": null,
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "payer": null,
+         *       "clientId": null
          *     }
          */
-        RequestRecurrence: {
-            startDate: components["schemas"]["StartDate"];
-            frequency: components["schemas"]["RecurrenceFrequency"];
+        RequestListItem: {
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the on-chain payment carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The amount asked, in `invoiceCurrency`, as given at creation. */
+            amount: components["schemas"]["DecimalAmount"] | null;
+            /**
+             * @description The currency the amount is stated in (a currency id, or a fiat code such as `USD`).
+             * @example USD
+             */
+            invoiceCurrency: string;
+            /**
+             * @description The currency id the request is paid in.
+             * @example USDC-base
+             */
+            paymentCurrency: string;
+            /** @description Whether the whole amount has been received. */
+            hasBeenPaid: boolean;
+            /**
+             * @description The request's finer status, as `GET /v2/request/{requestId}` answers it (`pending`,
+             *     `partially_paid`, `paid`, `failed` on the reference server).
+             * @example pending
+             */
+            status: string | null;
+            /** @description The status of the secure payment the request belongs to; null for a request of none. */
+            securePaymentStatus?: components["schemas"]["SecurePaymentStatus"] | null;
+            /**
+             * @description The merchant's reference given at creation; null when none was.
+             * @example INV-2026-0042
+             */
+            reference?: string | null;
+            /**
+             * Format: date-time
+             * @description When the request was created.
+             * @example 2026-03-02T09:15:00.000Z
+             */
+            createdAt: string | null;
+            /** @description The transaction of the latest payment received; null before any. */
+            txHash?: components["schemas"]["TxHash"] | null;
+            /** @description The wallet the request is paid to. */
+            payee?: components["schemas"]["EvmAddress"] | null;
+            /** @description The payer's wallet, when the request names one; null otherwise. */
+            payer?: components["schemas"]["EvmAddress"] | null;
+            /**
+             * @description The client ID the request was created with; null for one created with the API key.
+             * @example null
+             */
+            clientId?: string | null;
+        };
+        /**
+         * RequestList
+         * @description One page of the caller's requests, newest first, with where the page sits.
+         */
+        RequestList: {
+            /** @description The requests of this page. */
+            requests: components["schemas"]["RequestListItem"][];
+            /** @description Where this page sits among all the matching requests. */
+            pagination: {
+                /** @description How many requests match in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many matching requests were skipped before this page. */
+                offset: number;
+            };
         };
         /**
          * CustomerAddress
@@ -2833,19 +3315,6 @@ export interface components {
          */
         MerchantReference: string;
         /**
-         * RequestId
-         * @description A request identifier, 66 lower-case hex digits beginning with `01`.
-         * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
-         */
-        RequestId: string;
-        /**
-         * PaymentReference
-         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
-         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
-         * @example 0xb3581f0b0f74cc61
-         */
-        PaymentReference: string;
-        /**
          * CreateRequestRequest
          * @description The body of `POST /v2/request`: one payment request, or invoice, to create. The payer pays it
          *     later, with the calldata of `GET /v2/request/{requestId}/pay` or a payment intent.
@@ -2889,12 +3358,6 @@ export interface components {
             /** @description The reference that links the on-chain payment to the request. */
             paymentReference: components["schemas"]["PaymentReference"];
         };
-        /**
-         * TxHash
-         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
-         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
-         */
-        TxHash: string;
         /**
          * RequestPayment
          * @description One payment received for a request.
@@ -3016,187 +3479,6 @@ export interface components {
         UpdateRequestRequest: {
             /** @description True to stop the recurrence, false to resume it. */
             isRecurrenceStopped: boolean;
-        };
-        /**
-         * HexData
-         * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
-         * @example 0x095ea7b3
-         */
-        HexData: string;
-        /**
-         * BigNumberValue
-         * @description The JSON form of an ethers v5 BigNumber, as the service sends it for native payments.
-         * @example {
-         *       "type": "BigNumber",
-         *       "hex": "0x2386f26fc10000"
-         *     }
-         */
-        BigNumberValue: {
-            /** @constant */
-            type: "BigNumber";
-            hex: string;
-        };
-        /**
-         * TransactionValue
-         * @description The native amount, in wei, to send with a transaction. The service uses three forms, and which
-         *     one depends on the endpoint: the number `0` (ERC-20 calls), a hex string, or an ethers v5
-         *     BigNumber object. Clients should normalise all three to an integer.
-         * @example 0
-         * @example 0x0
-         * @example {
-         *       "type": "BigNumber",
-         *       "hex": "0x2386f26fc10000"
-         *     }
-         */
-        TransactionValue: number | string | components["schemas"]["BigNumberValue"];
-        /**
-         * Transaction
-         * @description An EVM transaction to sign and send as is, in order with the others of its list.
-         * @example {
-         *       "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *       "data": "0x095ea7b30000000000000000000000001892196e80c4c17ea5100da765ab48c1fe2fb8140000000000000000000000000000000000000000000000000000000007735940",
-         *       "value": 0
-         *     }
-         */
-        Transaction: {
-            /** @description The calldata. */
-            data: components["schemas"]["HexData"];
-            /** @description The contract called. */
-            to: components["schemas"]["EvmAddress"];
-            value: components["schemas"]["TransactionValue"];
-        };
-        /**
-         * PayCalldataMetadata
-         * @description What the payer's wallet has to do to pay, and whether it can: how many transactions to send,
-         *     whether one of them is an ERC-20 approval and where it sits in the list, and whether the
-         *     payer's balance and native gas balance suffice. The balance checks are only meaningful when
-         *     the call named the payer's `wallet`.
-         * @example {
-         *       "stepsRequired": 2,
-         *       "needsApproval": true,
-         *       "approvalTransactionIndex": 0,
-         *       "paymentTransactionIndex": 1,
-         *       "hasEnoughBalance": true,
-         *       "hasEnoughGas": true
-         *     }
-         */
-        PayCalldataMetadata: {
-            /** @description Number of transactions in `transactions`, each to be sent in order. */
-            stepsRequired: number;
-            /**
-             * @description True when the payer's allowance for the fee proxy is too low, in which case `transactions`
-             *     begins with an ERC-20 `approve`. Always false for native-currency payments.
-             */
-            needsApproval: boolean;
-            /** @description Position of the approval in `transactions`; null when no approval is needed. */
-            approvalTransactionIndex?: number | null;
-            /**
-             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
-             *     send every other transaction first (the approvals), then this one. The service's own
-             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
-             *     not required here; the payreq reference server always sends it.
-             */
-            paymentTransactionIndex?: number;
-            /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
-            hasEnoughBalance: boolean;
-            /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
-            hasEnoughGas: boolean;
-        };
-        /**
-         * PayCalldata
-         * @description Calldata for a same-chain payment: the transactions the payer signs and sends, in order, from
-         *     the wallet that pays. For an ERC-20 payment they are an optional `approve` of the network's
-         *     ERC20FeeProxy followed by `transferFromWithReferenceAndFee` on that proxy (`value` is `0`);
-         *     for a native payment a single `transferWithReferenceAndFee` on the EthereumFeeProxy, whose
-         *     `value` (an ethers BigNumber object) is the amount plus any fee.
-         * @example {
-         *       "transactions": [
-         *         {
-         *           "to": "0xd9C3889eB8DA6ce449bfFE3cd194d08A436e96f2",
-         *           "data": "0xb868980b0000000000000000000000002648b9c58b01c64bbd1b5d89c67892abdd4c4d8300000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000086d1c9a3f0e2b8475000000000000000000000000000000000000000000000000",
-         *           "value": {
-         *             "type": "BigNumber",
-         *             "hex": "0x038d7ea4c68000"
-         *           }
-         *         }
-         *       ],
-         *       "metadata": {
-         *         "stepsRequired": 1,
-         *         "needsApproval": false,
-         *         "approvalTransactionIndex": null,
-         *         "paymentTransactionIndex": 0,
-         *         "hasEnoughBalance": true,
-         *         "hasEnoughGas": true
-         *       }
-         *     }
-         */
-        PayCalldata: {
-            /** @description The transactions to send, in this order; an approval, when present, comes first. */
-            transactions: components["schemas"]["Transaction"][];
-            metadata: components["schemas"]["PayCalldataMetadata"];
-        };
-        /**
-         * CrossChainPayCalldataMetadata
-         * @description Facts about the source token that decide how the payer approves a cross-chain payment.
-         * @example {
-         *       "supportsEIP2612": true
-         *     }
-         */
-        CrossChainPayCalldataMetadata: {
-            /**
-             * @description Whether the source token implements EIP-2612 permits. When true the payer signs
-             *     `approvalPermitPayload` (no gas); when false the payer sends `approvalCalldata`, if any,
-             *     on the source chain.
-             */
-            supportsEIP2612: boolean;
-        };
-        /**
-         * CrossChainPayCalldata
-         * @description A cross-chain payment intent, returned instead of `PayCalldata` when `chain` and `token` name
-         *     a source other than the request's own network and currency. Nothing is sent on chain by the
-         *     payer for the payment itself: the payer signs `paymentIntent` (EIP-712 typed data for a
-         *     Permit2 batch transfer whose witness describes the payment) and submits the signature to the
-         *     service, which moves the funds through its bridge. Before that, Permit2 must be allowed to
-         *     spend the source token: either by signing `approvalPermitPayload` (tokens with EIP-2612
-         *     permits) or by sending `approvalCalldata` on the source chain (other tokens). Either of the
-         *     two may be absent or null when the payer's allowance already suffices.
-         *
-         *     The typed-data members are JSON documents serialised as strings, not JSON objects: parse them
-         *     before passing them to `eth_signTypedData_v4`.
-         * @example {
-         *       "paymentIntentId": "01KK8Q4A2HXY6F0GJ3PSR5TEWM",
-         *       "paymentIntent": "{\"domain\":{\"name\":\"Permit2\",\"chainId\":42161,\"verifyingContract\":\"0x000000000022D473030F116dDEE9F6B43aC78BA3\"},\"types\":{\"PermitBatchWitnessTransferFrom\":[{\"name\":\"permitted\",\"type\":\"TokenPermissions[]\"},{\"name\":\"spender\",\"type\":\"address\"},{\"name\":\"nonce\",\"type\":\"uint256\"},{\"name\":\"deadline\",\"type\":\"uint256\"},{\"name\":\"witness\",\"type\":\"PaymentIntent\"}],\"TokenPermissions\":[{\"name\":\"token\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"PaymentIntent\":[{\"name\":\"payment_type\",\"type\":\"uint8\"},{\"name\":\"operator_data\",\"type\":\"OperatorData\"},{\"name\":\"amount\",\"type\":\"uint256\"},{\"name\":\"source\",\"type\":\"Domain\"},{\"name\":\"destination\",\"type\":\"Domain\"},{\"name\":\"processing_date\",\"type\":\"uint256\"},{\"name\":\"expires_at\",\"type\":\"uint256\"}],\"OperatorData\":[{\"name\":\"operatorId\",\"type\":\"bytes32\"},{\"name\":\"operator\",\"type\":\"address\"},{\"name\":\"treasury_account\",\"type\":\"address\"},{\"name\":\"fee\",\"type\":\"uint256\"}],\"Domain\":[{\"name\":\"account\",\"type\":\"address\"},{\"name\":\"network_id\",\"type\":\"uint256\"},{\"name\":\"payment_token\",\"type\":\"address\"}]},\"values\":{\"permitted\":[{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"49950000\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"0\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"50000\"}],\"spender\":\"0x4B1d5b0aF5AbAe333C8d2CCa2a346e0D5f68C427\",\"nonce\":\"1773144012000\",\"deadline\":\"1773147600\",\"witness\":{\"payment_type\":0,\"operator_data\":{\"operatorId\":\"0x6ab1463ead4ba60b8e08155b29ea2b3c91731e78be09b6e12b6c25414d724dd0\",\"operator\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"treasury_account\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"fee\":\"0\"},\"amount\":\"50000000\",\"source\":{\"account\":\"0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9\",\"network_id\":\"42161\",\"payment_token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\"},\"destination\":{\"account\":\"0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7\",\"network_id\":\"8453\",\"payment_token\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\"},\"processing_date\":\"1773158400\",\"expires_at\":\"1773147600\"}}}",
-         *       "approvalCalldata": {
-         *         "to": "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9",
-         *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-         *         "value": "0x0"
-         *       },
-         *       "metadata": {
-         *         "supportsEIP2612": false
-         *       }
-         *     }
-         */
-        CrossChainPayCalldata: {
-            /** @description Identifies this payment intent when its signature is submitted (a ULID in the service's answers). */
-            paymentIntentId: string;
-            /**
-             * @description EIP-712 typed data (`domain`, `types`, `values`) to sign with the payer's wallet, as a JSON
-             *     string. The domain is Permit2 on the source chain; the primary type is
-             *     `PermitBatchWitnessTransferFrom` and its `witness` is the `PaymentIntent`: amount, source and
-             *     destination account, network and token, and deadlines.
-             */
-            paymentIntent: string;
-            /**
-             * @description EIP-712 typed data of an EIP-2612 `Permit` that lets Permit2 spend the source token, as a
-             *     JSON string. Present when `metadata.supportsEIP2612` is true; otherwise absent or null.
-             */
-            approvalPermitPayload?: string | null;
-            /**
-             * @description An ERC-20 `approve` of Permit2 to send on the source chain, for tokens without EIP-2612.
-             *     Its `value` is the hex string `0x0`. Absent or null when a permit is used instead.
-             */
-            approvalCalldata?: components["schemas"]["Transaction"] | null;
-            metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
         };
         /**
          * Ulid
@@ -6578,6 +6860,12 @@ export interface components {
          */
         ConversionNetworksQuery: string;
         /**
+         * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+         *     answers the same for both).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReferencePath: string;
+        /**
          * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
          * @example 125.00
          */
@@ -6675,7 +6963,25 @@ export type ServiceError = components['schemas']['ServiceError'];
 export type FiatCurrencyCode = components['schemas']['FiatCurrencyCode'];
 export type InvoiceCurrency = components['schemas']['InvoiceCurrency'];
 export type ConversionRoutes = components['schemas']['ConversionRoutes'];
+export type PayeeAddress = components['schemas']['PayeeAddress'];
 export type DecimalAmount = components['schemas']['DecimalAmount'];
+export type StartDate = components['schemas']['StartDate'];
+export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
+export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type CreateRequestV1Request = components['schemas']['CreateRequestV1Request'];
+export type PaymentReference = components['schemas']['PaymentReference'];
+export type RequestId = components['schemas']['RequestId'];
+export type RequestCreatedV1 = components['schemas']['RequestCreatedV1'];
+export type TxHash = components['schemas']['TxHash'];
+export type RequestStatusV1 = components['schemas']['RequestStatusV1'];
+export type HexData = components['schemas']['HexData'];
+export type BigNumberValue = components['schemas']['BigNumberValue'];
+export type TransactionValue = components['schemas']['TransactionValue'];
+export type Transaction = components['schemas']['Transaction'];
+export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
+export type PayCalldata = components['schemas']['PayCalldata'];
+export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
+export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
 export type FeePercentage = components['schemas']['FeePercentage'];
 export type PaymentRouteFee = components['schemas']['PaymentRouteFee'];
 export type PaymentRoute = components['schemas']['PaymentRoute'];
@@ -6703,30 +7009,17 @@ export type ClientIdList = components['schemas']['ClientIdList'];
 export type AllowedOrigin = components['schemas']['AllowedOrigin'];
 export type CreateClientIdRequest = components['schemas']['CreateClientIdRequest'];
 export type UpdateClientIdRequest = components['schemas']['UpdateClientIdRequest'];
-export type PayeeAddress = components['schemas']['PayeeAddress'];
-export type StartDate = components['schemas']['StartDate'];
-export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
-export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type RequestListItem = components['schemas']['RequestListItem'];
+export type RequestList = components['schemas']['RequestList'];
 export type CustomerAddress = components['schemas']['CustomerAddress'];
 export type CustomerInfo = components['schemas']['CustomerInfo'];
 export type MerchantReference = components['schemas']['MerchantReference'];
-export type RequestId = components['schemas']['RequestId'];
-export type PaymentReference = components['schemas']['PaymentReference'];
 export type CreateRequestRequest = components['schemas']['CreateRequestRequest'];
 export type RequestCreated = components['schemas']['RequestCreated'];
-export type TxHash = components['schemas']['TxHash'];
 export type RequestPayment = components['schemas']['RequestPayment'];
 export type RequestPaidBreakdown = components['schemas']['RequestPaidBreakdown'];
 export type RequestDetails = components['schemas']['RequestDetails'];
 export type UpdateRequestRequest = components['schemas']['UpdateRequestRequest'];
-export type HexData = components['schemas']['HexData'];
-export type BigNumberValue = components['schemas']['BigNumberValue'];
-export type TransactionValue = components['schemas']['TransactionValue'];
-export type Transaction = components['schemas']['Transaction'];
-export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
-export type PayCalldata = components['schemas']['PayCalldata'];
-export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
-export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
 export type Ulid = components['schemas']['Ulid'];
 export type Signature = components['schemas']['Signature'];
 export type UintString = components['schemas']['UintString'];
@@ -6857,6 +7150,7 @@ export type ParameterCurrencyIdQuery = components['parameters']['CurrencyIdQuery
 export type ParameterConversionCurrencyIdPath = components['parameters']['ConversionCurrencyIdPath'];
 export type ParameterConversionNetworkQuery = components['parameters']['ConversionNetworkQuery'];
 export type ParameterConversionNetworksQuery = components['parameters']['ConversionNetworksQuery'];
+export type ParameterPaymentReferencePath = components['parameters']['PaymentReferencePath'];
 export type ParameterAmountQuery = components['parameters']['AmountQuery'];
 export type ParameterFeePercentageQuery = components['parameters']['FeePercentageQuery'];
 export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery'];
@@ -7030,6 +7324,170 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRequestV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequestV1Request"];
+            };
+        };
+        responses: {
+            /** @description The request was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestCreatedV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequestStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestStatusV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayCalldataV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payer's wallet address. The service reads its allowance and balances to decide
+                 *     whether an approval is needed and to fill `hasEnoughBalance` and `hasEnoughGas`.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The source network of a cross-chain payment. Send it together with `token`.
+                 * @example ARBITRUM
+                 */
+                chain?: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM";
+                /**
+                 * @description The source token of a cross-chain payment, on `chain`. Send it together with `chain`.
+                 * @example USDC
+                 */
+                token?: "USDC" | "USDT";
+                /**
+                 * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
+                 * @example 125.00
+                 */
+                amount?: components["parameters"]["AmountQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What to sign, in the same shapes as `GET /v2/request/{requestId}/pay` answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayCalldata"] | components["schemas"]["CrossChainPayCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    stopRequestRecurrenceV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence is stopped. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path is invalid, or the request has no recurrence to stop (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -7551,6 +8009,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payee wallet to list the requests of. Required with the API key.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                walletAddress?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description Keeps only the requests of secure payments of this flow: `incoming` (payment links) or
+                 *     `outgoing` (payout links). Requests of no secure payment are left out when it is set.
+                 * @example incoming
+                 */
+                securePaymentFlow?: "incoming" | "outgoing";
+                /**
+                 * @description The largest number of requests in the page.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description How many matching requests to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the matching requests; possibly none. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -82,6 +82,69 @@ async function sameAnswer(run: ScenarioRun, v1: string, v2: string): Promise<voi
 
 const scenarios: Scenario[] = [
   {
+    operationId: "createRequestV1",
+    check: "request created on the v1 path -> read on the v2 path by its requestID, and listed for its payee",
+    uses: ["createRequestV1", "getRequestStatus", "listRequests"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const body = run.example("createRequestV1");
+      const created = await run.send("createRequestV1", { body }, [201]);
+      const requestId = String(created?.requestID);
+      const read = await run.send("getRequestStatus", { path: { requestId } }, [200]);
+      run.expect(
+        read?.paymentReference === created?.paymentReference,
+        `v2 read answers paymentReference ${text(read?.paymentReference)}, v1 created ${text(created?.paymentReference)}`,
+      );
+      const listed = await run.send(
+        "listRequests",
+        { query: { walletAddress: String(body.payee), limit: "100" } },
+        [200],
+      );
+      const ids = (listed?.requests as JsonObject[] | undefined)?.map((item) => item.requestId);
+      run.expect(ids?.includes(requestId) === true, `the list for ${text(body.payee)} lacks ${requestId}`);
+    },
+  },
+  {
+    operationId: "getRequestStatusV1",
+    check: "request created on the v2 path -> read on the v1 path by its paymentReference, unpaid",
+    uses: ["createRequest", "getRequestStatusV1"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createRequest", {}, [201]);
+      const paymentReference = String(created?.paymentReference);
+      const read = await run.send("getRequestStatusV1", { path: { paymentReference } }, [200]);
+      run.expect(
+        read?.requestId === created?.requestId && read?.hasBeenPaid === false,
+        `v1 read answers ${text(read)}, v2 created ${text(created)}`,
+      );
+    },
+  },
+  {
+    operationId: "stopRequestRecurrenceV1",
+    check:
+      "recurring request created on the v1 path -> stopped by its paymentReference, read stopped on the v2 path",
+    uses: ["createRequestV1", "stopRequestRecurrenceV1", "getRequestStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send(
+        "createRequestV1",
+        { body: run.example("createRequestV1", "recurringInvoice") },
+        [201],
+      );
+      const paymentReference = String(created?.paymentReference);
+      await run.send("stopRequestRecurrenceV1", { path: { paymentReference } }, [200]);
+      const read = await run.send(
+        "getRequestStatus",
+        { path: { requestId: String(created?.requestID) } },
+        [200],
+      );
+      run.expect(
+        read?.isRecurrenceStopped === true,
+        `isRecurrenceStopped ${text(read?.isRecurrenceStopped)}`,
+      );
+    },
+  },
+  {
     operationId: "getPayerComplianceStatus",
     check: "status of a payer just registered -> 200 with its userId",
     uses: ["registerPayer", "getPayerComplianceStatus"],

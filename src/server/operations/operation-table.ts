@@ -31,10 +31,15 @@ import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recu
 import { submitRecurringPaymentSignature } from "../domain/recurring-payments/submit-recurring-payment-signature.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments/update-recurring-payment.ts";
 import { createRequest } from "../domain/requests/create-request.ts";
+import { createRequestV1 } from "../domain/requests/create-request-v1.ts";
 import { getPayCalldata } from "../domain/requests/get-pay-calldata.ts";
+import { getPayCalldataV1 } from "../domain/requests/get-pay-calldata-v1.ts";
 import { getRequestStatus } from "../domain/requests/get-request-status.ts";
+import { getRequestStatusV1 } from "../domain/requests/get-request-status-v1.ts";
 import { listPaymentRoutes, listRequestRoutes } from "../domain/requests/list-payment-routes.ts";
+import { listRequests } from "../domain/requests/list-requests.ts";
 import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
+import { stopRequestRecurrenceV1 } from "../domain/requests/stop-request-recurrence-v1.ts";
 import { updateRequest } from "../domain/requests/update-request.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
@@ -88,9 +93,14 @@ export const operationHandlers: OperationHandlers = {
   listRequestRoutes,
   // Requests and payments
   createRequest,
+  listRequests,
   getRequestStatus,
   updateRequest,
   getPayCalldata,
+  createRequestV1,
+  getRequestStatusV1,
+  getPayCalldataV1,
+  stopRequestRecurrenceV1,
   sendPaymentIntent,
   searchPayments,
   createSecurePayment,
