@@ -259,7 +259,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/payer/{clientUserId}/payment-details": {
+    "/v1/pay": {
         parameters: {
             query?: never;
             header?: never;
@@ -267,6 +267,96 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /**
+         * Pay a payee at once (v1)
+         * @description The v1 form of a one-off `POST /v2/payouts`: creates a request paid to `payee` and answers the
+         *     transactions that pay it, to send in order from the payer's wallet (an ERC-20 `approve` of
+         *     the network's ERC20FeeProxy when needed, then the payment). Every `value` is an ethers
+         *     BigNumber object. The request is the same as any other: `GET /v2/request/{requestId}` and
+         *     `GET /v1/request/{paymentReference}` read it.
+         *
+         *     The answer names the request `requestId`, which the service's contract requires, and
+         *     `requestID`, which its published v1 examples show. Requires the API key.
+         */
+        post: operations["createPayoutV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a payer for compliance (v1)
+         * @description The v1 path of `POST /v2/payer`: registers a payer under your own `clientUserId` for the
+         *     compliance checks of off-ramp payments, with the same members, the same answer and the same
+         *     payers (a payer registered on either path is read on both). Registering the same
+         *     `clientUserId` again answers the existing registration, unchanged.
+         *
+         *     Requires the API key: this operation carries personal data and must not be called from a
+         *     browser.
+         */
+        post: operations["registerPayerV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payer/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payer's compliance status (v1)
+         * @description The v1 path of `GET /v2/payer/{clientUserId}`: where a payer of your account stands, with the
+         *     same answer (agreement and identity verification statuses, whether the payer is compliant, and
+         *     the two links). A `clientUserId` that no payer of your account is registered under answers
+         *     `404`. Requires the API key.
+         */
+        get: operations["getPayerComplianceStatusV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report that a payer accepted the agreement (v1)
+         * @description The v1 path of `PATCH /v2/payer/{clientUserId}`: records that the payer accepted the
+         *     agreement (`{"agreementCompleted": true}`), once; sending it again changes nothing, and `false`
+         *     cannot withdraw a completed agreement (`400`, `/problems/invalid-state`). Requires the API key.
+         */
+        patch: operations["updatePayerComplianceStatusV1"];
+        trace?: never;
+    };
+    "/v1/payer/{clientUserId}/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payer's bank accounts (v1)
+         * @description The v1 path of `GET /v2/payer/{clientUserId}/payment-details`: the bank accounts stored for a
+         *     payer through any path, oldest first, each with its status, in the same answer. With
+         *     `paymentDetailsId`, only that account is listed, and an id that names none of the payer's
+         *     accounts answers `404`. Account identifiers are never answered: payreq does not keep them.
+         *     Requires the API key.
+         */
+        get: operations["listPaymentDetailsV1"];
         put?: never;
         /**
          * Add a payer's bank account
@@ -2680,6 +2770,70 @@ export interface components {
             routes: components["schemas"]["PaymentRoute"][];
         };
         /**
+         * CreatePayoutV1Request
+         * @description The body of `POST /v1/pay`: a payment to make now, without creating the request first. The v1
+         *     form of a one-off `POST /v2/payouts`, without fee, paying wallet or recurrence.
+         */
+        CreatePayoutV1Request: {
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
+            /** @description The amount to pay, in `invoiceCurrency`. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+        };
+        /**
+         * PayoutFee
+         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
+         * @example {
+         *       "percentage": "2.5",
+         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
+         *     }
+         */
+        PayoutFee: {
+            percentage: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee. */
+            address: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * PayoutMetadata
+         * @description The pay-calldata metadata (where the payment transaction sits in `transactions` among it), plus
+         *     the fee the payout carries. The approval, when needed, is always at index 0 and the payment at
+         *     index 1; without an approval the payment is at index 0. The service's published answers of this
+         *     operation omit `paymentTransactionIndex`; the payreq reference server always sends it.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
+            platformFee?: components["schemas"]["PayoutFee"];
+        };
+        /**
+         * PayoutCalldataV1
+         * @description What `POST /v1/pay` answers: the request created for the payment, its payment reference and
+         *     the transactions that pay it, as a one-off `POST /v2/payouts` answers them. The service's
+         *     contract requires the request's identifier as `requestId`, while its published v1 answers spell
+         *     it `requestID`: the reference server sends both, and a client should read either.
+         */
+        PayoutCalldataV1: {
+            /** @description The request created for the payment. */
+            requestId?: components["schemas"]["RequestId"];
+            /** @description The same identifier as `requestId`, in the v1 spelling. */
+            requestID?: components["schemas"]["RequestId"];
+            /** @description The reference the payment transaction carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayoutMetadata"];
+        } | unknown | unknown;
+        /**
          * BeneficiaryType
          * @description Who is identified or receives the money: `individual`, a natural person, or `business`, a
          *     company acting through the person named in the request.
@@ -2688,13 +2842,6 @@ export interface components {
          */
         BeneficiaryType: "individual" | "business";
         /**
-         * CountryCode
-         * @description An ISO 3166-1 alpha-2 country code, two letters (`DE`, `US`, `GB`). Any letter case is
-         *     accepted, as the real service only checks the length; the code is stored in upper case.
-         * @example DE
-         */
-        CountryCode: string;
-        /**
          * DateOfBirth
          * @description A calendar date of birth written as YYYY-MM-DD (four-digit year, two-digit month, two-digit
          *     day). The pattern checks the shape only, not that the date exists.
@@ -2702,120 +2849,12 @@ export interface components {
          */
         DateOfBirth: string;
         /**
-         * CreatePaymentDetailsRequest
-         * @description A bank account of a registered payer, the destination of off-ramp payments. Besides the common
-         *     fields, give the identifiers the destination country's banking system uses: for example
-         *     `accountNumber` and `routingNumber` in the United States, `accountNumber` and `sortCode` in the
-         *     United Kingdom, `iban` (and `swiftBic` for SWIFT payments) in the SEPA area, `bsbNumber` in
-         *     Australia, `ncc` in New Zealand, `ifsc` in India, `ribNumber` in France. The service only checks
-         *     that these are strings; the bank-side validation happens when the details are stored, and
-         *     inconsistent details answer `400`.
+         * CountryCode
+         * @description An ISO 3166-1 alpha-2 country code, two letters (`DE`, `US`, `GB`). Any letter case is
+         *     accepted, as the real service only checks the length; the code is stored in upper case.
+         * @example DE
          */
-        CreatePaymentDetailsRequest: {
-            /** @description Name of the bank holding the account. */
-            bankName: string;
-            /** @description Name of the account holder, as the bank knows it. */
-            accountName: string;
-            /** @description Domestic account number, where the country uses one instead of (or besides) an IBAN. */
-            accountNumber?: string;
-            /** @description US ABA routing number of the bank, nine digits. */
-            routingNumber?: string;
-            beneficiaryType: components["schemas"]["BeneficiaryType"];
-            /**
-             * @description Currency of the account, an ISO 4217 code of three letters in any case (`EUR` or `eur`, as
-             *     the service's own samples send it); stored and answered in upper case.
-             */
-            currency: components["schemas"]["FiatCurrencyCode"];
-            /** @description First line of the account holder's address. */
-            addressLine1: string;
-            /** @description Second line of the account holder's address, if any. */
-            addressLine2?: string;
-            /** @description City of the account holder's address. */
-            city: string;
-            /** @description State or province code of the address (`CA`, `NSW`), where the country has them. */
-            state?: string;
-            /** @description Country of the account holder's address, ISO 3166-1 alpha-2. */
-            country: components["schemas"]["CountryCode"];
-            /** @description Date of birth of the account holder, YYYY-MM-DD; required for business accounts too. */
-            dateOfBirth: components["schemas"]["DateOfBirth"];
-            /** @description Postal or ZIP code of the account holder's address. */
-            postalCode: string;
-            /**
-             * @description Payment network used to reach the account. `local`: the country's domestic transfer
-             *     system (ACH, Faster Payments, SEPA, ...). `swift`: an international SWIFT transfer, usually
-             *     with `swiftBic`. `wire`: a domestic wire transfer.
-             * @default local
-             * @enum {string}
-             */
-            rails?: "local" | "swift" | "wire";
-            /** @description UK sort code of the branch, six digits (`123456`). */
-            sortCode?: string;
-            /** @description International Bank Account Number, up to 34 letters and digits without spaces, starting with the country code. */
-            iban?: string;
-            /** @description SWIFT/BIC code of the bank, 8 or 11 letters and digits. */
-            swiftBic?: string;
-            /** @description Number of the account holder's government-issued identity document. */
-            documentNumber?: string;
-            /** @description Kind of that identity document, for example passport or driving licence. */
-            documentType?: string;
-            /**
-             * @description Kind of account, where the banking system distinguishes them (United States).
-             * @enum {string}
-             */
-            accountType?: "checking" | "savings";
-            /** @description French RIB (relevé d'identité bancaire) key identifying the account. */
-            ribNumber?: string;
-            /** @description Australian BSB (bank-state-branch) number, six digits. */
-            bsbNumber?: string;
-            /** @description New Zealand National Clearing Code identifying the bank and branch. */
-            ncc?: string;
-            /** @description Code of the bank branch, where the country's banking system needs it. */
-            branchCode?: string;
-            /** @description Code of the bank, where the country's banking system needs it. */
-            bankCode?: string;
-            /** @description Indian Financial System Code of the branch, 11 characters. */
-            ifsc?: string;
-        };
-        /**
-         * PaymentDetail
-         * @description A stored bank account of a payer, in summary: the answer names the bank, the holder and the
-         *     currency, and the account identifiers (IBAN, account number) are not part of it.
-         * @example {
-         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
-         *       "clientUserId": "cust-20931",
-         *       "bankName": "Musterbank Berlin",
-         *       "accountName": "Erika Mustermann",
-         *       "currency": "EUR",
-         *       "beneficiaryType": "individual"
-         *     }
-         */
-        PaymentDetail: {
-            /**
-             * @description Identifier of these payment details; pass it as `paymentDetailsId` when asking for the
-             *     calldata of an off-ramp payment. Opaque: the real service has shown both UUIDs and
-             *     `pd_`-prefixed values.
-             */
-            id: string;
-            /** @description Your identifier of the payer who owns the account, as given in the path. */
-            clientUserId: string;
-            /** @description Name of the bank holding the account. */
-            bankName: string;
-            /** @description Name of the account holder. */
-            accountName: string;
-            /**
-             * @description ISO 4217 code of the account's currency. The real service may return it in lower case
-             *     (`eur`), so compare it case-insensitively.
-             */
-            currency: string;
-            beneficiaryType: components["schemas"]["BeneficiaryType"];
-        };
-        /**
-         * PaymentDetailResponse
-         * @description The answer to payment-details creation, the stored account under `payment_detail`.
-         */
-        PaymentDetailResponse: {
-            payment_detail: components["schemas"]["PaymentDetail"];
-        };
+        CountryCode: string;
         /**
          * RegisterPayerRequest
          * @description The identity of a payer to register for compliance checks. For a business, the personal fields
@@ -3012,6 +3051,39 @@ export interface components {
             success: boolean;
         };
         /**
+         * PaymentDetail
+         * @description A stored bank account of a payer, in summary: the answer names the bank, the holder and the
+         *     currency, and the account identifiers (IBAN, account number) are not part of it.
+         * @example {
+         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
+         *       "clientUserId": "cust-20931",
+         *       "bankName": "Musterbank Berlin",
+         *       "accountName": "Erika Mustermann",
+         *       "currency": "EUR",
+         *       "beneficiaryType": "individual"
+         *     }
+         */
+        PaymentDetail: {
+            /**
+             * @description Identifier of these payment details; pass it as `paymentDetailsId` when asking for the
+             *     calldata of an off-ramp payment. Opaque: the real service has shown both UUIDs and
+             *     `pd_`-prefixed values.
+             */
+            id: string;
+            /** @description Your identifier of the payer who owns the account, as given in the path. */
+            clientUserId: string;
+            /** @description Name of the bank holding the account. */
+            bankName: string;
+            /** @description Name of the account holder. */
+            accountName: string;
+            /**
+             * @description ISO 4217 code of the account's currency. The real service may return it in lower case
+             *     (`eur`), so compare it case-insensitively.
+             */
+            currency: string;
+            beneficiaryType: components["schemas"]["BeneficiaryType"];
+        };
+        /**
          * PaymentDetailStatus
          * @description Whether a bank account can receive off-ramp payments.
          *
@@ -3053,6 +3125,88 @@ export interface components {
         PaymentDetailList: {
             /** @description The payer's bank accounts; only the one asked for when `paymentDetailsId` is given. */
             paymentDetails: components["schemas"]["StoredPaymentDetail"][];
+        };
+        /**
+         * CreatePaymentDetailsRequest
+         * @description A bank account of a registered payer, the destination of off-ramp payments. Besides the common
+         *     fields, give the identifiers the destination country's banking system uses: for example
+         *     `accountNumber` and `routingNumber` in the United States, `accountNumber` and `sortCode` in the
+         *     United Kingdom, `iban` (and `swiftBic` for SWIFT payments) in the SEPA area, `bsbNumber` in
+         *     Australia, `ncc` in New Zealand, `ifsc` in India, `ribNumber` in France. The service only checks
+         *     that these are strings; the bank-side validation happens when the details are stored, and
+         *     inconsistent details answer `400`.
+         */
+        CreatePaymentDetailsRequest: {
+            /** @description Name of the bank holding the account. */
+            bankName: string;
+            /** @description Name of the account holder, as the bank knows it. */
+            accountName: string;
+            /** @description Domestic account number, where the country uses one instead of (or besides) an IBAN. */
+            accountNumber?: string;
+            /** @description US ABA routing number of the bank, nine digits. */
+            routingNumber?: string;
+            beneficiaryType: components["schemas"]["BeneficiaryType"];
+            /**
+             * @description Currency of the account, an ISO 4217 code of three letters in any case (`EUR` or `eur`, as
+             *     the service's own samples send it); stored and answered in upper case.
+             */
+            currency: components["schemas"]["FiatCurrencyCode"];
+            /** @description First line of the account holder's address. */
+            addressLine1: string;
+            /** @description Second line of the account holder's address, if any. */
+            addressLine2?: string;
+            /** @description City of the account holder's address. */
+            city: string;
+            /** @description State or province code of the address (`CA`, `NSW`), where the country has them. */
+            state?: string;
+            /** @description Country of the account holder's address, ISO 3166-1 alpha-2. */
+            country: components["schemas"]["CountryCode"];
+            /** @description Date of birth of the account holder, YYYY-MM-DD; required for business accounts too. */
+            dateOfBirth: components["schemas"]["DateOfBirth"];
+            /** @description Postal or ZIP code of the account holder's address. */
+            postalCode: string;
+            /**
+             * @description Payment network used to reach the account. `local`: the country's domestic transfer
+             *     system (ACH, Faster Payments, SEPA, ...). `swift`: an international SWIFT transfer, usually
+             *     with `swiftBic`. `wire`: a domestic wire transfer.
+             * @default local
+             * @enum {string}
+             */
+            rails?: "local" | "swift" | "wire";
+            /** @description UK sort code of the branch, six digits (`123456`). */
+            sortCode?: string;
+            /** @description International Bank Account Number, up to 34 letters and digits without spaces, starting with the country code. */
+            iban?: string;
+            /** @description SWIFT/BIC code of the bank, 8 or 11 letters and digits. */
+            swiftBic?: string;
+            /** @description Number of the account holder's government-issued identity document. */
+            documentNumber?: string;
+            /** @description Kind of that identity document, for example passport or driving licence. */
+            documentType?: string;
+            /**
+             * @description Kind of account, where the banking system distinguishes them (United States).
+             * @enum {string}
+             */
+            accountType?: "checking" | "savings";
+            /** @description French RIB (relevé d'identité bancaire) key identifying the account. */
+            ribNumber?: string;
+            /** @description Australian BSB (bank-state-branch) number, six digits. */
+            bsbNumber?: string;
+            /** @description New Zealand National Clearing Code identifying the bank and branch. */
+            ncc?: string;
+            /** @description Code of the bank branch, where the country's banking system needs it. */
+            branchCode?: string;
+            /** @description Code of the bank, where the country's banking system needs it. */
+            bankCode?: string;
+            /** @description Indian Financial System Code of the branch, 11 characters. */
+            ifsc?: string;
+        };
+        /**
+         * PaymentDetailResponse
+         * @description The answer to payment-details creation, the stored account under `payment_detail`.
+         */
+        PaymentDetailResponse: {
+            payment_detail: components["schemas"]["PaymentDetail"];
         };
         /**
          * ClientIdStatus
@@ -3584,38 +3738,6 @@ export interface components {
             payerAddress?: components["schemas"]["EvmAddress"];
             customerInfo?: components["schemas"]["CustomerInfo"];
             reference?: components["schemas"]["MerchantReference"];
-        };
-        /**
-         * PayoutFee
-         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
-         * @example {
-         *       "percentage": "2.5",
-         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
-         *     }
-         */
-        PayoutFee: {
-            percentage: components["schemas"]["FeePercentage"];
-            /** @description The address that receives the fee. */
-            address: components["schemas"]["EvmAddress"];
-        };
-        /**
-         * PayoutMetadata
-         * @description The pay-calldata metadata (where the payment transaction sits in `transactions` among it), plus
-         *     the fee the payout carries. The approval, when needed, is always at index 0 and the payment at
-         *     index 1; without an approval the payment is at index 0. The service's published answers of this
-         *     operation omit `paymentTransactionIndex`; the payreq reference server always sends it.
-         * @example {
-         *       "stepsRequired": 2,
-         *       "needsApproval": true,
-         *       "approvalTransactionIndex": 0,
-         *       "paymentTransactionIndex": 1,
-         *       "hasEnoughBalance": true,
-         *       "hasEnoughGas": true
-         *     }
-         */
-        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
-            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
-            platformFee?: components["schemas"]["PayoutFee"];
         };
         /**
          * PayoutCalldata
@@ -6986,12 +7108,13 @@ export type FeePercentage = components['schemas']['FeePercentage'];
 export type PaymentRouteFee = components['schemas']['PaymentRouteFee'];
 export type PaymentRoute = components['schemas']['PaymentRoute'];
 export type PaymentRoutes = components['schemas']['PaymentRoutes'];
+export type CreatePayoutV1Request = components['schemas']['CreatePayoutV1Request'];
+export type PayoutFee = components['schemas']['PayoutFee'];
+export type PayoutMetadata = components['schemas']['PayoutMetadata'];
+export type PayoutCalldataV1 = components['schemas']['PayoutCalldataV1'];
 export type BeneficiaryType = components['schemas']['BeneficiaryType'];
-export type CountryCode = components['schemas']['CountryCode'];
 export type DateOfBirth = components['schemas']['DateOfBirth'];
-export type CreatePaymentDetailsRequest = components['schemas']['CreatePaymentDetailsRequest'];
-export type PaymentDetail = components['schemas']['PaymentDetail'];
-export type PaymentDetailResponse = components['schemas']['PaymentDetailResponse'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type RegisterPayerRequest = components['schemas']['RegisterPayerRequest'];
 export type AgreementStatus = components['schemas']['AgreementStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
@@ -7000,9 +7123,12 @@ export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus
 export type PayerCompliance = components['schemas']['PayerCompliance'];
 export type PayerAgreementUpdate = components['schemas']['PayerAgreementUpdate'];
 export type PayerAgreementUpdated = components['schemas']['PayerAgreementUpdated'];
+export type PaymentDetail = components['schemas']['PaymentDetail'];
 export type PaymentDetailStatus = components['schemas']['PaymentDetailStatus'];
 export type StoredPaymentDetail = components['schemas']['StoredPaymentDetail'];
 export type PaymentDetailList = components['schemas']['PaymentDetailList'];
+export type CreatePaymentDetailsRequest = components['schemas']['CreatePaymentDetailsRequest'];
+export type PaymentDetailResponse = components['schemas']['PaymentDetailResponse'];
 export type ClientIdStatus = components['schemas']['ClientIdStatus'];
 export type ClientId = components['schemas']['ClientId'];
 export type ClientIdList = components['schemas']['ClientIdList'];
@@ -7027,8 +7153,6 @@ export type SignedTypedData = components['schemas']['SignedTypedData'];
 export type PaymentIntentSubmission = components['schemas']['PaymentIntentSubmission'];
 export type PayoutRecurrence = components['schemas']['PayoutRecurrence'];
 export type CreatePayoutRequest = components['schemas']['CreatePayoutRequest'];
-export type PayoutFee = components['schemas']['PayoutFee'];
-export type PayoutMetadata = components['schemas']['PayoutMetadata'];
 export type PayoutCalldata = components['schemas']['PayoutCalldata'];
 export type TypedDataField = components['schemas']['TypedDataField'];
 export type HexQuantity = components['schemas']['HexQuantity'];
@@ -7544,6 +7668,230 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayoutV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutV1Request"];
+            };
+        };
+        responses: {
+            /** @description The request was created; the answer holds the transactions that pay it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutCalldataV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerPayerV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPayerRequest"];
+            };
+        };
+        responses: {
+            /** @description The payer is registered; the answer gives the compliance links and statuses. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerComplianceStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayerComplianceStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's compliance statuses and links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId` (compliance not
+             *     started). Another account's payers answer the same.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePayerComplianceStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayerAgreementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerAgreementUpdated"];
+                };
+            };
+            /**
+             * @description The body is invalid (`agreementCompleted` missing or not a boolean), or it withdraws a
+             *     completed agreement (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPaymentDetailsV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+                 * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+                 */
+                paymentDetailsId?: components["parameters"]["PaymentDetailsIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's bank accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId`, or the payer has no
+             *     bank account with this `paymentDetailsId`.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -82,6 +82,50 @@ async function sameAnswer(run: ScenarioRun, v1: string, v2: string): Promise<voi
 
 const scenarios: Scenario[] = [
   {
+    operationId: "registerPayerV1",
+    check: "payer registered on the v1 path -> read on the v2 path with the same userId",
+    uses: ["registerPayerV1", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const clientUserId = uniqueId("payer");
+      const body = { ...run.example("registerPayerV1"), clientUserId };
+      const registered = await run.send("registerPayerV1", { body }, [200]);
+      const status = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(
+        status?.userId === registered?.userId,
+        `userId ${text(status?.userId)}, v1 answered ${text(registered?.userId)}`,
+      );
+    },
+  },
+  {
+    operationId: "getPayerComplianceStatusV1",
+    check: "payer registered on the v2 path -> the v1 read answers the v2 read's body",
+    uses: ["registerPayer", "getPayerComplianceStatusV1", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { clientUserId } = await registerPayer(run);
+      const v1 = await run.send("getPayerComplianceStatusV1", { path: { clientUserId } }, [200]);
+      const v2 = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(isDeepStrictEqual(v1, v2), `v1 answers ${text(v1)}, v2 ${text(v2)}`);
+    },
+  },
+  {
+    operationId: "createPayoutV1",
+    check: "v1 payout -> its request read on the v1 path by its paymentReference",
+    uses: ["createPayoutV1", "getRequestStatusV1"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createPayoutV1", {}, [201]);
+      const paymentReference = String(created?.paymentReference);
+      const read = await run.send("getRequestStatusV1", { path: { paymentReference } }, [200]);
+      const requestId = created?.requestId ?? created?.requestID;
+      run.expect(
+        read?.requestId === requestId,
+        `read requestId ${text(read?.requestId)}, created ${text(requestId)}`,
+      );
+    },
+  },
+  {
     operationId: "createRequestV1",
     check: "request created on the v1 path -> read on the v2 path by its requestID, and listed for its payee",
     uses: ["createRequestV1", "getRequestStatus", "listRequests"],

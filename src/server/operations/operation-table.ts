@@ -16,17 +16,22 @@ import {
 } from "../domain/payee-destinations/payee-destinations.ts";
 import {
   getPayerComplianceStatus,
+  getPayerComplianceStatusV1,
   registerPayer,
+  registerPayerV1,
   updatePayerComplianceStatus,
+  updatePayerComplianceStatusV1,
 } from "../domain/payers/payers.ts";
 import {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
+  listPaymentDetailsV1,
 } from "../domain/payers/payment-details.ts";
 import { searchPayments } from "../domain/payments/search-payments.ts";
 import { createBatchPayout } from "../domain/payouts/create-batch-payout.ts";
 import { createPayout } from "../domain/payouts/create-payout.ts";
+import { createPayoutV1 } from "../domain/payouts/create-payout-v1.ts";
 import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recurring-payment-status.ts";
 import { submitRecurringPaymentSignature } from "../domain/recurring-payments/submit-recurring-payment-signature.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments/update-recurring-payment.ts";
@@ -109,6 +114,7 @@ export const operationHandlers: OperationHandlers = {
   previewSecurePaymentFees: { stateless: previewSecurePaymentFees },
   checkSecurePaymentToken,
   createPayout,
+  createPayoutV1,
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
@@ -132,6 +138,10 @@ export const operationHandlers: OperationHandlers = {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
+  registerPayerV1,
+  getPayerComplianceStatusV1,
+  updatePayerComplianceStatusV1,
+  listPaymentDetailsV1,
   createClientId,
   listClientIds,
   getClientId,

@@ -83,3 +83,27 @@ export async function updatePayerComplianceStatus(
     return { success: true };
   });
 }
+
+/** `POST /v1/payer`: the same registration as `POST /v2/payer`, on the same payers. */
+export function registerPayerV1(
+  ctx: DomainContext,
+  input: OperationInput<"registerPayerV1">,
+): Promise<Schemas["PayerComplianceStatus"]> {
+  return registerPayer(ctx, { ...input });
+}
+
+/** `GET /v1/payer/{clientUserId}`: the answer of `GET /v2/payer/{clientUserId}`. */
+export function getPayerComplianceStatusV1(
+  ctx: DomainContext,
+  input: OperationInput<"getPayerComplianceStatusV1">,
+): Promise<Schemas["PayerCompliance"]> {
+  return getPayerComplianceStatus(ctx, { ...input });
+}
+
+/** `PATCH /v1/payer/{clientUserId}`: the agreement update of `PATCH /v2/payer/{clientUserId}`. */
+export function updatePayerComplianceStatusV1(
+  ctx: DomainContext,
+  input: OperationInput<"updatePayerComplianceStatusV1">,
+): Promise<Schemas["PayerAgreementUpdated"]> {
+  return updatePayerComplianceStatus(ctx, { ...input });
+}
