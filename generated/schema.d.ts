@@ -389,10 +389,11 @@ export interface paths {
          * @description Registers a payer, identified by your own `clientUserId`, for the compliance checks that
          *     off-ramp payments require: acceptance of an agreement, and identity verification (KYC) by the
          *     service's verification provider. The answer carries the two links to send the payer to and
-         *     the state of both steps. The real service's published example answers `not_started` for
-         *     both; payreq's sandbox issues both steps at once, answering the agreement `pending` and the
-         *     verification `initiated`, which is also what `GET /v2/payer/{clientUserId}` answers next.
-         *     Read that operation for the statuses as they progress.
+         *     the state of both steps. `status` holds them in the two values the service's contract allows
+         *     (`not_started`, `completed`); the top-level `agreementStatus`, `kycStatus` and `isCompliant`
+         *     hold the finer statuses `GET /v2/payer/{clientUserId}` answers. payreq's sandbox issues both
+         *     steps at once: the agreement is `pending` and the verification `initiated` (both
+         *     `not_started` in `status`).
          *
          *     The service answers `200`, not `201`. Its own documentation describes the call as returning
          *     the payer's compliance data and links; it documents no conflict answer for a `clientUserId`
@@ -2910,6 +2911,30 @@ export interface components {
             businessActivity?: string;
         };
         /**
+         * ComplianceStatus
+         * @description Where the payer stands in the two compliance steps, in the two values the registration answer
+         *     of the service's contract allows: `completed` once the step is done (the agreement accepted,
+         *     the identity verification approved), `not_started` until then. The finer statuses
+         *     (`pending`, `initiated`, `rejected`, ...) are the top-level `agreementStatus` and `kycStatus`
+         *     of the same answer, and of `GET /v2/payer/{clientUserId}`.
+         * @example {
+         *       "agreementStatus": "not_started",
+         *       "kycStatus": "not_started"
+         *     }
+         */
+        ComplianceStatus: {
+            /**
+             * @description `completed` once the payer accepted the agreement; `not_started` until then.
+             * @enum {string}
+             */
+            agreementStatus: "not_started" | "completed";
+            /**
+             * @description `completed` once the identity verification is approved; `not_started` until then.
+             * @enum {string}
+             */
+            kycStatus: "not_started" | "completed";
+        };
+        /**
          * AgreementStatus
          * @description Progress of the agreement the payer must accept before off-ramp payments to a bank account.
          *
@@ -2963,24 +2988,11 @@ export interface components {
          */
         KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required" | "failed";
         /**
-         * ComplianceStatus
-         * @description Where the payer stands in the two compliance steps. The payer becomes compliant once the
-         *     agreement is `completed` and the KYC is `approved`. payreq's sandbox registers payers with
-         *     the agreement `pending` and the KYC `initiated`; the real service's published example
-         *     answers `not_started` for both at registration.
-         * @example {
-         *       "agreementStatus": "pending",
-         *       "kycStatus": "initiated"
-         *     }
-         */
-        ComplianceStatus: {
-            agreementStatus: components["schemas"]["AgreementStatus"];
-            kycStatus: components["schemas"]["KycStatus"];
-        };
-        /**
          * PayerComplianceStatus
          * @description The result of registering a payer: the links the payer must open to accept the agreement and
-         *     to verify their identity, and the current state of both steps.
+         *     to verify their identity, and the state of both steps: in `status`, in the two values of the
+         *     service's contract, and at the top level, as `GET /v2/payer/{clientUserId}` answers them
+         *     (`agreementStatus`, `kycStatus`, `isCompliant`), which clients read from both answers.
          */
         PayerComplianceStatus: {
             /**
@@ -3001,6 +3013,10 @@ export interface components {
              */
             userId?: string;
             status: components["schemas"]["ComplianceStatus"];
+            agreementStatus?: components["schemas"]["AgreementStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
+            /** @description True once the agreement is `completed` and the identity verification `approved`. */
+            isCompliant?: boolean;
         };
         /**
          * PayerCompliance
@@ -7116,9 +7132,9 @@ export type BeneficiaryType = components['schemas']['BeneficiaryType'];
 export type DateOfBirth = components['schemas']['DateOfBirth'];
 export type CountryCode = components['schemas']['CountryCode'];
 export type RegisterPayerRequest = components['schemas']['RegisterPayerRequest'];
+export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type AgreementStatus = components['schemas']['AgreementStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
-export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus'];
 export type PayerCompliance = components['schemas']['PayerCompliance'];
 export type PayerAgreementUpdate = components['schemas']['PayerAgreementUpdate'];

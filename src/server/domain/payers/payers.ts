@@ -8,11 +8,22 @@ import { appendComplianceChange } from "../shared/payer-events.ts";
 import { complianceLinks, toPayerCompliance } from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
+/**
+ * The registration answer: `status` in the contract's two values (a step is `completed` or
+ * `not_started`), and the finer statuses at the top level, where clients read them.
+ */
 function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
+  const { agreementStatus, kycStatus, isCompliant } = toPayerCompliance(ctx, payer);
   return {
     ...complianceLinks(ctx, payer),
     userId: payer.userId,
-    status: { agreementStatus: payer.agreementStatus, kycStatus: payer.kycStatus },
+    status: {
+      agreementStatus: agreementStatus === "completed" ? "completed" : "not_started",
+      kycStatus: kycStatus === "approved" ? "completed" : "not_started",
+    },
+    agreementStatus,
+    kycStatus,
+    isCompliant,
   };
 }
 
