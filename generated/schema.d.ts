@@ -4007,10 +4007,16 @@ export interface components {
          *     the ERC20RecurringPaymentProxy to send first when the payer's allowance is too low (`value` is
          *     the hex string `0x0`), and the permit to sign. Until the signature is submitted with
          *     `POST /v2/payouts/recurring/{id}` the recurring payment is `pending` and nothing is paid.
+         *     `requestId` is the request of the first period, which the first execution pays.
          */
         RecurringPayout: {
             /** @description The recurring payment's identifier. */
             id: components["schemas"]["Ulid"];
+            /**
+             * @description The request of the first period, created with the recurring payment; later periods recur
+             *     from it (their `originalRequestId`).
+             */
+            requestId: components["schemas"]["RequestId"];
             /** @description The approval to send before signing; empty when the allowance already suffices. */
             transactions: components["schemas"]["Transaction"][];
             recurringPaymentPermit: components["schemas"]["RecurringPaymentPermit"];
