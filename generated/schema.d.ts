@@ -684,9 +684,11 @@ export interface paths {
          *       `transferWithReferenceAndFee` on the EthereumFeeProxy with the amount in `value`. Pass
          *       `wallet` so that the service can check the payer's allowance, balance and gas; without it
          *       the answer cannot reflect them.
-         *     - **Cross-chain** (`CrossChainPayCalldata`, with `paymentIntentId` and `paymentIntent`):
+         *     - **Cross-chain** (`CrossChainPayCalldata`, whose `metadata.routeType` is `crosschain`):
          *       when `chain` and `token` name a source network and token other than the request's own, the
-         *       service answers with a payment intent to sign instead of transactions. Send `chain` and
+         *       transactions are sent on that source network, the payment at
+         *       `metadata.paymentTransactionIndex`. The older answer's payment intent to sign
+         *       (`paymentIntentId`, `paymentIntent`) comes with them. Send `chain` and
          *       `token` together. Cross-chain payment is refused with `400` for a request whose expected
          *       amount is below 1, and for request currencies the bridge does not carry; the service may
          *       also have it switched off.
@@ -2605,55 +2607,72 @@ export interface components {
         };
         /**
          * CrossChainPayCalldataMetadata
-         * @description Facts about the source token that decide how the payer approves a cross-chain payment.
+         * @description What the cross-chain transactions need, and where the payment sits among them.
          * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "routeType": "crosschain",
          *       "supportsEIP2612": true
          *     }
          */
         CrossChainPayCalldataMetadata: {
+            /** @description How many transactions to send. */
+            stepsRequired: number;
+            /** @description Whether an `approve` of the source token comes first. */
+            needsApproval: boolean;
+            /** @description The index of the approval in `transactions`; null when none is needed. */
+            approvalTransactionIndex?: number | null;
+            /** @description The index of the payment transaction in `transactions`, sent after every other one. */
+            paymentTransactionIndex: number;
+            /** @description Whether the wallet holds enough of the source token. */
+            hasEnoughBalance: boolean;
             /**
-             * @description Whether the source token implements EIP-2612 permits. When true the payer signs
-             *     `approvalPermitPayload` (no gas); when false the payer sends `approvalCalldata`, if any,
-             *     on the source chain.
+             * @description The kind of route; `crosschain` on this answer.
+             * @enum {string}
              */
-            supportsEIP2612: boolean;
+            routeType: "crosschain" | "samechain";
+            /**
+             * @description Whether the source token implements EIP-2612 permits, for the older answer's Permit2
+             *     approval: when true the payer signs `approvalPermitPayload`, otherwise sends
+             *     `approvalCalldata`, if any.
+             */
+            supportsEIP2612?: boolean;
         };
         /**
          * CrossChainPayCalldata
-         * @description A cross-chain payment intent, returned instead of `PayCalldata` when `chain` and `token` name
-         *     a source other than the request's own network and currency. Nothing is sent on chain by the
-         *     payer for the payment itself: the payer signs `paymentIntent` (EIP-712 typed data for a
-         *     Permit2 batch transfer whose witness describes the payment) and submits the signature to the
-         *     service, which moves the funds through its bridge. Before that, Permit2 must be allowed to
-         *     spend the source token: either by signing `approvalPermitPayload` (tokens with EIP-2612
-         *     permits) or by sending `approvalCalldata` on the source chain (other tokens). Either of the
-         *     two may be absent or null when the payer's allowance already suffices.
+         * @description The cross-chain answer, returned instead of `PayCalldata` when `chain` and `token` name a
+         *     source other than the request's own network and currency. `transactions` are sent in order on
+         *     the source network (an `approve` first when needed, then the payment at
+         *     `metadata.paymentTransactionIndex`), as the service's contract describes. The payreq sandbox
+         *     runs no bridge: its payment transaction pays the source token through the source network's
+         *     ERC20FeeProxy to a sandbox bridge address, carrying the request's payment reference, and the
+         *     payment is recorded through the sandbox API.
          *
-         *     The typed-data members are JSON documents serialised as strings, not JSON objects: parse them
-         *     before passing them to `eth_signTypedData_v4`.
-         * @example {
-         *       "paymentIntentId": "01KK8Q4A2HXY6F0GJ3PSR5TEWM",
-         *       "paymentIntent": "{\"domain\":{\"name\":\"Permit2\",\"chainId\":42161,\"verifyingContract\":\"0x000000000022D473030F116dDEE9F6B43aC78BA3\"},\"types\":{\"PermitBatchWitnessTransferFrom\":[{\"name\":\"permitted\",\"type\":\"TokenPermissions[]\"},{\"name\":\"spender\",\"type\":\"address\"},{\"name\":\"nonce\",\"type\":\"uint256\"},{\"name\":\"deadline\",\"type\":\"uint256\"},{\"name\":\"witness\",\"type\":\"PaymentIntent\"}],\"TokenPermissions\":[{\"name\":\"token\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"PaymentIntent\":[{\"name\":\"payment_type\",\"type\":\"uint8\"},{\"name\":\"operator_data\",\"type\":\"OperatorData\"},{\"name\":\"amount\",\"type\":\"uint256\"},{\"name\":\"source\",\"type\":\"Domain\"},{\"name\":\"destination\",\"type\":\"Domain\"},{\"name\":\"processing_date\",\"type\":\"uint256\"},{\"name\":\"expires_at\",\"type\":\"uint256\"}],\"OperatorData\":[{\"name\":\"operatorId\",\"type\":\"bytes32\"},{\"name\":\"operator\",\"type\":\"address\"},{\"name\":\"treasury_account\",\"type\":\"address\"},{\"name\":\"fee\",\"type\":\"uint256\"}],\"Domain\":[{\"name\":\"account\",\"type\":\"address\"},{\"name\":\"network_id\",\"type\":\"uint256\"},{\"name\":\"payment_token\",\"type\":\"address\"}]},\"values\":{\"permitted\":[{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"49950000\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"0\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"50000\"}],\"spender\":\"0x4B1d5b0aF5AbAe333C8d2CCa2a346e0D5f68C427\",\"nonce\":\"1773144012000\",\"deadline\":\"1773147600\",\"witness\":{\"payment_type\":0,\"operator_data\":{\"operatorId\":\"0x6ab1463ead4ba60b8e08155b29ea2b3c91731e78be09b6e12b6c25414d724dd0\",\"operator\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"treasury_account\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"fee\":\"0\"},\"amount\":\"50000000\",\"source\":{\"account\":\"0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9\",\"network_id\":\"42161\",\"payment_token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\"},\"destination\":{\"account\":\"0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7\",\"network_id\":\"8453\",\"payment_token\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\"},\"processing_date\":\"1773158400\",\"expires_at\":\"1773147600\"}}}",
-         *       "approvalCalldata": {
-         *         "to": "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9",
-         *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-         *         "value": "0x0"
-         *       },
-         *       "metadata": {
-         *         "supportsEIP2612": false
-         *       }
-         *     }
+         *     The members of the older answer stay for the clients that read them: `paymentIntent` (EIP-712
+         *     typed data of a Permit2 batch transfer, to sign and submit with
+         *     `POST /v2/request/payment-intents/{paymentIntentId}`), and the Permit2 approval as a permit to
+         *     sign (`approvalPermitPayload`) or a transaction to send (`approvalCalldata`). The typed-data
+         *     members are JSON documents serialised as strings: parse them before passing them to
+         *     `eth_signTypedData_v4`.
          */
         CrossChainPayCalldata: {
+            /**
+             * @description The transactions to send on the source network, in this order; an approval, when present,
+             *     comes first. Each `value` is a hex string.
+             */
+            transactions: components["schemas"]["Transaction"][];
             /** @description Identifies this payment intent when its signature is submitted (a ULID in the service's answers). */
-            paymentIntentId: string;
+            paymentIntentId?: string;
             /**
              * @description EIP-712 typed data (`domain`, `types`, `values`) to sign with the payer's wallet, as a JSON
              *     string. The domain is Permit2 on the source chain; the primary type is
              *     `PermitBatchWitnessTransferFrom` and its `witness` is the `PaymentIntent`: amount, source and
              *     destination account, network and token, and deadlines.
              */
-            paymentIntent: string;
+            paymentIntent?: string;
             /**
              * @description EIP-712 typed data of an EIP-2612 `Permit` that lets Permit2 spend the source token, as a
              *     JSON string. Present when `metadata.supportsEIP2612` is true; otherwise absent or null.
@@ -8626,9 +8645,9 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description What to sign: transactions for a same-chain payment (`PayCalldata`), or a payment intent
-             *     for a cross-chain payment (`CrossChainPayCalldata`). Exactly one of the two shapes is
-             *     returned; `transactions` is present only in the first, `paymentIntentId` only in the second.
+             * @description What to send: the transactions of a same-chain payment (`PayCalldata`, every `value` an
+             *     ethers BigNumber object), or of a cross-chain payment (`CrossChainPayCalldata`, told apart
+             *     by `metadata.routeType`, with the older answer's payment intent).
              */
             200: {
                 headers: {
