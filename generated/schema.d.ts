@@ -120,6 +120,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment request (v1)
+         * @description The v1 form of `POST /v2/request`: creates one payment request paid to `payee` and answers its
+         *     `paymentReference`, by which the other v1 operations address it, and its identifier as
+         *     `requestID`. It is the same request as one created on the v2 path: `GET /v2/request/{requestId}`
+         *     reads it, and `GET /v1/request/{paymentReference}` reads a request created with
+         *     `POST /v2/request`.
+         *
+         *     With `recurrence`, the request is the first period of a recurring invoice; stop it with
+         *     `PATCH /v1/request/{paymentReference}/stop-recurrence`. Requires the API key.
+         */
+        post: operations["createRequestV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a request's status (v1)
+         * @description The v1 form of `GET /v2/request/{requestId}`, addressing the request by its payment reference:
+         *     whether it is paid, the amount asked (`requestAmount`, in the invoice currency) and each
+         *     payment received with its transactions. Any request of the account answers, however it was
+         *     created (`POST /v1/request`, `POST /v2/request`, a payout, a secure payment).
+         *
+         *     Requires the API key. Another account's request answers `404`, like an unknown reference.
+         */
+        get: operations["getRequestStatusV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calldata that pays a request (v1)
+         * @description The v1 form of `GET /v2/request/{requestId}/pay`, addressing the request by its payment
+         *     reference. It answers the same calldata for the same request: the same-chain transactions
+         *     (an ERC-20 approval when the wallet's allowance is short, then the payment through the
+         *     network's fee proxy), or, when `chain` and `token` name another source network and token,
+         *     the cross-chain answer. Send `chain` and `token` together. `amount` pays part of the request;
+         *     without it, what is left to pay.
+         *
+         *     The v1 path takes neither a fee (`feePercentage`, `feeAddress`) nor an off-ramp
+         *     (`clientUserId`, `paymentDetailsId`): use the v2 path for those. Requires the API key.
+         *     Another account's request answers `404`, like an unknown reference.
+         */
+        get: operations["getPayCalldataV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request/{paymentReference}/stop-recurrence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Stop a recurring request (v1)
+         * @description Stops the recurrence of a request created with `recurrence`: no further period is issued
+         *     after this call. Stopping a stopped recurrence again changes nothing and answers `200`.
+         *     Answers `200` with an empty body, as the service does; `PATCH /v2/request/{requestId}` stops
+         *     or resumes the same recurrence on the v2 path.
+         *
+         *     A request without a recurrence answers `400` (`/problems/invalid-state`) and is left as it
+         *     is. Requires the API key. Another account's request answers `404`, like an unknown reference.
+         */
+        patch: operations["stopRequestRecurrenceV1"];
+        trace?: never;
+    };
     "/v1/request/{paymentReference}/routes": {
         parameters: {
             query?: never;
@@ -152,7 +259,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/payer/{clientUserId}/payment-details": {
+    "/v1/pay": {
         parameters: {
             query?: never;
             header?: never;
@@ -160,6 +267,96 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /**
+         * Pay a payee at once (v1)
+         * @description The v1 form of a one-off `POST /v2/payouts`: creates a request paid to `payee` and answers the
+         *     transactions that pay it, to send in order from the payer's wallet (an ERC-20 `approve` of
+         *     the network's ERC20FeeProxy when needed, then the payment). Every `value` is an ethers
+         *     BigNumber object. The request is the same as any other: `GET /v2/request/{requestId}` and
+         *     `GET /v1/request/{paymentReference}` read it.
+         *
+         *     The answer names the request `requestId`, which the service's contract requires, and
+         *     `requestID`, which its published v1 examples show. Requires the API key.
+         */
+        post: operations["createPayoutV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a payer for compliance (v1)
+         * @description The v1 path of `POST /v2/payer`: registers a payer under your own `clientUserId` for the
+         *     compliance checks of off-ramp payments, with the same members, the same answer and the same
+         *     payers (a payer registered on either path is read on both). Registering the same
+         *     `clientUserId` again answers the existing registration, unchanged.
+         *
+         *     Requires the API key: this operation carries personal data and must not be called from a
+         *     browser.
+         */
+        post: operations["registerPayerV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payer/{clientUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payer's compliance status (v1)
+         * @description The v1 path of `GET /v2/payer/{clientUserId}`: where a payer of your account stands, with the
+         *     same answer (agreement and identity verification statuses, whether the payer is compliant, and
+         *     the two links). A `clientUserId` that no payer of your account is registered under answers
+         *     `404`. Requires the API key.
+         */
+        get: operations["getPayerComplianceStatusV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report that a payer accepted the agreement (v1)
+         * @description The v1 path of `PATCH /v2/payer/{clientUserId}`: records that the payer accepted the
+         *     agreement (`{"agreementCompleted": true}`), once; sending it again changes nothing, and `false`
+         *     cannot withdraw a completed agreement (`400`, `/problems/invalid-state`). Requires the API key.
+         */
+        patch: operations["updatePayerComplianceStatusV1"];
+        trace?: never;
+    };
+    "/v1/payer/{clientUserId}/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payer's bank accounts (v1)
+         * @description The v1 path of `GET /v2/payer/{clientUserId}/payment-details`: the bank accounts stored for a
+         *     payer through any path, oldest first, each with its status, in the same answer. With
+         *     `paymentDetailsId`, only that account is listed, and an id that names none of the payer's
+         *     accounts answers `404`. Account identifiers are never answered: payreq does not keep them.
+         *     Requires the API key.
+         */
+        get: operations["listPaymentDetailsV1"];
         put?: never;
         /**
          * Add a payer's bank account
@@ -192,10 +389,11 @@ export interface paths {
          * @description Registers a payer, identified by your own `clientUserId`, for the compliance checks that
          *     off-ramp payments require: acceptance of an agreement, and identity verification (KYC) by the
          *     service's verification provider. The answer carries the two links to send the payer to and
-         *     the state of both steps. The real service's published example answers `not_started` for
-         *     both; payreq's sandbox issues both steps at once, answering the agreement `pending` and the
-         *     verification `initiated`, which is also what `GET /v2/payer/{clientUserId}` answers next.
-         *     Read that operation for the statuses as they progress.
+         *     the state of both steps. `status` holds them in the two values the service's contract allows
+         *     (`not_started`, `completed`); the top-level `agreementStatus`, `kycStatus` and `isCompliant`
+         *     hold the finer statuses `GET /v2/payer/{clientUserId}` answers. payreq's sandbox issues both
+         *     steps at once: the agreement is `pending` and the verification `initiated` (both
+         *     `not_started` in `status`).
          *
          *     The service answers `200`, not `201`. Its own documentation describes the call as returning
          *     the payer's compliance data and links; it documents no conflict answer for a `clientUserId`
@@ -662,7 +860,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your requests
+         * @description Lists the caller's requests, newest first, one page at a time: those created with
+         *     `POST /v2/request` or `POST /v1/request`, by payouts, by secure payments and by batches.
+         *
+         *     `walletAddress` keeps the requests paid to that wallet (their payee). A caller with the API
+         *     key must send it (`400` naming `/query/walletAddress` otherwise), as the service requires; a
+         *     caller with a client ID may leave it out to list the requests created with that client ID.
+         *     `securePaymentFlow` keeps the requests of secure payments only: `incoming` those of payment
+         *     links (someone pays the account), `outgoing` those of payout links (the account pays a
+         *     recipient).
+         *
+         *     `limit` (1 to 100, default 50) and `offset` (default 0) page the matches; `pagination`
+         *     says how many match in all.
+         */
+        get: operations["listRequests"];
         put?: never;
         /**
          * Create a payment request
@@ -748,9 +961,11 @@ export interface paths {
          *       `transferWithReferenceAndFee` on the EthereumFeeProxy with the amount in `value`. Pass
          *       `wallet` so that the service can check the payer's allowance, balance and gas; without it
          *       the answer cannot reflect them.
-         *     - **Cross-chain** (`CrossChainPayCalldata`, with `paymentIntentId` and `paymentIntent`):
+         *     - **Cross-chain** (`CrossChainPayCalldata`, whose `metadata.routeType` is `crosschain`):
          *       when `chain` and `token` name a source network and token other than the request's own, the
-         *       service answers with a payment intent to sign instead of transactions. Send `chain` and
+         *       transactions are sent on that source network, the payment at
+         *       `metadata.paymentTransactionIndex`. The older answer's payment intent to sign
+         *       (`paymentIntentId`, `paymentIntent`) comes with them. Send `chain` and
          *       `token` together. Cross-chain payment is refused with `400` for a request whose expected
          *       amount is below 1, and for request currencies the bridge does not carry; the service may
          *       also have it switched off.
@@ -2412,12 +2627,341 @@ export interface components {
             conversionRoutes: components["schemas"]["Currency"][];
         };
         /**
+         * PayeeAddress
+         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
+         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
+         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
+         *     naming the field.
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+         */
+        PayeeAddress: string;
+        /**
          * DecimalAmount
          * @description A human-readable decimal amount in the currency's own unit (not base units), digits with an
          *     optional fractional part and no sign or exponent, for example `12.50`.
          * @example 12.50
          */
         DecimalAmount: string;
+        /**
+         * StartDate
+         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
+         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
+         *     date or instant earlier than the start of the current UTC day is refused with `400`.
+         * @example 2026-05-01
+         */
+        StartDate: string;
+        /**
+         * RecurrenceFrequency
+         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
+         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
+         *     1 day, 7 days, 30 days or 365 days.
+         * @example MONTHLY
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
+        /**
+         * RequestRecurrence
+         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
+         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
+         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * @example {
+         *       "startDate": "2026-05-01",
+         *       "frequency": "MONTHLY"
+         *     }
+         */
+        RequestRecurrence: {
+            startDate: components["schemas"]["StartDate"];
+            frequency: components["schemas"]["RecurrenceFrequency"];
+        };
+        /**
+         * CreateRequestV1Request
+         * @description The body of `POST /v1/request`: one payment request to create, paid to `payee`. The v1 form of
+         *     `POST /v2/request`, without crypto-to-fiat, receipt details or merchant reference.
+         */
+        CreateRequestV1Request: {
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
+            /** @description The wallet expected to pay, when known. Informational; any wallet can pay the request. */
+            payer?: components["schemas"]["EvmAddress"];
+            /** @description The amount due, in `invoiceCurrency`, as a human-readable decimal. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the request's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            recurrence?: components["schemas"]["RequestRecurrence"];
+        };
+        /**
+         * PaymentReference
+         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
+         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReference: string;
+        /**
+         * RequestId
+         * @description A request identifier, 66 lower-case hex digits beginning with `01`.
+         * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
+         */
+        RequestId: string;
+        /**
+         * RequestCreatedV1
+         * @description A request created on the v1 path: its payment reference, by which the other v1 operations find
+         *     it, and its identifier spelled `requestID`, as the v1 API spells it. `GET /v2/request/{requestId}`
+         *     reads the same request by that identifier.
+         */
+        RequestCreatedV1: {
+            /** @description The reference the on-chain payment carries; the v1 operations address the request by it. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The request's identifier, as the v2 operations and Request Scan know it. */
+            requestID: components["schemas"]["RequestId"];
+        };
+        /**
+         * TxHash
+         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
+         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
+         */
+        TxHash: string;
+        /**
+         * RequestStatusV1
+         * @description A request as `GET /v1/request/{paymentReference}` answers it: whether it is paid, the amount
+         *     asked, and each payment received with its transactions. `GET /v2/request/{requestId}` answers
+         *     the same request in the v2 form.
+         */
+        RequestStatusV1: {
+            /** @description Whether the whole amount has been received. */
+            hasBeenPaid: boolean;
+            /** @description The request's payment reference. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The amount asked (older versions of the service leave it out), in the invoice currency, as given at creation. */
+            requestAmount?: components["schemas"]["DecimalAmount"] | null;
+            /** @description Whether the service still watches for a payment; false once the request is paid. */
+            isListening: boolean;
+            /**
+             * @description The transaction of the latest payment; null before any. The older v1 answer carried only this;
+             *     read `payments` for every payment.
+             */
+            txHash?: components["schemas"]["TxHash"] | null;
+            /**
+             * @description The payments received, oldest first; failed attempts are not payments. The reference
+             *     server always sends it; older versions of the service leave it out.
+             */
+            payments?: {
+                /** @description The payer's transaction, on the network paid from; null for a bridged payment. */
+                sourceTxHash: components["schemas"]["TxHash"] | null;
+                /** @description The transaction that paid the request on its own network. */
+                destinationTxHash: components["schemas"]["TxHash"] | null;
+                /**
+                 * @description How the payment was found. The reference server answers `sandbox` for every payment it records.
+                 * @example sandbox
+                 */
+                detectionSource: string | null;
+                /**
+                 * @description A remark on the payment; null when there is none.
+                 * @example null
+                 */
+                note: string | null;
+            }[];
+        };
+        /**
+         * HexData
+         * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
+         * @example 0x095ea7b3
+         */
+        HexData: string;
+        /**
+         * BigNumberValue
+         * @description The JSON form of an ethers v5 BigNumber, as the service sends it for native payments.
+         * @example {
+         *       "type": "BigNumber",
+         *       "hex": "0x2386f26fc10000"
+         *     }
+         */
+        BigNumberValue: {
+            /** @constant */
+            type: "BigNumber";
+            hex: string;
+        };
+        /**
+         * TransactionValue
+         * @description The native amount, in wei, to send with a transaction. The service uses three forms, and which
+         *     one depends on the endpoint: the number `0` (ERC-20 calls), a hex string, or an ethers v5
+         *     BigNumber object. Clients should normalise all three to an integer.
+         * @example 0
+         * @example 0x0
+         * @example {
+         *       "type": "BigNumber",
+         *       "hex": "0x2386f26fc10000"
+         *     }
+         */
+        TransactionValue: number | string | components["schemas"]["BigNumberValue"];
+        /**
+         * Transaction
+         * @description An EVM transaction to sign and send as is, in order with the others of its list.
+         * @example {
+         *       "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "data": "0x095ea7b30000000000000000000000001892196e80c4c17ea5100da765ab48c1fe2fb8140000000000000000000000000000000000000000000000000000000007735940",
+         *       "value": 0
+         *     }
+         */
+        Transaction: {
+            /** @description The calldata. */
+            data: components["schemas"]["HexData"];
+            /** @description The contract called. */
+            to: components["schemas"]["EvmAddress"];
+            value: components["schemas"]["TransactionValue"];
+        };
+        /**
+         * PayCalldataMetadata
+         * @description What the payer's wallet has to do to pay, and whether it can: how many transactions to send,
+         *     whether one of them is an ERC-20 approval and where it sits in the list, and whether the
+         *     payer's balance and native gas balance suffice. The balance checks are only meaningful when
+         *     the call named the payer's `wallet`.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayCalldataMetadata: {
+            /** @description Number of transactions in `transactions`, each to be sent in order. */
+            stepsRequired: number;
+            /**
+             * @description True when the payer's allowance for the fee proxy is too low, in which case `transactions`
+             *     begins with an ERC-20 `approve`. Always false for native-currency payments.
+             */
+            needsApproval: boolean;
+            /** @description Position of the approval in `transactions`; null when no approval is needed. */
+            approvalTransactionIndex?: number | null;
+            /**
+             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
+             *     send every other transaction first (the approvals), then this one. The service's own
+             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
+             *     not required here; the payreq reference server always sends it.
+             */
+            paymentTransactionIndex?: number;
+            /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
+            hasEnoughBalance: boolean;
+            /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
+            hasEnoughGas: boolean;
+        };
+        /**
+         * PayCalldata
+         * @description Calldata for a same-chain payment: the transactions the payer signs and sends, in order, from
+         *     the wallet that pays. For an ERC-20 payment they are an optional `approve` of the network's
+         *     ERC20FeeProxy followed by `transferFromWithReferenceAndFee` on that proxy (`value` is `0`);
+         *     for a native payment a single `transferWithReferenceAndFee` on the EthereumFeeProxy, whose
+         *     `value` (an ethers BigNumber object) is the amount plus any fee.
+         * @example {
+         *       "transactions": [
+         *         {
+         *           "to": "0xd9C3889eB8DA6ce449bfFE3cd194d08A436e96f2",
+         *           "data": "0xb868980b0000000000000000000000002648b9c58b01c64bbd1b5d89c67892abdd4c4d8300000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000086d1c9a3f0e2b8475000000000000000000000000000000000000000000000000",
+         *           "value": {
+         *             "type": "BigNumber",
+         *             "hex": "0x038d7ea4c68000"
+         *           }
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "stepsRequired": 1,
+         *         "needsApproval": false,
+         *         "approvalTransactionIndex": null,
+         *         "paymentTransactionIndex": 0,
+         *         "hasEnoughBalance": true,
+         *         "hasEnoughGas": true
+         *       }
+         *     }
+         */
+        PayCalldata: {
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayCalldataMetadata"];
+        };
+        /**
+         * CrossChainPayCalldataMetadata
+         * @description What the cross-chain transactions need, and where the payment sits among them.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "routeType": "crosschain",
+         *       "supportsEIP2612": true
+         *     }
+         */
+        CrossChainPayCalldataMetadata: {
+            /** @description How many transactions to send. */
+            stepsRequired: number;
+            /** @description Whether an `approve` of the source token comes first. */
+            needsApproval: boolean;
+            /** @description The index of the approval in `transactions`; null when none is needed. */
+            approvalTransactionIndex?: number | null;
+            /** @description The index of the payment transaction in `transactions`, sent after every other one. */
+            paymentTransactionIndex: number;
+            /** @description Whether the wallet holds enough of the source token. */
+            hasEnoughBalance: boolean;
+            /**
+             * @description The kind of route; `crosschain` on this answer.
+             * @enum {string}
+             */
+            routeType: "crosschain" | "samechain";
+            /**
+             * @description Whether the source token implements EIP-2612 permits, for the older answer's Permit2
+             *     approval: when true the payer signs `approvalPermitPayload`, otherwise sends
+             *     `approvalCalldata`, if any.
+             */
+            supportsEIP2612?: boolean;
+        };
+        /**
+         * CrossChainPayCalldata
+         * @description The cross-chain answer, returned instead of `PayCalldata` when `chain` and `token` name a
+         *     source other than the request's own network and currency. `transactions` are sent in order on
+         *     the source network (an `approve` first when needed, then the payment at
+         *     `metadata.paymentTransactionIndex`), as the service's contract describes. The payreq sandbox
+         *     runs no bridge: its payment transaction pays the source token through the source network's
+         *     ERC20FeeProxy to a sandbox bridge address, carrying the request's payment reference, and the
+         *     payment is recorded through the sandbox API.
+         *
+         *     The members of the older answer stay for the clients that read them: `paymentIntent` (EIP-712
+         *     typed data of a Permit2 batch transfer, to sign and submit with
+         *     `POST /v2/request/payment-intents/{paymentIntentId}`), and the Permit2 approval as a permit to
+         *     sign (`approvalPermitPayload`) or a transaction to send (`approvalCalldata`). The typed-data
+         *     members are JSON documents serialised as strings: parse them before passing them to
+         *     `eth_signTypedData_v4`.
+         */
+        CrossChainPayCalldata: {
+            /**
+             * @description The transactions to send on the source network, in this order; an approval, when present,
+             *     comes first. Each `value` is a hex string.
+             */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description Identifies this payment intent when its signature is submitted (a ULID in the service's answers). */
+            paymentIntentId?: string;
+            /**
+             * @description EIP-712 typed data (`domain`, `types`, `values`) to sign with the payer's wallet, as a JSON
+             *     string. The domain is Permit2 on the source chain; the primary type is
+             *     `PermitBatchWitnessTransferFrom` and its `witness` is the `PaymentIntent`: amount, source and
+             *     destination account, network and token, and deadlines.
+             */
+            paymentIntent?: string;
+            /**
+             * @description EIP-712 typed data of an EIP-2612 `Permit` that lets Permit2 spend the source token, as a
+             *     JSON string. Present when `metadata.supportsEIP2612` is true; otherwise absent or null.
+             */
+            approvalPermitPayload?: string | null;
+            /**
+             * @description An ERC-20 `approve` of Permit2 to send on the source chain, for tokens without EIP-2612.
+             *     Its `value` is the hex string `0x0`. Absent or null when a permit is used instead.
+             */
+            approvalCalldata?: components["schemas"]["Transaction"] | null;
+            metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
+        };
         /**
          * FeePercentage
          * @description A fee as a percentage of the amount, written as a decimal string: `2.5` means 2.5 %.
@@ -2523,6 +3067,70 @@ export interface components {
             routes: components["schemas"]["PaymentRoute"][];
         };
         /**
+         * CreatePayoutV1Request
+         * @description The body of `POST /v1/pay`: a payment to make now, without creating the request first. The v1
+         *     form of a one-off `POST /v2/payouts`, without fee, paying wallet or recurrence.
+         */
+        CreatePayoutV1Request: {
+            /** @description The wallet that receives the payment. The service also pays Tron addresses; payreq does not. */
+            payee: components["schemas"]["PayeeAddress"];
+            /** @description The amount to pay, in `invoiceCurrency`. Above zero. */
+            amount: components["schemas"]["DecimalAmount"];
+            invoiceCurrency: components["schemas"]["InvoiceCurrency"];
+            /** @description The currency the payer pays in; its network is the payment's network. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+        };
+        /**
+         * PayoutFee
+         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
+         * @example {
+         *       "percentage": "2.5",
+         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
+         *     }
+         */
+        PayoutFee: {
+            percentage: components["schemas"]["FeePercentage"];
+            /** @description The address that receives the fee. */
+            address: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * PayoutMetadata
+         * @description The pay-calldata metadata (where the payment transaction sits in `transactions` among it), plus
+         *     the fee the payout carries. The approval, when needed, is always at index 0 and the payment at
+         *     index 1; without an approval the payment is at index 0. The service's published answers of this
+         *     operation omit `paymentTransactionIndex`; the payreq reference server always sends it.
+         * @example {
+         *       "stepsRequired": 2,
+         *       "needsApproval": true,
+         *       "approvalTransactionIndex": 0,
+         *       "paymentTransactionIndex": 1,
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true
+         *     }
+         */
+        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
+            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
+            platformFee?: components["schemas"]["PayoutFee"];
+        };
+        /**
+         * PayoutCalldataV1
+         * @description What `POST /v1/pay` answers: the request created for the payment, its payment reference and
+         *     the transactions that pay it, as a one-off `POST /v2/payouts` answers them. The service's
+         *     contract requires the request's identifier as `requestId`, while its published v1 answers spell
+         *     it `requestID`: the reference server sends both, and a client should read either.
+         */
+        PayoutCalldataV1: {
+            /** @description The request created for the payment. */
+            requestId?: components["schemas"]["RequestId"];
+            /** @description The same identifier as `requestId`, in the v1 spelling. */
+            requestID?: components["schemas"]["RequestId"];
+            /** @description The reference the payment transaction carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The transactions to send, in this order; an approval, when present, comes first. */
+            transactions: components["schemas"]["Transaction"][];
+            metadata: components["schemas"]["PayoutMetadata"];
+        } | unknown | unknown;
+        /**
          * BeneficiaryType
          * @description Who is identified or receives the money: `individual`, a natural person, or `business`, a
          *     company acting through the person named in the request.
@@ -2531,6 +3139,13 @@ export interface components {
          */
         BeneficiaryType: "individual" | "business";
         /**
+         * DateOfBirth
+         * @description A calendar date of birth written as YYYY-MM-DD (four-digit year, two-digit month, two-digit
+         *     day). The pattern checks the shape only, not that the date exists.
+         * @example 1987-04-23
+         */
+        DateOfBirth: string;
+        /**
          * CountryCode
          * @description An ISO 3166-1 alpha-2 country code, two letters (`DE`, `US`, `GB`). Any letter case is
          *     accepted, as the real service only checks the length; the code is stored in upper case.
@@ -2538,12 +3153,291 @@ export interface components {
          */
         CountryCode: string;
         /**
-         * DateOfBirth
-         * @description A calendar date of birth written as YYYY-MM-DD (four-digit year, two-digit month, two-digit
-         *     day). The pattern checks the shape only, not that the date exists.
-         * @example 1987-04-23
+         * RegisterPayerRequest
+         * @description The identity of a payer to register for compliance checks. For a business, the personal fields
+         *     (name, date of birth, nationality, `ssn`) describe the person acting for it, and `companyName`
+         *     names the business.
          */
-        DateOfBirth: string;
+        RegisterPayerRequest: {
+            /**
+             * @description Your own identifier of this payer. Reuse it later in the path of payment-details creation
+             *     and in off-ramp payment calls.
+             */
+            clientUserId: string;
+            /**
+             * Format: email
+             * @description The payer's e-mail address.
+             */
+            email: string;
+            /** @description The payer's given name, as on their identity document. */
+            firstName: string;
+            /** @description The payer's family name, as on their identity document. */
+            lastName: string;
+            beneficiaryType: components["schemas"]["BeneficiaryType"];
+            /** @description Legal name of the business; give it when `beneficiaryType` is `business`. */
+            companyName?: string;
+            dateOfBirth: components["schemas"]["DateOfBirth"];
+            /** @description First line of the payer's address, usually street and number. */
+            addressLine1: string;
+            /** @description Second line of the address (apartment, floor, suite), if any. */
+            addressLine2?: string;
+            /** @description City of the address. */
+            city: string;
+            /** @description State, province or region of the address, preferably as its code (`CA`, `BE`). */
+            state: string;
+            /** @description Postal or ZIP code of the address. */
+            postcode: string;
+            /** @description Country of the address, ISO 3166-1 alpha-2. */
+            country: components["schemas"]["CountryCode"];
+            /** @description The payer's nationality, as the ISO 3166-1 alpha-2 code of the country. */
+            nationality: components["schemas"]["CountryCode"];
+            /**
+             * @description Phone number in E.164 form, country code first, digits only, up to 15 digits, with an
+             *     optional leading `+` (`+4915123456789`).
+             */
+            phone: string;
+            /**
+             * @description Social security number of the payer (for a business, of the person acting for it). Outside
+             *     the United States, give the national identification or tax number that plays its role.
+             */
+            ssn: string;
+            /** @description Where the money used for payments comes from, in a few words (salary, business revenue). */
+            sourceOfFunds?: string;
+            /** @description What the business does, in a few words; for `business` payers. */
+            businessActivity?: string;
+        };
+        /**
+         * ComplianceStatus
+         * @description Where the payer stands in the two compliance steps, in the two values the registration answer
+         *     of the service's contract allows: `completed` once the step is done (the agreement accepted,
+         *     the identity verification approved), `not_started` until then. The finer statuses
+         *     (`pending`, `initiated`, `rejected`, ...) are the top-level `agreementStatus` and `kycStatus`
+         *     of the same answer, and of `GET /v2/payer/{clientUserId}`.
+         * @example {
+         *       "agreementStatus": "not_started",
+         *       "kycStatus": "not_started"
+         *     }
+         */
+        ComplianceStatus: {
+            /**
+             * @description `completed` once the payer accepted the agreement; `not_started` until then.
+             * @enum {string}
+             */
+            agreementStatus: "not_started" | "completed";
+            /**
+             * @description `completed` once the identity verification is approved; `not_started` until then.
+             * @enum {string}
+             */
+            kycStatus: "not_started" | "completed";
+        };
+        /**
+         * AgreementStatus
+         * @description Progress of the agreement the payer must accept before off-ramp payments to a bank account.
+         *
+         *     - `not_started`: no agreement is issued yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `pending`: the agreement is issued and waits for the payer at `agreementUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `completed`: the payer accepted the agreement, as reported with
+         *       `PATCH /v2/payer/{clientUserId}`.
+         *     - `rejected`: the payer declined the agreement.
+         *     - `failed`: the acceptance could not be recorded.
+         *     - `signed`: reported by some versions of the real service (in `compliance.updated` and in
+         *       registration answers) instead of `completed`; it means the same.
+         *
+         *     Transitions: not_started -> pending when the registration issues the agreement; pending ->
+         *     completed, rejected or failed. No transition out of `completed`, `rejected` or `failed` is
+         *     documented. Off-ramp payments need `completed` (or `signed`).
+         * @example pending
+         * @enum {string}
+         */
+        AgreementStatus: "not_started" | "pending" | "completed" | "signed" | "rejected" | "failed";
+        /**
+         * KycStatus
+         * @description Progress of the payer's identity verification (KYC) with the service's verification provider.
+         *
+         *     - `not_started`: no verification is set up yet. The real service's published registration
+         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
+         *       answers `404` for.
+         *     - `initiated`: the verification is set up and waits for the payer at `kycUrl`. payreq's
+         *       sandbox puts every payer in this state at registration.
+         *     - `pending`: the payer has submitted documents; they are being reviewed.
+         *     - `approved`: the identity is verified.
+         *     - `rejected`: the verification failed.
+         *     - `retry_required`: the provider needs new or better documents; the payer must go through
+         *       `kycUrl` again.
+         *
+         *     Transitions: not_started -> initiated when the registration sets the verification up;
+         *     initiated -> pending when the payer submits; pending -> approved, rejected or retry_required
+         *     when the provider decides; retry_required -> pending when the payer submits again. No
+         *     transition out of `approved` or `rejected` is documented. Off-ramp payments need `approved`.
+         *
+         *     - `completed`: reported by some versions of the real service instead of `approved`; it means
+         *       the same. Newer clients should accept both.
+         *     - `failed`: reported in `compliance.updated` by some versions of the real service for a
+         *       verification that could not be carried out; the payer is not verified.
+         *
+         *     Treat a value you do not know as "not verified yet".
+         * @example initiated
+         * @enum {string}
+         */
+        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required" | "failed";
+        /**
+         * PayerComplianceStatus
+         * @description The result of registering a payer: the links the payer must open to accept the agreement and
+         *     to verify their identity, and the state of both steps: in `status`, in the two values of the
+         *     service's contract, and at the top level, as `GET /v2/payer/{clientUserId}` answers them
+         *     (`agreementStatus`, `kycStatus`, `isCompliant`), which clients read from both answers.
+         */
+        PayerComplianceStatus: {
+            /**
+             * Format: uri
+             * @description Page where the payer reads and accepts the agreement. Redirect the payer there; absent
+             *     when no agreement step is pending.
+             */
+            agreementUrl?: string;
+            /**
+             * Format: uri
+             * @description Page of the verification provider where the payer proves their identity. Redirect the
+             *     payer there; absent when no verification step is pending.
+             */
+            kycUrl?: string;
+            /**
+             * Format: uuid
+             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
+             */
+            userId?: string;
+            status: components["schemas"]["ComplianceStatus"];
+            agreementStatus?: components["schemas"]["AgreementStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
+            /** @description True once the agreement is `completed` and the identity verification `approved`. */
+            isCompliant?: boolean;
+        };
+        /**
+         * PayerCompliance
+         * @description Where a registered payer stands in the compliance steps, with the links to send them to.
+         *     Unlike the registration answer, which nests the two statuses under `status`, this answer has
+         *     every member at the top level.
+         *
+         *     The payer is compliant, and off-ramp payments can be made for them, once the agreement is
+         *     `completed` and the identity verification `approved` (some versions of the real service say
+         *     `completed` for the latter).
+         */
+        PayerCompliance: {
+            /**
+             * Format: uuid
+             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
+             */
+            userId: string;
+            agreementStatus: components["schemas"]["AgreementStatus"];
+            kycStatus: components["schemas"]["KycStatus"];
+            /** @description True once the agreement is `completed` and the identity verification `approved` or `completed`. */
+            isCompliant: boolean;
+            /**
+             * Format: uri
+             * @description Page where the payer reads and accepts the agreement, the same link registration answered.
+             */
+            agreementUrl: string;
+            /**
+             * Format: uri
+             * @description Page of the verification provider where the payer proves their identity, the same link registration answered.
+             */
+            kycUrl: string;
+        };
+        /**
+         * PayerAgreementUpdate
+         * @description Tells the service whether the payer accepted the agreement. Send `true` once the agreement
+         *     page reports that the payer accepted it; `false` records nothing.
+         */
+        PayerAgreementUpdate: {
+            /** @description True when the payer has accepted the agreement. */
+            agreementCompleted: boolean;
+        };
+        /**
+         * PayerAgreementUpdated
+         * @description The answer to an agreement update; read the payer's statuses with `GET /v2/payer/{clientUserId}`.
+         */
+        PayerAgreementUpdated: {
+            /** @description True when the update was recorded. */
+            success: boolean;
+        };
+        /**
+         * PaymentDetail
+         * @description A stored bank account of a payer, in summary: the answer names the bank, the holder and the
+         *     currency, and the account identifiers (IBAN, account number) are not part of it.
+         * @example {
+         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
+         *       "clientUserId": "cust-20931",
+         *       "bankName": "Musterbank Berlin",
+         *       "accountName": "Erika Mustermann",
+         *       "currency": "EUR",
+         *       "beneficiaryType": "individual"
+         *     }
+         */
+        PaymentDetail: {
+            /**
+             * @description Identifier of these payment details; pass it as `paymentDetailsId` when asking for the
+             *     calldata of an off-ramp payment. Opaque: the real service has shown both UUIDs and
+             *     `pd_`-prefixed values.
+             */
+            id: string;
+            /** @description Your identifier of the payer who owns the account, as given in the path. */
+            clientUserId: string;
+            /** @description Name of the bank holding the account. */
+            bankName: string;
+            /** @description Name of the account holder. */
+            accountName: string;
+            /**
+             * @description ISO 4217 code of the account's currency. The real service may return it in lower case
+             *     (`eur`), so compare it case-insensitively.
+             */
+            currency: string;
+            beneficiaryType: components["schemas"]["BeneficiaryType"];
+        };
+        /**
+         * PaymentDetailStatus
+         * @description Whether a bank account can receive off-ramp payments.
+         *
+         *     - `pending`: stored, being checked by the off-ramp provider.
+         *     - `approved`: accepted; off-ramp payments can be sent to it.
+         *     - `verified`: reported by newer versions of the real service for an account the provider
+         *       has verified; treat it like `approved`.
+         *     - `failed`: refused by the provider; store corrected details.
+         *
+         *     The real service usually decides within a minute and announces it with the
+         *     `payment_detail.updated` webhook. Treat a value you do not know as "not usable yet".
+         * @example approved
+         * @enum {string}
+         */
+        PaymentDetailStatus: "pending" | "approved" | "verified" | "failed";
+        /**
+         * StoredPaymentDetail
+         * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
+         *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
+         *     number, routing number) are not part of it.
+         */
+        StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
+            /**
+             * Format: uuid
+             * @description The service's identifier of the payer who owns the account (the `userId` of the registration).
+             */
+            userId: string;
+            status: components["schemas"]["PaymentDetailStatus"];
+            /**
+             * @description The payment network the account is reached by, as given at creation (`local` when it was not).
+             * @enum {string}
+             */
+            rails: "local" | "swift" | "wire";
+        };
+        /**
+         * PaymentDetailList
+         * @description The bank accounts stored for one payer, oldest first.
+         */
+        PaymentDetailList: {
+            /** @description The payer's bank accounts; only the one asked for when `paymentDetailsId` is given. */
+            paymentDetails: components["schemas"]["StoredPaymentDetail"][];
+        };
         /**
          * CreatePaymentDetailsRequest
          * @description A bank account of a registered payer, the destination of off-ramp payments. Besides the common
@@ -2620,282 +3514,11 @@ export interface components {
             ifsc?: string;
         };
         /**
-         * PaymentDetail
-         * @description A stored bank account of a payer, in summary: the answer names the bank, the holder and the
-         *     currency, and the account identifiers (IBAN, account number) are not part of it.
-         * @example {
-         *       "id": "9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34",
-         *       "clientUserId": "cust-20931",
-         *       "bankName": "Musterbank Berlin",
-         *       "accountName": "Erika Mustermann",
-         *       "currency": "EUR",
-         *       "beneficiaryType": "individual"
-         *     }
-         */
-        PaymentDetail: {
-            /**
-             * @description Identifier of these payment details; pass it as `paymentDetailsId` when asking for the
-             *     calldata of an off-ramp payment. Opaque: the real service has shown both UUIDs and
-             *     `pd_`-prefixed values.
-             */
-            id: string;
-            /** @description Your identifier of the payer who owns the account, as given in the path. */
-            clientUserId: string;
-            /** @description Name of the bank holding the account. */
-            bankName: string;
-            /** @description Name of the account holder. */
-            accountName: string;
-            /**
-             * @description ISO 4217 code of the account's currency. The real service may return it in lower case
-             *     (`eur`), so compare it case-insensitively.
-             */
-            currency: string;
-            beneficiaryType: components["schemas"]["BeneficiaryType"];
-        };
-        /**
          * PaymentDetailResponse
          * @description The answer to payment-details creation, the stored account under `payment_detail`.
          */
         PaymentDetailResponse: {
             payment_detail: components["schemas"]["PaymentDetail"];
-        };
-        /**
-         * RegisterPayerRequest
-         * @description The identity of a payer to register for compliance checks. For a business, the personal fields
-         *     (name, date of birth, nationality, `ssn`) describe the person acting for it, and `companyName`
-         *     names the business.
-         */
-        RegisterPayerRequest: {
-            /**
-             * @description Your own identifier of this payer. Reuse it later in the path of payment-details creation
-             *     and in off-ramp payment calls.
-             */
-            clientUserId: string;
-            /**
-             * Format: email
-             * @description The payer's e-mail address.
-             */
-            email: string;
-            /** @description The payer's given name, as on their identity document. */
-            firstName: string;
-            /** @description The payer's family name, as on their identity document. */
-            lastName: string;
-            beneficiaryType: components["schemas"]["BeneficiaryType"];
-            /** @description Legal name of the business; give it when `beneficiaryType` is `business`. */
-            companyName?: string;
-            dateOfBirth: components["schemas"]["DateOfBirth"];
-            /** @description First line of the payer's address, usually street and number. */
-            addressLine1: string;
-            /** @description Second line of the address (apartment, floor, suite), if any. */
-            addressLine2?: string;
-            /** @description City of the address. */
-            city: string;
-            /** @description State, province or region of the address, preferably as its code (`CA`, `BE`). */
-            state: string;
-            /** @description Postal or ZIP code of the address. */
-            postcode: string;
-            /** @description Country of the address, ISO 3166-1 alpha-2. */
-            country: components["schemas"]["CountryCode"];
-            /** @description The payer's nationality, as the ISO 3166-1 alpha-2 code of the country. */
-            nationality: components["schemas"]["CountryCode"];
-            /**
-             * @description Phone number in E.164 form, country code first, digits only, up to 15 digits, with an
-             *     optional leading `+` (`+4915123456789`).
-             */
-            phone: string;
-            /**
-             * @description Social security number of the payer (for a business, of the person acting for it). Outside
-             *     the United States, give the national identification or tax number that plays its role.
-             */
-            ssn: string;
-            /** @description Where the money used for payments comes from, in a few words (salary, business revenue). */
-            sourceOfFunds?: string;
-            /** @description What the business does, in a few words; for `business` payers. */
-            businessActivity?: string;
-        };
-        /**
-         * AgreementStatus
-         * @description Progress of the agreement the payer must accept before off-ramp payments to a bank account.
-         *
-         *     - `not_started`: no agreement is issued yet. The real service's published registration
-         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
-         *       answers `404` for.
-         *     - `pending`: the agreement is issued and waits for the payer at `agreementUrl`. payreq's
-         *       sandbox puts every payer in this state at registration.
-         *     - `completed`: the payer accepted the agreement, as reported with
-         *       `PATCH /v2/payer/{clientUserId}`.
-         *     - `rejected`: the payer declined the agreement.
-         *     - `failed`: the acceptance could not be recorded.
-         *     - `signed`: reported by some versions of the real service (in `compliance.updated` and in
-         *       registration answers) instead of `completed`; it means the same.
-         *
-         *     Transitions: not_started -> pending when the registration issues the agreement; pending ->
-         *     completed, rejected or failed. No transition out of `completed`, `rejected` or `failed` is
-         *     documented. Off-ramp payments need `completed` (or `signed`).
-         * @example pending
-         * @enum {string}
-         */
-        AgreementStatus: "not_started" | "pending" | "completed" | "signed" | "rejected" | "failed";
-        /**
-         * KycStatus
-         * @description Progress of the payer's identity verification (KYC) with the service's verification provider.
-         *
-         *     - `not_started`: no verification is set up yet. The real service's published registration
-         *       answer shows it; clients also use it for a payer that `GET /v2/payer/{clientUserId}`
-         *       answers `404` for.
-         *     - `initiated`: the verification is set up and waits for the payer at `kycUrl`. payreq's
-         *       sandbox puts every payer in this state at registration.
-         *     - `pending`: the payer has submitted documents; they are being reviewed.
-         *     - `approved`: the identity is verified.
-         *     - `rejected`: the verification failed.
-         *     - `retry_required`: the provider needs new or better documents; the payer must go through
-         *       `kycUrl` again.
-         *
-         *     Transitions: not_started -> initiated when the registration sets the verification up;
-         *     initiated -> pending when the payer submits; pending -> approved, rejected or retry_required
-         *     when the provider decides; retry_required -> pending when the payer submits again. No
-         *     transition out of `approved` or `rejected` is documented. Off-ramp payments need `approved`.
-         *
-         *     - `completed`: reported by some versions of the real service instead of `approved`; it means
-         *       the same. Newer clients should accept both.
-         *     - `failed`: reported in `compliance.updated` by some versions of the real service for a
-         *       verification that could not be carried out; the payer is not verified.
-         *
-         *     Treat a value you do not know as "not verified yet".
-         * @example initiated
-         * @enum {string}
-         */
-        KycStatus: "not_started" | "initiated" | "pending" | "approved" | "completed" | "rejected" | "retry_required" | "failed";
-        /**
-         * ComplianceStatus
-         * @description Where the payer stands in the two compliance steps. The payer becomes compliant once the
-         *     agreement is `completed` and the KYC is `approved`. payreq's sandbox registers payers with
-         *     the agreement `pending` and the KYC `initiated`; the real service's published example
-         *     answers `not_started` for both at registration.
-         * @example {
-         *       "agreementStatus": "pending",
-         *       "kycStatus": "initiated"
-         *     }
-         */
-        ComplianceStatus: {
-            agreementStatus: components["schemas"]["AgreementStatus"];
-            kycStatus: components["schemas"]["KycStatus"];
-        };
-        /**
-         * PayerComplianceStatus
-         * @description The result of registering a payer: the links the payer must open to accept the agreement and
-         *     to verify their identity, and the current state of both steps.
-         */
-        PayerComplianceStatus: {
-            /**
-             * Format: uri
-             * @description Page where the payer reads and accepts the agreement. Redirect the payer there; absent
-             *     when no agreement step is pending.
-             */
-            agreementUrl?: string;
-            /**
-             * Format: uri
-             * @description Page of the verification provider where the payer proves their identity. Redirect the
-             *     payer there; absent when no verification step is pending.
-             */
-            kycUrl?: string;
-            /**
-             * Format: uuid
-             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
-             */
-            userId?: string;
-            status: components["schemas"]["ComplianceStatus"];
-        };
-        /**
-         * PayerCompliance
-         * @description Where a registered payer stands in the compliance steps, with the links to send them to.
-         *     Unlike the registration answer, which nests the two statuses under `status`, this answer has
-         *     every member at the top level.
-         *
-         *     The payer is compliant, and off-ramp payments can be made for them, once the agreement is
-         *     `completed` and the identity verification `approved` (some versions of the real service say
-         *     `completed` for the latter).
-         */
-        PayerCompliance: {
-            /**
-             * Format: uuid
-             * @description The service's own identifier of the payer, distinct from your `clientUserId`.
-             */
-            userId: string;
-            agreementStatus: components["schemas"]["AgreementStatus"];
-            kycStatus: components["schemas"]["KycStatus"];
-            /** @description True once the agreement is `completed` and the identity verification `approved` or `completed`. */
-            isCompliant: boolean;
-            /**
-             * Format: uri
-             * @description Page where the payer reads and accepts the agreement, the same link registration answered.
-             */
-            agreementUrl: string;
-            /**
-             * Format: uri
-             * @description Page of the verification provider where the payer proves their identity, the same link registration answered.
-             */
-            kycUrl: string;
-        };
-        /**
-         * PayerAgreementUpdate
-         * @description Tells the service whether the payer accepted the agreement. Send `true` once the agreement
-         *     page reports that the payer accepted it; `false` records nothing.
-         */
-        PayerAgreementUpdate: {
-            /** @description True when the payer has accepted the agreement. */
-            agreementCompleted: boolean;
-        };
-        /**
-         * PayerAgreementUpdated
-         * @description The answer to an agreement update; read the payer's statuses with `GET /v2/payer/{clientUserId}`.
-         */
-        PayerAgreementUpdated: {
-            /** @description True when the update was recorded. */
-            success: boolean;
-        };
-        /**
-         * PaymentDetailStatus
-         * @description Whether a bank account can receive off-ramp payments.
-         *
-         *     - `pending`: stored, being checked by the off-ramp provider.
-         *     - `approved`: accepted; off-ramp payments can be sent to it.
-         *     - `verified`: reported by newer versions of the real service for an account the provider
-         *       has verified; treat it like `approved`.
-         *     - `failed`: refused by the provider; store corrected details.
-         *
-         *     The real service usually decides within a minute and announces it with the
-         *     `payment_detail.updated` webhook. Treat a value you do not know as "not usable yet".
-         * @example approved
-         * @enum {string}
-         */
-        PaymentDetailStatus: "pending" | "approved" | "verified" | "failed";
-        /**
-         * StoredPaymentDetail
-         * @description A stored bank account of a payer, as listed: the summary given at creation, with its status,
-         *     its rail and the service's identifier of the payer. Account identifiers (IBAN, account
-         *     number, routing number) are not part of it.
-         */
-        StoredPaymentDetail: components["schemas"]["PaymentDetail"] & {
-            /**
-             * Format: uuid
-             * @description The service's identifier of the payer who owns the account (the `userId` of the registration).
-             */
-            userId: string;
-            status: components["schemas"]["PaymentDetailStatus"];
-            /**
-             * @description The payment network the account is reached by, as given at creation (`local` when it was not).
-             * @enum {string}
-             */
-            rails: "local" | "swift" | "wire";
-        };
-        /**
-         * PaymentDetailList
-         * @description The bank accounts stored for one payer, oldest first.
-         */
-        PaymentDetailList: {
-            /** @description The payer's bank accounts; only the one asked for when `paymentDetailsId` is given. */
-            paymentDetails: components["schemas"]["StoredPaymentDetail"][];
         };
         /**
          * ClientIdStatus
@@ -3602,44 +4225,92 @@ export interface components {
             webhook: components["schemas"]["OrchestratorWebhook"];
         };
         /**
-         * PayeeAddress
-         * @description The wallet a request pays: an EVM address (`0x` and 40 hex digits, checksummed or not), or, on
-         *     the real service, a Tron address (`T` and 33 base58 characters) for a request paid on Tron.
-         *     payreq serves EVM networks only: the reference server refuses a Tron address with `400`
-         *     naming the field.
-         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
-         */
-        PayeeAddress: string;
-        /**
-         * StartDate
-         * @description When a recurrence starts: a calendar date (`2026-05-01`) or an instant in ISO 8601
-         *     (`2026-05-01T00:00:00.000Z`, with `Z` or an offset), read in UTC. It cannot be in the past: a
-         *     date or instant earlier than the start of the current UTC day is refused with `400`.
-         * @example 2026-05-01
-         */
-        StartDate: string;
-        /**
-         * RecurrenceFrequency
-         * @description How often a recurring invoice or payout repeats: every day, week, month or year. For a
-         *     recurring payout the period is fixed in seconds in the permit the payer signs (`periodSeconds`):
-         *     1 day, 7 days, 30 days or 365 days.
-         * @example MONTHLY
-         * @enum {string}
-         */
-        RecurrenceFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
-        /**
-         * RequestRecurrence
-         * @description The recurrence of an invoice: from `startDate` on, the service issues a new request every
-         *     `frequency` period, each announced by a `request.recurring` webhook naming the original
-         *     request, until the recurrence is stopped with `PATCH /v2/request/{requestId}`.
+         * RequestListItem
+         * @description One request of a `GET /v2/request` page: what a dashboard shows of it. Read its payments and
+         *     recurrence with `GET /v2/request/{requestId}`.
          * @example {
-         *       "startDate": "2026-05-01",
-         *       "frequency": "MONTHLY"
+         *       "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *       "paymentReference": "0x8d21a7cc3f5e9b04",
+         *       "amount": "250.00",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base",
+         *       "hasBeenPaid": false,
+         *       "status": "pending",
+         *       "securePaymentStatus": null,
+         *       "reference": "INV-2026-0042",
+         *       "createdAt": "2026-03-02T09:15:00.000Z",
+         *       "txHash": null,
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "payer": null,
+         *       "clientId": null
          *     }
          */
-        RequestRecurrence: {
-            startDate: components["schemas"]["StartDate"];
-            frequency: components["schemas"]["RecurrenceFrequency"];
+        RequestListItem: {
+            /** @description The request's identifier. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The reference the on-chain payment carries. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The amount asked, in `invoiceCurrency`, as given at creation. */
+            amount: components["schemas"]["DecimalAmount"] | null;
+            /**
+             * @description The currency the amount is stated in (a currency id, or a fiat code such as `USD`).
+             * @example USD
+             */
+            invoiceCurrency: string;
+            /**
+             * @description The currency id the request is paid in.
+             * @example USDC-base
+             */
+            paymentCurrency: string;
+            /** @description Whether the whole amount has been received. */
+            hasBeenPaid: boolean;
+            /**
+             * @description The request's finer status, as `GET /v2/request/{requestId}` answers it (`pending`,
+             *     `partially_paid`, `paid`, `failed` on the reference server).
+             * @example pending
+             */
+            status: string | null;
+            /** @description The status of the secure payment the request belongs to; null for a request of none. */
+            securePaymentStatus?: components["schemas"]["SecurePaymentStatus"] | null;
+            /**
+             * @description The merchant's reference given at creation; null when none was.
+             * @example INV-2026-0042
+             */
+            reference?: string | null;
+            /**
+             * Format: date-time
+             * @description When the request was created.
+             * @example 2026-03-02T09:15:00.000Z
+             */
+            createdAt: string | null;
+            /** @description The transaction of the latest payment received; null before any. */
+            txHash?: components["schemas"]["TxHash"] | null;
+            /** @description The wallet the request is paid to. */
+            payee?: components["schemas"]["EvmAddress"] | null;
+            /** @description The payer's wallet, when the request names one; null otherwise. */
+            payer?: components["schemas"]["EvmAddress"] | null;
+            /**
+             * @description The client ID the request was created with; null for one created with the API key.
+             * @example null
+             */
+            clientId?: string | null;
+        };
+        /**
+         * RequestList
+         * @description One page of the caller's requests, newest first, with where the page sits.
+         */
+        RequestList: {
+            /** @description The requests of this page. */
+            requests: components["schemas"]["RequestListItem"][];
+            /** @description Where this page sits among all the matching requests. */
+            pagination: {
+                /** @description How many requests match in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many matching requests were skipped before this page. */
+                offset: number;
+            };
         };
         /**
          * CustomerAddress
@@ -3698,19 +4369,6 @@ export interface components {
          */
         MerchantReference: string;
         /**
-         * RequestId
-         * @description A request identifier, 66 lower-case hex digits beginning with `01`.
-         * @example 01e273ecc29d4b526df3a0f1f05ffc59372af8752c2b678096e49ac270416a7cdb
-         */
-        RequestId: string;
-        /**
-         * PaymentReference
-         * @description The short reference that links an on-chain payment to its request: `0x` and 16 lower-case hex
-         *     digits, the last 8 bytes of keccak256(lowercase(requestId + salt + paymentAddress)).
-         * @example 0xb3581f0b0f74cc61
-         */
-        PaymentReference: string;
-        /**
          * CreateRequestRequest
          * @description The body of `POST /v2/request`: one payment request, or invoice, to create. The payer pays it
          *     later, with the calldata of `GET /v2/request/{requestId}/pay` or a payment intent.
@@ -3754,12 +4412,6 @@ export interface components {
             /** @description The reference that links the on-chain payment to the request. */
             paymentReference: components["schemas"]["PaymentReference"];
         };
-        /**
-         * TxHash
-         * @description An EVM transaction hash, `0x` and 64 lower-case hex digits.
-         * @example 0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b
-         */
-        TxHash: string;
         /**
          * RequestPayment
          * @description One payment received for a request.
@@ -3883,187 +4535,6 @@ export interface components {
             isRecurrenceStopped: boolean;
         };
         /**
-         * HexData
-         * @description Hex-encoded bytes, `0x` followed by an even number of hex digits.
-         * @example 0x095ea7b3
-         */
-        HexData: string;
-        /**
-         * BigNumberValue
-         * @description The JSON form of an ethers v5 BigNumber, as the service sends it for native payments.
-         * @example {
-         *       "type": "BigNumber",
-         *       "hex": "0x2386f26fc10000"
-         *     }
-         */
-        BigNumberValue: {
-            /** @constant */
-            type: "BigNumber";
-            hex: string;
-        };
-        /**
-         * TransactionValue
-         * @description The native amount, in wei, to send with a transaction. The service uses three forms, and which
-         *     one depends on the endpoint: the number `0` (ERC-20 calls), a hex string, or an ethers v5
-         *     BigNumber object. Clients should normalise all three to an integer.
-         * @example 0
-         * @example 0x0
-         * @example {
-         *       "type": "BigNumber",
-         *       "hex": "0x2386f26fc10000"
-         *     }
-         */
-        TransactionValue: number | string | components["schemas"]["BigNumberValue"];
-        /**
-         * Transaction
-         * @description An EVM transaction to sign and send as is, in order with the others of its list.
-         * @example {
-         *       "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *       "data": "0x095ea7b30000000000000000000000001892196e80c4c17ea5100da765ab48c1fe2fb8140000000000000000000000000000000000000000000000000000000007735940",
-         *       "value": 0
-         *     }
-         */
-        Transaction: {
-            /** @description The calldata. */
-            data: components["schemas"]["HexData"];
-            /** @description The contract called. */
-            to: components["schemas"]["EvmAddress"];
-            value: components["schemas"]["TransactionValue"];
-        };
-        /**
-         * PayCalldataMetadata
-         * @description What the payer's wallet has to do to pay, and whether it can: how many transactions to send,
-         *     whether one of them is an ERC-20 approval and where it sits in the list, and whether the
-         *     payer's balance and native gas balance suffice. The balance checks are only meaningful when
-         *     the call named the payer's `wallet`.
-         * @example {
-         *       "stepsRequired": 2,
-         *       "needsApproval": true,
-         *       "approvalTransactionIndex": 0,
-         *       "paymentTransactionIndex": 1,
-         *       "hasEnoughBalance": true,
-         *       "hasEnoughGas": true
-         *     }
-         */
-        PayCalldataMetadata: {
-            /** @description Number of transactions in `transactions`, each to be sent in order. */
-            stepsRequired: number;
-            /**
-             * @description True when the payer's allowance for the fee proxy is too low, in which case `transactions`
-             *     begins with an ERC-20 `approve`. Always false for native-currency payments.
-             */
-            needsApproval: boolean;
-            /** @description Position of the approval in `transactions`; null when no approval is needed. */
-            approvalTransactionIndex?: number | null;
-            /**
-             * @description Position of the payment itself in `transactions`: `1` after an approval, else `0`. Wallets
-             *     send every other transaction first (the approvals), then this one. The service's own
-             *     invoicing app relies on it. Some published answers of the real service omit it, so it is
-             *     not required here; the payreq reference server always sends it.
-             */
-            paymentTransactionIndex?: number;
-            /** @description Whether the payer holds enough of the payment currency to cover the amount and any fee. */
-            hasEnoughBalance: boolean;
-            /** @description Whether the payer holds enough native currency to pay the gas of every transaction. */
-            hasEnoughGas: boolean;
-        };
-        /**
-         * PayCalldata
-         * @description Calldata for a same-chain payment: the transactions the payer signs and sends, in order, from
-         *     the wallet that pays. For an ERC-20 payment they are an optional `approve` of the network's
-         *     ERC20FeeProxy followed by `transferFromWithReferenceAndFee` on that proxy (`value` is `0`);
-         *     for a native payment a single `transferWithReferenceAndFee` on the EthereumFeeProxy, whose
-         *     `value` (an ethers BigNumber object) is the amount plus any fee.
-         * @example {
-         *       "transactions": [
-         *         {
-         *           "to": "0xd9C3889eB8DA6ce449bfFE3cd194d08A436e96f2",
-         *           "data": "0xb868980b0000000000000000000000002648b9c58b01c64bbd1b5d89c67892abdd4c4d8300000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000086d1c9a3f0e2b8475000000000000000000000000000000000000000000000000",
-         *           "value": {
-         *             "type": "BigNumber",
-         *             "hex": "0x038d7ea4c68000"
-         *           }
-         *         }
-         *       ],
-         *       "metadata": {
-         *         "stepsRequired": 1,
-         *         "needsApproval": false,
-         *         "approvalTransactionIndex": null,
-         *         "paymentTransactionIndex": 0,
-         *         "hasEnoughBalance": true,
-         *         "hasEnoughGas": true
-         *       }
-         *     }
-         */
-        PayCalldata: {
-            /** @description The transactions to send, in this order; an approval, when present, comes first. */
-            transactions: components["schemas"]["Transaction"][];
-            metadata: components["schemas"]["PayCalldataMetadata"];
-        };
-        /**
-         * CrossChainPayCalldataMetadata
-         * @description Facts about the source token that decide how the payer approves a cross-chain payment.
-         * @example {
-         *       "supportsEIP2612": true
-         *     }
-         */
-        CrossChainPayCalldataMetadata: {
-            /**
-             * @description Whether the source token implements EIP-2612 permits. When true the payer signs
-             *     `approvalPermitPayload` (no gas); when false the payer sends `approvalCalldata`, if any,
-             *     on the source chain.
-             */
-            supportsEIP2612: boolean;
-        };
-        /**
-         * CrossChainPayCalldata
-         * @description A cross-chain payment intent, returned instead of `PayCalldata` when `chain` and `token` name
-         *     a source other than the request's own network and currency. Nothing is sent on chain by the
-         *     payer for the payment itself: the payer signs `paymentIntent` (EIP-712 typed data for a
-         *     Permit2 batch transfer whose witness describes the payment) and submits the signature to the
-         *     service, which moves the funds through its bridge. Before that, Permit2 must be allowed to
-         *     spend the source token: either by signing `approvalPermitPayload` (tokens with EIP-2612
-         *     permits) or by sending `approvalCalldata` on the source chain (other tokens). Either of the
-         *     two may be absent or null when the payer's allowance already suffices.
-         *
-         *     The typed-data members are JSON documents serialised as strings, not JSON objects: parse them
-         *     before passing them to `eth_signTypedData_v4`.
-         * @example {
-         *       "paymentIntentId": "01KK8Q4A2HXY6F0GJ3PSR5TEWM",
-         *       "paymentIntent": "{\"domain\":{\"name\":\"Permit2\",\"chainId\":42161,\"verifyingContract\":\"0x000000000022D473030F116dDEE9F6B43aC78BA3\"},\"types\":{\"PermitBatchWitnessTransferFrom\":[{\"name\":\"permitted\",\"type\":\"TokenPermissions[]\"},{\"name\":\"spender\",\"type\":\"address\"},{\"name\":\"nonce\",\"type\":\"uint256\"},{\"name\":\"deadline\",\"type\":\"uint256\"},{\"name\":\"witness\",\"type\":\"PaymentIntent\"}],\"TokenPermissions\":[{\"name\":\"token\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"PaymentIntent\":[{\"name\":\"payment_type\",\"type\":\"uint8\"},{\"name\":\"operator_data\",\"type\":\"OperatorData\"},{\"name\":\"amount\",\"type\":\"uint256\"},{\"name\":\"source\",\"type\":\"Domain\"},{\"name\":\"destination\",\"type\":\"Domain\"},{\"name\":\"processing_date\",\"type\":\"uint256\"},{\"name\":\"expires_at\",\"type\":\"uint256\"}],\"OperatorData\":[{\"name\":\"operatorId\",\"type\":\"bytes32\"},{\"name\":\"operator\",\"type\":\"address\"},{\"name\":\"treasury_account\",\"type\":\"address\"},{\"name\":\"fee\",\"type\":\"uint256\"}],\"Domain\":[{\"name\":\"account\",\"type\":\"address\"},{\"name\":\"network_id\",\"type\":\"uint256\"},{\"name\":\"payment_token\",\"type\":\"address\"}]},\"values\":{\"permitted\":[{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"49950000\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"0\"},{\"token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\",\"amount\":\"50000\"}],\"spender\":\"0x4B1d5b0aF5AbAe333C8d2CCa2a346e0D5f68C427\",\"nonce\":\"1773144012000\",\"deadline\":\"1773147600\",\"witness\":{\"payment_type\":0,\"operator_data\":{\"operatorId\":\"0x6ab1463ead4ba60b8e08155b29ea2b3c91731e78be09b6e12b6c25414d724dd0\",\"operator\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"treasury_account\":\"0xd36B6f4040B8449e93eb2B348EdCD2a968AEA9D9\",\"fee\":\"0\"},\"amount\":\"50000000\",\"source\":{\"account\":\"0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9\",\"network_id\":\"42161\",\"payment_token\":\"0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9\"},\"destination\":{\"account\":\"0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7\",\"network_id\":\"8453\",\"payment_token\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\"},\"processing_date\":\"1773158400\",\"expires_at\":\"1773147600\"}}}",
-         *       "approvalCalldata": {
-         *         "to": "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9",
-         *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-         *         "value": "0x0"
-         *       },
-         *       "metadata": {
-         *         "supportsEIP2612": false
-         *       }
-         *     }
-         */
-        CrossChainPayCalldata: {
-            /** @description Identifies this payment intent when its signature is submitted (a ULID in the service's answers). */
-            paymentIntentId: string;
-            /**
-             * @description EIP-712 typed data (`domain`, `types`, `values`) to sign with the payer's wallet, as a JSON
-             *     string. The domain is Permit2 on the source chain; the primary type is
-             *     `PermitBatchWitnessTransferFrom` and its `witness` is the `PaymentIntent`: amount, source and
-             *     destination account, network and token, and deadlines.
-             */
-            paymentIntent: string;
-            /**
-             * @description EIP-712 typed data of an EIP-2612 `Permit` that lets Permit2 spend the source token, as a
-             *     JSON string. Present when `metadata.supportsEIP2612` is true; otherwise absent or null.
-             */
-            approvalPermitPayload?: string | null;
-            /**
-             * @description An ERC-20 `approve` of Permit2 to send on the source chain, for tokens without EIP-2612.
-             *     Its `value` is the hex string `0x0`. Absent or null when a permit is used instead.
-             */
-            approvalCalldata?: components["schemas"]["Transaction"] | null;
-            metadata: components["schemas"]["CrossChainPayCalldataMetadata"];
-        };
-        /**
          * Signature
          * @description An ECDSA signature of an EOA over EIP-712 typed data, as `eth_signTypedData_v4` returns it:
          *     `0x` and 130 hex digits (`r`, `s`, `v`), or 128 hex digits in the compact EIP-2098 form.
@@ -4160,38 +4631,6 @@ export interface components {
             payerAddress?: components["schemas"]["EvmAddress"];
             customerInfo?: components["schemas"]["CustomerInfo"];
             reference?: components["schemas"]["MerchantReference"];
-        };
-        /**
-         * PayoutFee
-         * @description A fee taken from a payout: its percentage of the amount and the address that receives it.
-         * @example {
-         *       "percentage": "2.5",
-         *       "address": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984"
-         *     }
-         */
-        PayoutFee: {
-            percentage: components["schemas"]["FeePercentage"];
-            /** @description The address that receives the fee. */
-            address: components["schemas"]["EvmAddress"];
-        };
-        /**
-         * PayoutMetadata
-         * @description The pay-calldata metadata (where the payment transaction sits in `transactions` among it), plus
-         *     the fee the payout carries. The approval, when needed, is always at index 0 and the payment at
-         *     index 1; without an approval the payment is at index 0. The service's published answers of this
-         *     operation omit `paymentTransactionIndex`; the payreq reference server always sends it.
-         * @example {
-         *       "stepsRequired": 2,
-         *       "needsApproval": true,
-         *       "approvalTransactionIndex": 0,
-         *       "paymentTransactionIndex": 1,
-         *       "hasEnoughBalance": true,
-         *       "hasEnoughGas": true
-         *     }
-         */
-        PayoutMetadata: components["schemas"]["PayCalldataMetadata"] & {
-            /** @description The fee of `feePercentage` and `feeAddress` (or of the calling client ID), when the payout carries one. */
-            platformFee?: components["schemas"]["PayoutFee"];
         };
         /**
          * PayoutCalldata
@@ -4445,10 +4884,16 @@ export interface components {
          *     the ERC20RecurringPaymentProxy to send first when the payer's allowance is too low (`value` is
          *     the hex string `0x0`), and the permit to sign. Until the signature is submitted with
          *     `POST /v2/payouts/recurring/{id}` the recurring payment is `pending` and nothing is paid.
+         *     `requestId` is the request of the first period, which the first execution pays.
          */
         RecurringPayout: {
             /** @description The recurring payment's identifier. */
             id: components["schemas"]["Ulid"];
+            /**
+             * @description The request of the first period, created with the recurring payment; later periods recur
+             *     from it (their `originalRequestId`).
+             */
+            requestId: components["schemas"]["RequestId"];
             /** @description The approval to send before signing; empty when the allowance already suffices. */
             transactions: components["schemas"]["Transaction"][];
             recurringPaymentPermit: components["schemas"]["RecurringPaymentPermit"];
@@ -7447,6 +7892,12 @@ export interface components {
          */
         ConversionNetworksQuery: string;
         /**
+         * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+         *     answers the same for both).
+         * @example 0xb3581f0b0f74cc61
+         */
+        PaymentReferencePath: string;
+        /**
          * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
          * @example 125.00
          */
@@ -7575,28 +8026,50 @@ export type ServiceError = components['schemas']['ServiceError'];
 export type FiatCurrencyCode = components['schemas']['FiatCurrencyCode'];
 export type InvoiceCurrency = components['schemas']['InvoiceCurrency'];
 export type ConversionRoutes = components['schemas']['ConversionRoutes'];
+export type PayeeAddress = components['schemas']['PayeeAddress'];
 export type DecimalAmount = components['schemas']['DecimalAmount'];
+export type StartDate = components['schemas']['StartDate'];
+export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
+export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type CreateRequestV1Request = components['schemas']['CreateRequestV1Request'];
+export type PaymentReference = components['schemas']['PaymentReference'];
+export type RequestId = components['schemas']['RequestId'];
+export type RequestCreatedV1 = components['schemas']['RequestCreatedV1'];
+export type TxHash = components['schemas']['TxHash'];
+export type RequestStatusV1 = components['schemas']['RequestStatusV1'];
+export type HexData = components['schemas']['HexData'];
+export type BigNumberValue = components['schemas']['BigNumberValue'];
+export type TransactionValue = components['schemas']['TransactionValue'];
+export type Transaction = components['schemas']['Transaction'];
+export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
+export type PayCalldata = components['schemas']['PayCalldata'];
+export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
+export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
 export type FeePercentage = components['schemas']['FeePercentage'];
 export type PaymentRouteFee = components['schemas']['PaymentRouteFee'];
 export type PaymentRoute = components['schemas']['PaymentRoute'];
 export type PaymentRoutes = components['schemas']['PaymentRoutes'];
+export type CreatePayoutV1Request = components['schemas']['CreatePayoutV1Request'];
+export type PayoutFee = components['schemas']['PayoutFee'];
+export type PayoutMetadata = components['schemas']['PayoutMetadata'];
+export type PayoutCalldataV1 = components['schemas']['PayoutCalldataV1'];
 export type BeneficiaryType = components['schemas']['BeneficiaryType'];
-export type CountryCode = components['schemas']['CountryCode'];
 export type DateOfBirth = components['schemas']['DateOfBirth'];
-export type CreatePaymentDetailsRequest = components['schemas']['CreatePaymentDetailsRequest'];
-export type PaymentDetail = components['schemas']['PaymentDetail'];
-export type PaymentDetailResponse = components['schemas']['PaymentDetailResponse'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type RegisterPayerRequest = components['schemas']['RegisterPayerRequest'];
+export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type AgreementStatus = components['schemas']['AgreementStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
-export type ComplianceStatus = components['schemas']['ComplianceStatus'];
 export type PayerComplianceStatus = components['schemas']['PayerComplianceStatus'];
 export type PayerCompliance = components['schemas']['PayerCompliance'];
 export type PayerAgreementUpdate = components['schemas']['PayerAgreementUpdate'];
 export type PayerAgreementUpdated = components['schemas']['PayerAgreementUpdated'];
+export type PaymentDetail = components['schemas']['PaymentDetail'];
 export type PaymentDetailStatus = components['schemas']['PaymentDetailStatus'];
 export type StoredPaymentDetail = components['schemas']['StoredPaymentDetail'];
 export type PaymentDetailList = components['schemas']['PaymentDetailList'];
+export type CreatePaymentDetailsRequest = components['schemas']['CreatePaymentDetailsRequest'];
+export type PaymentDetailResponse = components['schemas']['PaymentDetailResponse'];
 export type ClientIdStatus = components['schemas']['ClientIdStatus'];
 export type ClientId = components['schemas']['ClientId'];
 export type ClientIdList = components['schemas']['ClientIdList'];
@@ -7638,38 +8111,23 @@ export type OrchestratorWebhookEventName = components['schemas']['OrchestratorWe
 export type TestOrchestratorWebhookRequest = components['schemas']['TestOrchestratorWebhookRequest'];
 export type OrchestratorWebhookTestResult = components['schemas']['OrchestratorWebhookTestResult'];
 export type OrchestratorWebhookAnswer = components['schemas']['OrchestratorWebhookAnswer'];
-export type PayeeAddress = components['schemas']['PayeeAddress'];
-export type StartDate = components['schemas']['StartDate'];
-export type RecurrenceFrequency = components['schemas']['RecurrenceFrequency'];
-export type RequestRecurrence = components['schemas']['RequestRecurrence'];
+export type RequestListItem = components['schemas']['RequestListItem'];
+export type RequestList = components['schemas']['RequestList'];
 export type CustomerAddress = components['schemas']['CustomerAddress'];
 export type CustomerInfo = components['schemas']['CustomerInfo'];
 export type MerchantReference = components['schemas']['MerchantReference'];
-export type RequestId = components['schemas']['RequestId'];
-export type PaymentReference = components['schemas']['PaymentReference'];
 export type CreateRequestRequest = components['schemas']['CreateRequestRequest'];
 export type RequestCreated = components['schemas']['RequestCreated'];
-export type TxHash = components['schemas']['TxHash'];
 export type RequestPayment = components['schemas']['RequestPayment'];
 export type RequestPaidBreakdown = components['schemas']['RequestPaidBreakdown'];
 export type RequestDetails = components['schemas']['RequestDetails'];
 export type UpdateRequestRequest = components['schemas']['UpdateRequestRequest'];
-export type HexData = components['schemas']['HexData'];
-export type BigNumberValue = components['schemas']['BigNumberValue'];
-export type TransactionValue = components['schemas']['TransactionValue'];
-export type Transaction = components['schemas']['Transaction'];
-export type PayCalldataMetadata = components['schemas']['PayCalldataMetadata'];
-export type PayCalldata = components['schemas']['PayCalldata'];
-export type CrossChainPayCalldataMetadata = components['schemas']['CrossChainPayCalldataMetadata'];
-export type CrossChainPayCalldata = components['schemas']['CrossChainPayCalldata'];
 export type Signature = components['schemas']['Signature'];
 export type UintString = components['schemas']['UintString'];
 export type SignedTypedData = components['schemas']['SignedTypedData'];
 export type PaymentIntentSubmission = components['schemas']['PaymentIntentSubmission'];
 export type PayoutRecurrence = components['schemas']['PayoutRecurrence'];
 export type CreatePayoutRequest = components['schemas']['CreatePayoutRequest'];
-export type PayoutFee = components['schemas']['PayoutFee'];
-export type PayoutMetadata = components['schemas']['PayoutMetadata'];
 export type PayoutCalldata = components['schemas']['PayoutCalldata'];
 export type TypedDataField = components['schemas']['TypedDataField'];
 export type HexQuantity = components['schemas']['HexQuantity'];
@@ -7792,6 +8250,7 @@ export type ParameterCurrencyIdQuery = components['parameters']['CurrencyIdQuery
 export type ParameterConversionCurrencyIdPath = components['parameters']['ConversionCurrencyIdPath'];
 export type ParameterConversionNetworkQuery = components['parameters']['ConversionNetworkQuery'];
 export type ParameterConversionNetworksQuery = components['parameters']['ConversionNetworksQuery'];
+export type ParameterPaymentReferencePath = components['parameters']['PaymentReferencePath'];
 export type ParameterAmountQuery = components['parameters']['AmountQuery'];
 export type ParameterFeePercentageQuery = components['parameters']['FeePercentageQuery'];
 export type ParameterFeeAddressQuery = components['parameters']['FeeAddressQuery'];
@@ -7977,6 +8436,170 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createRequestV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequestV1Request"];
+            };
+        };
+        responses: {
+            /** @description The request was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestCreatedV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequestStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestStatusV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayCalldataV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payer's wallet address. The service reads its allowance and balances to decide
+                 *     whether an approval is needed and to fill `hasEnoughBalance` and `hasEnoughGas`.
+                 * @example 0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9
+                 */
+                wallet?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description The source network of a cross-chain payment. Send it together with `token`.
+                 * @example ARBITRUM
+                 */
+                chain?: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM";
+                /**
+                 * @description The source token of a cross-chain payment, on `chain`. Send it together with `chain`.
+                 * @example USDC
+                 */
+                token?: "USDC" | "USDT";
+                /**
+                 * @description The amount to pay, as a human-readable decimal, when it differs from the request's amount.
+                 * @example 125.00
+                 */
+                amount?: components["parameters"]["AmountQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What to sign, in the same shapes as `GET /v2/request/{requestId}/pay` answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayCalldata"] | components["schemas"]["CrossChainPayCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    stopRequestRecurrenceV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request's payment reference, 16 hex digits, with or without the `0x` prefix (the service
+                 *     answers the same for both).
+                 * @example 0xb3581f0b0f74cc61
+                 */
+                paymentReference: components["parameters"]["PaymentReferencePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence is stopped. No body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path is invalid, or the request has no recurrence to stop (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPaymentRoutes: {
         parameters: {
             query: {
@@ -8027,6 +8650,230 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayoutV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutV1Request"];
+            };
+        };
+        responses: {
+            /** @description The request was created; the answer holds the transactions that pay it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutCalldataV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerPayerV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPayerRequest"];
+            };
+        };
+        responses: {
+            /** @description The payer is registered; the answer gives the compliance links and statuses. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerComplianceStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayerComplianceStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's compliance statuses and links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerCompliance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId` (compliance not
+             *     started). Another account's payers answer the same.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePayerComplianceStatusV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayerAgreementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerAgreementUpdated"];
+                };
+            };
+            /**
+             * @description The body is invalid (`agreementCompleted` missing or not a boolean), or it withdraws a
+             *     completed agreement (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No payer of your account is registered under this `clientUserId`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPaymentDetailsV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the bank account with this `id` (the `payment_detail.id` answered at creation).
+                 * @example 9d2c4e71-3f5a-4b8e-a6d0-1c7f2e9b5a34
+                 */
+                paymentDetailsId?: components["parameters"]["PaymentDetailsIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Your identifier of the payer, as given when registering them with `POST /v2/payer`.
+                 * @example cust-20931
+                 */
+                clientUserId: components["parameters"]["ClientUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payer's bank accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetailList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No payer of your account is registered under this `clientUserId`, or the payer has no
+             *     bank account with this `paymentDetailsId`.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9100,6 +9947,55 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The payee wallet to list the requests of. Required with the API key.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                walletAddress?: components["schemas"]["EvmAddress"];
+                /**
+                 * @description Keeps only the requests of secure payments of this flow: `incoming` (payment links) or
+                 *     `outgoing` (payout links). Requests of no secure payment are left out when it is set.
+                 * @example incoming
+                 */
+                securePaymentFlow?: "incoming" | "outgoing";
+                /**
+                 * @description The largest number of requests in the page.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description How many matching requests to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the matching requests; possibly none. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createRequest: {
         parameters: {
             query?: never;
@@ -9293,9 +10189,9 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description What to sign: transactions for a same-chain payment (`PayCalldata`), or a payment intent
-             *     for a cross-chain payment (`CrossChainPayCalldata`). Exactly one of the two shapes is
-             *     returned; `transactions` is present only in the first, `paymentIntentId` only in the second.
+             * @description What to send: the transactions of a same-chain payment (`PayCalldata`, every `value` an
+             *     ethers BigNumber object), or of a cross-chain payment (`CrossChainPayCalldata`, told apart
+             *     by `metadata.routeType`, with the older answer's payment intent).
              */
             200: {
                 headers: {

@@ -61,10 +61,12 @@ export class ScenarioRun {
     return isObject(body) ? body : { items: body };
   }
 
-  /** A copy of the first named request-body example of `operationId`, to send changed. */
-  example(operationId: string): JsonObject {
+  /** A copy of a named request-body example of `operationId` (the first by default), to send changed. */
+  example(operationId: string, name?: string): JsonObject {
     const operation = this.#operations.get(operationId);
-    const value = operation ? listValidCalls(operation)[0]?.bodyValue : undefined;
+    const calls = operation ? listValidCalls(operation) : [];
+    const call = name === undefined ? calls[0] : calls.find((entry) => entry.exampleName === name);
+    const value = call?.bodyValue;
     if (!isObject(value)) throw this.fail(`${operationId}: the spec has no request-body example`);
     return structuredClone(value);
   }

@@ -82,6 +82,113 @@ async function sameAnswer(run: ScenarioRun, v1: string, v2: string): Promise<voi
 
 const scenarios: Scenario[] = [
   {
+    operationId: "registerPayerV1",
+    check: "payer registered on the v1 path -> read on the v2 path with the same userId",
+    uses: ["registerPayerV1", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const clientUserId = uniqueId("payer");
+      const body = { ...run.example("registerPayerV1"), clientUserId };
+      const registered = await run.send("registerPayerV1", { body }, [200]);
+      const status = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(
+        status?.userId === registered?.userId,
+        `userId ${text(status?.userId)}, v1 answered ${text(registered?.userId)}`,
+      );
+    },
+  },
+  {
+    operationId: "getPayerComplianceStatusV1",
+    check: "payer registered on the v2 path -> the v1 read answers the v2 read's body",
+    uses: ["registerPayer", "getPayerComplianceStatusV1", "getPayerComplianceStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { clientUserId } = await registerPayer(run);
+      const v1 = await run.send("getPayerComplianceStatusV1", { path: { clientUserId } }, [200]);
+      const v2 = await run.send("getPayerComplianceStatus", { path: { clientUserId } }, [200]);
+      run.expect(isDeepStrictEqual(v1, v2), `v1 answers ${text(v1)}, v2 ${text(v2)}`);
+    },
+  },
+  {
+    operationId: "createPayoutV1",
+    check: "v1 payout -> its request read on the v1 path by its paymentReference",
+    uses: ["createPayoutV1", "getRequestStatusV1"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createPayoutV1", {}, [201]);
+      const paymentReference = String(created?.paymentReference);
+      const read = await run.send("getRequestStatusV1", { path: { paymentReference } }, [200]);
+      const requestId = created?.requestId ?? created?.requestID;
+      run.expect(
+        read?.requestId === requestId,
+        `read requestId ${text(read?.requestId)}, created ${text(requestId)}`,
+      );
+    },
+  },
+  {
+    operationId: "createRequestV1",
+    check: "request created on the v1 path -> read on the v2 path by its requestID, and listed for its payee",
+    uses: ["createRequestV1", "getRequestStatus", "listRequests"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const body = run.example("createRequestV1");
+      const created = await run.send("createRequestV1", { body }, [201]);
+      const requestId = String(created?.requestID);
+      const read = await run.send("getRequestStatus", { path: { requestId } }, [200]);
+      run.expect(
+        read?.paymentReference === created?.paymentReference,
+        `v2 read answers paymentReference ${text(read?.paymentReference)}, v1 created ${text(created?.paymentReference)}`,
+      );
+      const listed = await run.send(
+        "listRequests",
+        { query: { walletAddress: String(body.payee), limit: "100" } },
+        [200],
+      );
+      const ids = (listed?.requests as JsonObject[] | undefined)?.map((item) => item.requestId);
+      run.expect(ids?.includes(requestId) === true, `the list for ${text(body.payee)} lacks ${requestId}`);
+    },
+  },
+  {
+    operationId: "getRequestStatusV1",
+    check: "request created on the v2 path -> read on the v1 path by its paymentReference, unpaid",
+    uses: ["createRequest", "getRequestStatusV1"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send("createRequest", {}, [201]);
+      const paymentReference = String(created?.paymentReference);
+      const read = await run.send("getRequestStatusV1", { path: { paymentReference } }, [200]);
+      run.expect(
+        read?.requestId === created?.requestId && read?.hasBeenPaid === false,
+        `v1 read answers ${text(read)}, v2 created ${text(created)}`,
+      );
+    },
+  },
+  {
+    operationId: "stopRequestRecurrenceV1",
+    check:
+      "recurring request created on the v1 path -> stopped by its paymentReference, read stopped on the v2 path",
+    uses: ["createRequestV1", "stopRequestRecurrenceV1", "getRequestStatus"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const created = await run.send(
+        "createRequestV1",
+        { body: run.example("createRequestV1", "recurringInvoice") },
+        [201],
+      );
+      const paymentReference = String(created?.paymentReference);
+      await run.send("stopRequestRecurrenceV1", { path: { paymentReference } }, [200]);
+      const read = await run.send(
+        "getRequestStatus",
+        { path: { requestId: String(created?.requestID) } },
+        [200],
+      );
+      run.expect(
+        read?.isRecurrenceStopped === true,
+        `isRecurrenceStopped ${text(read?.isRecurrenceStopped)}`,
+      );
+    },
+  },
+  {
     operationId: "getPayerComplianceStatus",
     check: "status of a payer just registered -> 200 with its userId",
     uses: ["registerPayer", "getPayerComplianceStatus"],

@@ -35,13 +35,24 @@ function exampleText(operation: SpecOperation, name: string, example: unknown): 
 }
 
 /**
+ * Optional query parameters a valid call sends all the same, by operationId: a rule beyond the
+ * schema requires them for some credentials (the API key must name the wallet whose requests
+ * `listRequests` lists).
+ */
+const queryRequiredByRule: Record<string, string[]> = {
+  listRequests: ["walletAddress"],
+};
+
+/**
  * One valid call per named request-body example (or one call when there is no body): path parameters
  * and required query and header parameters take their documented `example`.
  */
 export function listValidCalls(operation: SpecOperation): ValidCall[] {
   const base: ContractRequest = { path: {}, query: {}, headers: {} };
   for (const parameter of operation.parameters) {
-    if (parameter.in !== "path" && !parameter.required) continue;
+    const requiredByRule =
+      parameter.in === "query" && queryRequiredByRule[operation.operationId]?.includes(parameter.name);
+    if (parameter.in !== "path" && !parameter.required && !requiredByRule) continue;
     base[parameter.in === "path" ? "path" : parameter.in === "query" ? "query" : "headers"][parameter.name] =
       exampleText(operation, parameter.name, parameter.example);
   }

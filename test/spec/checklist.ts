@@ -372,11 +372,22 @@ export const operations: OperationCheck[] = [
 ];
 
 /**
- * Operations the given spec does not show but the service's published contract (version 0.13.0)
- * has, and that payreq serves too. Their facts come from that contract, not from the given spec.
+ * Operations the given spec does not show but the service's published contract (version 0.13.0,
+ * and 0.31.0 for the legacy v1 operations and the request list) has, and that payreq serves too.
+ * Their facts come from that contract, not from the given spec.
  */
 export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
   { method: "post", path: "/v2/request" },
+  { method: "get", path: "/v2/request" },
+  { method: "post", path: "/v1/request" },
+  { method: "get", path: "/v1/request/{paymentReference}" },
+  { method: "get", path: "/v1/request/{paymentReference}/pay" },
+  { method: "patch", path: "/v1/request/{paymentReference}/stop-recurrence" },
+  { method: "post", path: "/v1/pay" },
+  { method: "post", path: "/v1/payer" },
+  { method: "get", path: "/v1/payer/{clientUserId}" },
+  { method: "patch", path: "/v1/payer/{clientUserId}" },
+  { method: "get", path: "/v1/payer/{clientUserId}/payment-details" },
   { method: "get", path: "/v2/request/{requestId}" },
   { method: "patch", path: "/v2/request/{requestId}" },
   { method: "get", path: "/v2/request/{requestId}/routes" },

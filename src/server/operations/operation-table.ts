@@ -42,25 +42,35 @@ import {
 } from "../domain/payee-destinations/payee-destinations.ts";
 import {
   getPayerComplianceStatus,
+  getPayerComplianceStatusV1,
   registerPayer,
+  registerPayerV1,
   updatePayerComplianceStatus,
+  updatePayerComplianceStatusV1,
 } from "../domain/payers/payers.ts";
 import {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
+  listPaymentDetailsV1,
 } from "../domain/payers/payment-details.ts";
 import { searchPayments } from "../domain/payments/search-payments.ts";
 import { createBatchPayout } from "../domain/payouts/create-batch-payout.ts";
 import { createPayout } from "../domain/payouts/create-payout.ts";
+import { createPayoutV1 } from "../domain/payouts/create-payout-v1.ts";
 import { getRecurringPaymentStatus } from "../domain/recurring-payments/get-recurring-payment-status.ts";
 import { submitRecurringPaymentSignature } from "../domain/recurring-payments/submit-recurring-payment-signature.ts";
 import { updateRecurringPayment } from "../domain/recurring-payments/update-recurring-payment.ts";
 import { createRequest } from "../domain/requests/create-request.ts";
+import { createRequestV1 } from "../domain/requests/create-request-v1.ts";
 import { getPayCalldata } from "../domain/requests/get-pay-calldata.ts";
+import { getPayCalldataV1 } from "../domain/requests/get-pay-calldata-v1.ts";
 import { getRequestStatus } from "../domain/requests/get-request-status.ts";
+import { getRequestStatusV1 } from "../domain/requests/get-request-status-v1.ts";
 import { listPaymentRoutes, listRequestRoutes } from "../domain/requests/list-payment-routes.ts";
+import { listRequests } from "../domain/requests/list-requests.ts";
 import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
+import { stopRequestRecurrenceV1 } from "../domain/requests/stop-request-recurrence-v1.ts";
 import { updateRequest } from "../domain/requests/update-request.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
@@ -114,9 +124,14 @@ export const operationHandlers: OperationHandlers = {
   listRequestRoutes,
   // Requests and payments
   createRequest,
+  listRequests,
   getRequestStatus,
   updateRequest,
   getPayCalldata,
+  createRequestV1,
+  getRequestStatusV1,
+  getPayCalldataV1,
+  stopRequestRecurrenceV1,
   sendPaymentIntent,
   searchPayments,
   createSecurePayment,
@@ -125,6 +140,7 @@ export const operationHandlers: OperationHandlers = {
   previewSecurePaymentFees: { stateless: previewSecurePaymentFees },
   checkSecurePaymentToken,
   createPayout,
+  createPayoutV1,
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
@@ -148,6 +164,10 @@ export const operationHandlers: OperationHandlers = {
   createPaymentDetails,
   createPaymentDetailsV2,
   listPaymentDetails,
+  registerPayerV1,
+  getPayerComplianceStatusV1,
+  updatePayerComplianceStatusV1,
+  listPaymentDetailsV1,
   createClientId,
   listClientIds,
   getClientId,

@@ -8,11 +8,22 @@ import { appendComplianceChange } from "../shared/payer-events.ts";
 import { complianceLinks, toPayerCompliance } from "../shared/payers.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
+/**
+ * The registration answer: `status` in the contract's two values (a step is `completed` or
+ * `not_started`), and the finer statuses at the top level, where clients read them.
+ */
 function toComplianceStatus(ctx: DomainContext, payer: PayerRecord): Schemas["PayerComplianceStatus"] {
+  const { agreementStatus, kycStatus, isCompliant } = toPayerCompliance(ctx, payer);
   return {
     ...complianceLinks(ctx, payer),
     userId: payer.userId,
-    status: { agreementStatus: payer.agreementStatus, kycStatus: payer.kycStatus },
+    status: {
+      agreementStatus: agreementStatus === "completed" ? "completed" : "not_started",
+      kycStatus: kycStatus === "approved" ? "completed" : "not_started",
+    },
+    agreementStatus,
+    kycStatus,
+    isCompliant,
   };
 }
 
@@ -82,4 +93,28 @@ export async function updatePayerComplianceStatus(
     await appendComplianceChange(tx, changed, ctx.clock.now());
     return { success: true };
   });
+}
+
+/** `POST /v1/payer`: the same registration as `POST /v2/payer`, on the same payers. */
+export function registerPayerV1(
+  ctx: DomainContext,
+  input: OperationInput<"registerPayerV1">,
+): Promise<Schemas["PayerComplianceStatus"]> {
+  return registerPayer(ctx, { ...input });
+}
+
+/** `GET /v1/payer/{clientUserId}`: the answer of `GET /v2/payer/{clientUserId}`. */
+export function getPayerComplianceStatusV1(
+  ctx: DomainContext,
+  input: OperationInput<"getPayerComplianceStatusV1">,
+): Promise<Schemas["PayerCompliance"]> {
+  return getPayerComplianceStatus(ctx, { ...input });
+}
+
+/** `PATCH /v1/payer/{clientUserId}`: the agreement update of `PATCH /v2/payer/{clientUserId}`. */
+export function updatePayerComplianceStatusV1(
+  ctx: DomainContext,
+  input: OperationInput<"updatePayerComplianceStatusV1">,
+): Promise<Schemas["PayerAgreementUpdated"]> {
+  return updatePayerComplianceStatus(ctx, { ...input });
 }

@@ -75,3 +75,11 @@ export async function listPaymentDetails(
     paymentDetails: records.map((record) => toStoredPaymentDetail(payer, record)),
   };
 }
+
+/** `GET /v1/payer/{clientUserId}/payment-details`: the list `GET /v2/...` answers, of the same records. */
+export function listPaymentDetailsV1(
+  ctx: DomainContext,
+  input: OperationInput<"listPaymentDetailsV1">,
+): Promise<Schemas["PaymentDetailList"]> {
+  return listPaymentDetails(ctx, { ...input });
+}

@@ -85,7 +85,7 @@ async function createOneOffPayout(
       },
     );
   });
-  if (!("transactions" in calldata)) throw new Error("same-chain pay calldata expected for a payout");
+  if ("routeType" in calldata.metadata) throw new Error("same-chain pay calldata expected for a payout");
   const platformFee = platformFeeOf(fee);
   return {
     requestId: request.requestId,

@@ -13,9 +13,9 @@ import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { FeeSettings } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import type { Principal } from "../shared/principal.ts";
+import { callerClientId, type Principal } from "../shared/principal.ts";
 import { periodSecondsOf, readStartDate } from "../shared/recurrence.ts";
-import { planRequest } from "../shared/requests.ts";
+import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
 import { toWireTransaction } from "../shared/transaction-wire.ts";
 import { allowanceOf, checksummed } from "../shared/wallet-book.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -43,7 +43,7 @@ export async function createRecurringPayout(
     throw invalidField("/body/recurrence/payer", `must not be the payee ${checksummed(body.payee)}`);
   }
   const start = readStartDate(recurrence.startDate, now, "/body/recurrence/startDate");
-  const { token, expectedAmount: amount } = planRequest(
+  const plan = planRequest(
     {
       payee: body.payee,
       amount: body.amount,
@@ -52,6 +52,7 @@ export async function createRecurringPayout(
     },
     "/body",
   );
+  const { token, expectedAmount: amount } = plan;
   const proxy = getRecurringPaymentProxy(token.network);
   if (token.type !== "ERC20" || !proxy) {
     throw invalidField(
@@ -92,8 +93,18 @@ export async function createRecurringPayout(
           ),
         ]
       : [];
+  const id = newUlid(now);
+  // The first period's request exists from the start, as on the service, which answers its id; the
+  // first execution pays it, and each later period recurs from it.
+  const firstPeriod = createRequestRecord(plan, {
+    accountId: principal.accountId,
+    now,
+    securePaymentToken: null,
+    clientId: callerClientId(principal),
+    recurringPaymentId: id,
+  });
   const record: RecurringPaymentRecord = {
-    id: newUlid(now),
+    id,
     accountId: principal.accountId,
     status: "pending",
     payer,
@@ -106,12 +117,18 @@ export async function createRecurringPayout(
     nextPaymentDate: null,
     periodSeconds,
     permit: JSON.stringify(permit),
+    currentRequestId: firstPeriod.requestId,
+    originalRequestId: firstPeriod.requestId,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await ctx.store.withTransaction((tx) => tx.recurringPayments.put(record));
+  await ctx.store.withTransaction(async (tx) => {
+    await tx.recurringPayments.put(record);
+    await storeNewRequest(tx, firstPeriod, { recurringPaymentId: id }, now.toISOString());
+  });
   return {
     id: record.id,
+    requestId: firstPeriod.requestId,
     transactions,
     recurringPaymentPermit: permit,
     metadata: {

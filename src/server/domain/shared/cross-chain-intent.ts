@@ -1,13 +1,19 @@
 import { maxUint256 } from "viem";
-import { buildApproval, type TokenRecord } from "../../../chain/index.ts";
+import {
+  buildApproval,
+  buildPaymentTransactions,
+  type NetworkName,
+  type TokenRecord,
+} from "../../../chain/index.ts";
 import { newUlid } from "../../ids.ts";
 import { type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { PaymentIntentRecord, RequestRecord } from "../../store/records.ts";
 import type { DomainContext } from "./context.ts";
+import { contractsFor } from "./contracts.ts";
 import { findCurrency } from "./currencies.ts";
 import type { OperationInput } from "./operation-types.ts";
 import { toWireTransaction } from "./transaction-wire.ts";
-import { allowanceOf, checksummed } from "./wallet-book.ts";
+import { allowanceOf, balanceOf, checksummed } from "./wallet-book.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type PayCalldataQuery = OperationInput<"getPayCalldata">["query"];
@@ -216,7 +222,9 @@ export async function buildCrossChainIntent(
   };
   // Kept so that POST /v2/request/payment-intents/{id} can check the signatures against it.
   await ctx.store.paymentIntents.put(issued);
+  const route = await buildSourceTransactions(ctx, input, source, wallet, sourceAmount);
   return {
+    transactions: route.transactions,
     paymentIntentId: issued.id,
     paymentIntent: issued.paymentIntent,
     approvalPermitPayload: issued.approvalPermit,
@@ -227,6 +235,53 @@ export async function buildCrossChainIntent(
             "hex",
           )
         : null,
-    metadata: { supportsEIP2612 },
+    metadata: { ...route.metadata, supportsEIP2612 },
+  };
+}
+
+/**
+ * The executable form of the route, on the source network: the sandbox's stand-in for a bridge
+ * deposit is a payment of the source token through that network's ERC20FeeProxy to the sandbox
+ * bridge, carrying the request's payment reference (an `approve` of the proxy first when the
+ * wallet book's allowance is short). No bridge runs: the payment is recorded through the sandbox.
+ */
+async function buildSourceTransactions(
+  ctx: DomainContext,
+  input: IntentInput,
+  source: TokenRecord,
+  wallet: string,
+  sourceAmount: bigint,
+) {
+  const contracts = contractsFor(ctx, source.network);
+  const currentAllowance = await allowanceOf(
+    ctx.store,
+    input.accountId,
+    wallet,
+    source.id,
+    contracts.erc20FeeProxy,
+  );
+  const built = buildPaymentTransactions({
+    network: source.network as NetworkName,
+    token: source,
+    payee: sandboxBridgeSpender,
+    amount: sourceAmount,
+    paymentReference: input.request.paymentReference,
+    feeAmount: 0n,
+    feeAddress: undefined,
+    currentAllowance,
+    contracts,
+  });
+  const held = await balanceOf(ctx.store, input.accountId, wallet, source.id);
+  return {
+    transactions: built.transactions.map((transaction) => toWireTransaction(transaction, "hex")),
+    metadata: {
+      stepsRequired: built.transactions.length,
+      needsApproval: built.needsApproval,
+      approvalTransactionIndex: built.approvalTransactionIndex,
+      // The deposit is always the last transaction, after any approval.
+      paymentTransactionIndex: built.transactions.length - 1,
+      hasEnoughBalance: held >= sourceAmount,
+      routeType: "crosschain" as const,
+    },
   };
 }

@@ -4,6 +4,7 @@ import {
   type NetworkName,
   type TokenRecord,
 } from "../../../chain/index.ts";
+import { transactionValueToBigInt } from "../../../wire/transaction-value.ts";
 import { validationFailed } from "../../problems.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { readAmount } from "./amounts.ts";
@@ -16,7 +17,7 @@ import { loadOwnPayer, loadOwnPaymentDetail, loadOwnRequest } from "./own-record
 import { requireBothOrNeither } from "./paired-inputs.ts";
 import type { Principal } from "./principal.ts";
 import { amountDue, paymentTokenOf } from "./requests.ts";
-import { toWireTransaction } from "./transaction-wire.ts";
+import { toBigNumberJson, toWireTransaction } from "./transaction-wire.ts";
 import { allowanceOf } from "./wallet-book.ts";
 import { checkWalletFunds } from "./wallet-funds.ts";
 import type { Schemas } from "./wire-types.ts";
@@ -74,7 +75,7 @@ export async function buildPayCalldata(
     });
   }
 
-  return buildSameChainCalldata(ctx, {
+  const sameChain = await buildSameChainCalldata(ctx, {
     accountId: principal.accountId,
     request,
     token,
@@ -82,6 +83,14 @@ export async function buildPayCalldata(
     fee,
     wallet: query.wallet,
   });
+  // The contract's same-chain answer carries every value as an ethers BigNumber object.
+  return {
+    ...sameChain,
+    transactions: sameChain.transactions.map((transaction, index) => ({
+      ...transaction,
+      value: toBigNumberJson(transactionValueToBigInt(transaction.value, `transactions[${index}].value`)),
+    })),
+  };
 }
 
 /** Same-chain pay calldata as the reference server builds it: it always names the payment's index. */

@@ -52,7 +52,12 @@ describe("getPayerComplianceStatus (GET /v2/payer/{clientUserId})", () => {
       agreementUrl: registered.body.agreementUrl,
       kycUrl: registered.body.kycUrl,
     });
-    expect(registered.body.status).toEqual({ agreementStatus: "pending", kycStatus: "initiated" });
+    expect(registered.body).toMatchObject({
+      status: { agreementStatus: "not_started", kycStatus: "not_started" },
+      agreementStatus: "pending",
+      kycStatus: "initiated",
+      isCompliant: false,
+    });
   });
 
   it("answers 404 for a clientUserId nobody registered and for another account's payer", async () => {

@@ -11,6 +11,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("registerPayer (POST /v2/payer)", () => {
+  it("answers a registered payer's completed steps as completed in status, the finer statuses at the top level", async () => {
+    const clientUserId = "cust-complete-1";
+    await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
+    await server.call("PATCH", `/v2/payer/${clientUserId}`, { body: { agreementCompleted: true } });
+    const kyc = await server.call("PATCH", `/sandbox/payers/${clientUserId}`, {
+      body: { kycStatus: "approved" },
+    });
+    expect(kyc.status, kyc.text).toBe(200);
+    const again = await server.call("POST", "/v2/payer", { body: payerRegistration(clientUserId) });
+    expect(again.body).toMatchObject({
+      status: { agreementStatus: "completed", kycStatus: "completed" },
+      agreementStatus: "completed",
+      kycStatus: "approved",
+      isCompliant: true,
+    });
+  });
+
   it("registers a payer with the agreement pending and the KYC initiated, answering 200 with sandbox page links", async () => {
     const answer = await server.call("POST", "/v2/payer", { body: registration });
     expect(answer.status).toBe(200);
@@ -21,7 +38,10 @@ describe("registerPayer (POST /v2/payer)", () => {
       agreementUrl: `${server.url}/pages/agreement/${userId}`,
       kycUrl: `${server.url}/pages/kyc/${userId}`,
       userId,
-      status: { agreementStatus: "pending", kycStatus: "initiated" },
+      status: { agreementStatus: "not_started", kycStatus: "not_started" },
+      agreementStatus: "pending",
+      kycStatus: "initiated",
+      isCompliant: false,
     });
     const kycPage = await fetch(answer.body.kycUrl);
     expect(kycPage.status).toBe(200);

@@ -185,6 +185,13 @@ describe("createPayout (POST /v2/payouts), recurring", () => {
     });
     const status = await server.call("GET", `/v2/payouts/recurring/${answer.id}`);
     expect(status.body).toMatchObject({ status: "pending", processedPayments: 0, nextPaymentDate: null });
+    // The first period's request exists from the start: the status lists it, and it is unpaid.
+    expect(answer.requestId).toMatch(/^01[0-9a-f]{64}$/);
+    expect(status.body.requests.map((request: { requestId: string }) => request.requestId)).toEqual([
+      answer.requestId,
+    ]);
+    const first = await server.call("GET", `/v2/request/${answer.requestId}`);
+    expect(first.body).toMatchObject({ hasBeenPaid: false, status: "pending", originalRequestId: null });
   });
 
   it("sends no approval when the payer's allowance for the proxy covers the schedule", async () => {

@@ -13,6 +13,9 @@ import {
 } from "../../helpers.ts";
 
 const abi = parseAbi(["function approve(address spender, uint256 amount)"]);
+const proxyAbi = parseAbi([
+  "function transferFromWithReferenceAndFee(address token, address to, uint256 amount, bytes paymentReference, uint256 feeAmount, address feeAddress)",
+]);
 const usdc = findToken("USDC-base") as NonNullable<ReturnType<typeof findToken>>;
 
 let server: TestServer;
@@ -23,7 +26,9 @@ afterAll(() => server.close());
 
 async function newRequest(item = usdcOnBase()) {
   const { requestIds } = await createSecurePayment(server, [item]);
-  return { requestId: requestIds[0] as string };
+  const requestId = requestIds[0] as string;
+  const status = await server.call("GET", `/v2/request/${requestId}`);
+  return { requestId, paymentReference: status.body.paymentReference as string };
 }
 
 const setWallet = (body: unknown) => server.call("POST", "/sandbox/wallets", { body });
@@ -37,8 +42,8 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), cross-chain", () => 
     ]);
   });
 
-  it("answers a payment intent with an approval of Permit2 for USDT", async () => {
-    const { requestId } = await newRequest(usdcOnBase("50"));
+  it("answers the source network's transactions and a payment intent with an approval of Permit2 for USDT", async () => {
+    const { requestId, paymentReference } = await newRequest(usdcOnBase("50"));
     const answer = await server.call(
       "GET",
       `/v2/request/${requestId}/pay?chain=ARBITRUM&token=USDT&wallet=${payer}`,
@@ -46,7 +51,27 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), cross-chain", () => 
     expect(answer.status).toBe(200);
     expect(schemaErrors("CrossChainPayCalldata", answer.body)).toBe("");
     expect(answer.body.paymentIntentId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(answer.body.metadata).toEqual({ supportsEIP2612: false });
+    expect(answer.body.metadata).toEqual({
+      stepsRequired: 2,
+      needsApproval: true,
+      approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
+      hasEnoughBalance: false,
+      routeType: "crosschain",
+      supportsEIP2612: false,
+    });
+    // On the source network: an approval of its ERC20FeeProxy, then the deposit through it.
+    const arbitrumProxy = "0x0DfbEe143b42B41eFC5A6F87bFD1fFC78c2f0aC9";
+    const [approve, deposit] = answer.body.transactions;
+    expect(approve.to).toBe("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9");
+    expect(approve.value).toBe("0x0");
+    expect(decodeFunctionData({ abi, data: approve.data }).args).toEqual([arbitrumProxy, 50_000_000n]);
+    expect(deposit.to).toBe(arbitrumProxy);
+    expect(deposit.value).toBe("0x0");
+    const depositArgs = decodeFunctionData({ abi: proxyAbi, data: deposit.data }).args;
+    expect(depositArgs[0]).toBe("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9");
+    expect(depositArgs[2]).toBe(50_000_000n);
+    expect(depositArgs[3]).toBe(paymentReference);
     expect(answer.body.approvalPermitPayload).toBeNull();
     const approval = answer.body.approvalCalldata;
     expect(approval.to).toBe("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9");
@@ -80,7 +105,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), cross-chain", () => 
     const { requestId } = await newRequest(usdcOnBase("50"));
     const path = `/v2/request/${requestId}/pay?chain=OPTIMISM&token=USDC&wallet=${payer}`;
     const permit = await server.call("GET", path);
-    expect(permit.body.metadata).toEqual({ supportsEIP2612: true });
+    expect(permit.body.metadata).toMatchObject({ routeType: "crosschain", supportsEIP2612: true });
     expect(permit.body.approvalCalldata).toBeNull();
     expect(JSON.parse(permit.body.approvalPermitPayload)).toMatchObject({
       primaryType: "Permit",

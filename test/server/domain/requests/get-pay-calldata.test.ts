@@ -57,11 +57,11 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
     expect(schemaErrors("PayCalldata", answer.body)).toBe("");
     const [approval, payment] = answer.body.transactions;
     expect(approval.to).toBe(usdc.address);
-    expect(approval.value).toBe(0);
+    expect(approval.value).toEqual({ type: "BigNumber", hex: "0x00" });
     expect(approval.data.slice(0, 10)).toBe("0x095ea7b3");
     expect(decodeFunctionData({ abi, data: approval.data }).args).toEqual([base.erc20FeeProxy, 125_000_000n]);
     expect(payment.to).toBe(base.erc20FeeProxy);
-    expect(payment.value).toBe(0);
+    expect(payment.value).toEqual({ type: "BigNumber", hex: "0x00" });
     expect(payment.data.slice(0, 10)).toBe("0xc219a14d");
     expect(decodeFunctionData({ abi, data: payment.data }).args).toEqual([
       usdc.address,
@@ -97,7 +97,7 @@ describe("getPayCalldata (GET /v2/request/{requestId}/pay), ERC-20", () => {
       feeAddress,
     });
     expect(answer.body.transactions).toEqual(
-      built.transactions.map(({ to, data }) => ({ to, data, value: 0 })),
+      built.transactions.map(({ to, data }) => ({ to, data, value: { type: "BigNumber", hex: "0x00" } })),
     );
     expect(decodeFunctionData({ abi, data: answer.body.transactions[0].data }).args).toEqual([
       base.erc20FeeProxy,

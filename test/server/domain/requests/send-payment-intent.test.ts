@@ -48,7 +48,7 @@ const submit = (paymentIntentId: string, body: unknown, options = {}) =>
 describe("sendPaymentIntent (POST /v2/request/payment-intents/{paymentIntentId})", () => {
   it("checks both signatures, pays the request as a cross-chain payment and answers 200 with no body", async () => {
     const { requestId, pay } = await newIntent();
-    expect(pay.metadata).toEqual({ supportsEIP2612: true });
+    expect(pay.metadata).toMatchObject({ routeType: "crosschain", supportsEIP2612: true });
     const answer = await submit(pay.paymentIntentId, {
       signedPaymentIntent: await sign(pay.paymentIntent),
       signedApprovalPermit: await sign(pay.approvalPermitPayload),
