@@ -541,7 +541,14 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed cross-chain payment intent
-         * @description Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
+         * @deprecated
+         * @description **Deprecated.** The service removed this operation in Request API 0.31.0. A cross-chain payment
+         *     is now sent as the `transactions` of `GET /v2/request/{requestId}/pay` (with `chain` and
+         *     `token`), executed by the payer's wallet in order from the first approval to the transaction at
+         *     `metadata.paymentTransactionIndex`; nothing is signed for the service. This operation stays
+         *     served for older clients.
+         *
+         *     Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
          *     answered a `paymentIntentId`, the payment intent to sign and, for a token with EIP-2612, a
          *     permit to sign; send the signatures here, each with the `nonce` and `deadline` of what was
          *     signed. The service checks both signatures against the payer's wallet named in the intent,
@@ -1063,6 +1070,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/{token}/tron/broadcast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Broadcast a signed Tron transaction of a secure payment
+         * @description On the service, relays a Tron transaction that the payer's wallet signed for a secure payment
+         *     on Tron, after checking that it is the transaction the link expects.
+         *
+         *     payreq serves EVM networks only: no secure payment here pays on Tron, so there is never a
+         *     Tron transaction to broadcast. The operation is served so that a client of the service gets a
+         *     clear answer rather than a `404` of an unknown path: a well-formed body for a link of the
+         *     caller's account answers `400` (`/problems/validation-failed`, naming `/path/token`) with the
+         *     link's network and the reason. An unknown token, or another account's, answers `404`; a
+         *     malformed body answers `400` naming the field, as anywhere else. The `200` below describes
+         *     what the service answers; payreq never sends it.
+         */
+        post: operations["broadcastSecurePaymentTronTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payee-destination/signing-data": {
         parameters: {
             query?: never;
@@ -1072,7 +1108,14 @@ export interface paths {
         };
         /**
          * Get the typed data a payee wallet signs
-         * @description Starts a signing session for one payee destination (a wallet, a chain and a token) and one
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API, where the wallet proves
+         *     itself by signing in (`POST /v1/auth/wallet/challenge`, then `POST /v1/auth/wallet/verify`)
+         *     rather than by signing typed data per change: `POST /v1/payee-destination`,
+         *     `PUT /v1/payee-destination` and `PATCH /v1/payee-destination/deactivate` then need no signing
+         *     data. This operation stays served for older clients.
+         *
+         *     Starts a signing session for one payee destination (a wallet, a chain and a token) and one
          *     action: `add` to register it, `deactivate` to end it. The answer holds the EIP-712 typed
          *     data the payee wallet signs and the `nonce` to send back with the signature, to
          *     `POST /v2/payee-destination` or `DELETE /v2/payee-destination/{destinationId}`. The nonce
@@ -1101,14 +1144,25 @@ export interface paths {
         };
         /**
          * Get a wallet's active payee destination
-         * @description Answers the active payee destination of a wallet in the caller's account, or `null` when it
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `GET /v1/payee-destination` there, which answers the active destination of the wallet signed in
+         *     with the `session_token` cookie. This operation stays served for older clients.
+         *
+         *     Answers the active payee destination of a wallet in the caller's account, or `null` when it
          *     has none (never registered, or deactivated).
          */
         get: operations["getActivePayeeDestination"];
         put?: never;
         /**
          * Register a payee destination
-         * @description Registers the payee destination of a signing session (`action` `add`) once its wallet has
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `POST /v1/payee-destination` there, called with the wallet's `session_token` cookie from
+         *     wallet sign-in (`POST /v1/auth/wallet/challenge`, then `POST /v1/auth/wallet/verify`) instead
+         *     of a signature in the body. This operation stays served for older clients.
+         *
+         *     Registers the payee destination of a signing session (`action` `add`) once its wallet has
          *     signed the session's typed data. The answer carries the `destinationId` to put in the
          *     `requests` of `POST /v2/secure-payments`, which then pay that wallet, on that chain, in that
          *     token.
@@ -1143,7 +1197,12 @@ export interface paths {
         };
         /**
          * Get a payee destination
-         * @description Answers a payee destination of the caller's account, active or not. One of another account,
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `GET /v1/payee-destination/lookup` there, with the wallet's `session_token` cookie. This
+         *     operation stays served for older clients.
+         *
+         *     Answers a payee destination of the caller's account, active or not. One of another account,
          *     like one never registered, answers `404`.
          */
         get: operations["getPayeeDestination"];
@@ -1151,7 +1210,12 @@ export interface paths {
         post?: never;
         /**
          * Deactivate a payee destination
-         * @description Deactivates a payee destination with its wallet's signature over a signing session of action
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `PATCH /v1/payee-destination/deactivate` there, with the wallet's `session_token` cookie. This
+         *     operation stays served for older clients.
+         *
+         *     Deactivates a payee destination with its wallet's signature over a signing session of action
          *     `deactivate` for this destination. The record stays, with `active` false: secure payments can
          *     no longer be created to it (`400` naming `destinationId`), and a new `add` signature makes it
          *     active again. Links created before keep their payee.
@@ -5057,6 +5121,47 @@ export interface components {
             };
         };
         /**
+         * TronBroadcastRequest
+         * @description The body of `POST /v2/secure-payments/{token}/tron/broadcast`: a Tron transaction signed by the
+         *     payer's wallet, in the form TronWeb produces and a Tron node's `/wallet/broadcasttransaction`
+         *     takes.
+         */
+        TronBroadcastRequest: {
+            /** @description The signed transaction's raw data, hex-encoded without `0x`. */
+            raw_data_hex: string;
+            /** @description The signatures over the transaction, hex-encoded without `0x`. */
+            signature: string[];
+            /** @description The transaction's identifier, 64 hex digits. */
+            txID?: string;
+            /**
+             * @description The transaction's raw data as TronWeb decodes it: its `contract` list and, for a smart
+             *     contract call, its `fee_limit`. Its other members (block reference, expiration, timestamp)
+             *     are taken as sent.
+             */
+            raw_data: {
+                /** @description The contract calls of the transaction, as TronWeb decodes them. */
+                contract: Record<string, never>[];
+                /** @description The most energy fee, in sun, the transaction may burn. */
+                fee_limit?: number;
+            };
+        };
+        /**
+         * TronBroadcastResult
+         * @description The service's answer to a relayed Tron transaction: the Tron node's own answer. payreq never
+         *     sends it (its links are on EVM networks only); it is described so that clients of the service
+         *     can be typed.
+         */
+        TronBroadcastResult: {
+            /** @description Whether the Tron node accepted the transaction. */
+            result?: boolean;
+            /** @description The transaction's identifier, as the node names it. */
+            txid?: string;
+            /** @description The node's error code, when it refused the transaction. */
+            code?: string;
+            /** @description The node's message, when it refused the transaction. */
+            message?: string;
+        };
+        /**
          * PayeeDestinationAction
          * @description What a payee destination signature authorises: `add` registers the destination (or makes it
          *     active again), `deactivate` ends it.
@@ -6785,6 +6890,8 @@ export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata
 export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
 export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
 export type SecurePaymentStepRefreshRequest = components['schemas']['SecurePaymentStepRefreshRequest'];
+export type TronBroadcastRequest = components['schemas']['TronBroadcastRequest'];
+export type TronBroadcastResult = components['schemas']['TronBroadcastResult'];
 export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
 export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
 export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
@@ -8708,6 +8815,49 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             423: components["responses"]["SecurePaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    broadcastSecurePaymentTronTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TronBroadcastRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The service's answer once the Tron node took the transaction. payreq never answers it: its
+             *     links are on EVM networks only.
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TronBroadcastResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -304,6 +304,16 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "broadcastSecurePaymentTronTransaction",
+    check: "a signed Tron transaction for a link just created (on an EVM network) -> 400",
+    uses: ["createSecurePayment", "broadcastSecurePaymentTronTransaction"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      await run.send("broadcastSecurePaymentTronTransaction", { path: { token } }, [400]);
+    },
+  },
+  {
     operationId: "createPayeeDestination",
     check:
       "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",

@@ -74,6 +74,8 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "recordSecurePaymentIntent",
       // Prism builds no route: it answers 200 to any step.
       "refreshSecurePaymentStepTransaction",
+      // Prism relays any Tron transaction: it answers its 200 example.
+      "broadcastSecurePaymentTronTransaction",
       // Prism checks no signature: it registers a destination whatever signed it.
       "createPayeeDestination",
       "deactivatePayeeDestination",

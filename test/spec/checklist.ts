@@ -409,6 +409,7 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/{token}/refresh-step-transaction" },
   { method: "post", path: "/v2/secure-payments/multicall-payouts" },
   { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
+  { method: "post", path: "/v2/secure-payments/{token}/tron/broadcast" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

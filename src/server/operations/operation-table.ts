@@ -46,6 +46,7 @@ import {
 import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
 import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
 import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
+import { broadcastSecurePaymentTronTransaction } from "../domain/secure-payments/broadcast-secure-payment-tron-transaction.ts";
 import { checkSecurePaymentToken } from "../domain/secure-payments/check-secure-payment-token.ts";
 import { createBatchPayoutSecurePayment } from "../domain/secure-payments/create-batch-payout-secure-payment.ts";
 import { createMulticallPayout } from "../domain/secure-payments/create-multicall-payout.ts";
@@ -103,6 +104,7 @@ export const operationHandlers: OperationHandlers = {
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
   refreshSecurePaymentStepTransaction,
+  broadcastSecurePaymentTronTransaction,
   createMulticallPayout,
   getMulticallPayout,
   createBatchPayout,
