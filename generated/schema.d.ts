@@ -1037,6 +1037,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/{token}/multicall-intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report which batch transaction pays each payout of a multicall link
+         * @description Tells the service, before the payer's smart account submits the multicall batch, which
+         *     transaction of the batch pays which payout of the link (by its `childPosition`), and by what
+         *     route. The service keeps one intent per payout: a later call for the same payout replaces its
+         *     entry, so the call can be repeated. It answers how many entries it recorded.
+         *
+         *     The token must be a multicall payout link of the caller's account (another account's answers
+         *     `404`, like an unknown one), still pending; a single or batch link answers `400` naming the
+         *     token (report its payment with `POST /v2/secure-payments/{token}/intent`), a link no longer
+         *     pending answers `400` (`/problems/invalid-state`). A `childPosition` the link does not have,
+         *     or one named twice, answers `400` naming it. The call records intents only: the payouts stay
+         *     payable, and nothing is paid until a payment is seen.
+         */
+        post: operations["recordMulticallPayoutIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a payer's step on a secure payment page
+         * @description Reports a step the payer took on the page of a secure payment: a wallet connected, the
+         *     payment sent to the wallet to sign, the payment approved in the wallet. The service answers
+         *     `202` at once and sends the link's account a `secure_payment.user_event` webhook carrying
+         *     the step, the link's token and requests, the calling client ID, and the `properties` as sent.
+         *     A report is taken whatever the link's status, expired and completed links included; it
+         *     changes nothing on the link, and is no proof of a payment.
+         *
+         *     Like the service, it takes a client ID with its `Origin` only, as the hosted page calls it.
+         *     The link must be one of the client ID's account: another account's token answers `404`, like
+         *     an unknown one, so that no one can send webhooks to another account.
+         */
+        post: operations["recordSecurePaymentUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/secure-payments/{token}/refresh-step-transaction": {
         parameters: {
             query?: never;
@@ -1941,6 +2000,40 @@ export interface webhooks {
          *     retries at most). Store the event and answer quickly; do the slow work afterwards.
          */
         post: operations["onPaymentDetailUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "secure_payment.user_event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's step on a secure payment page
+         * @description Sent when the page of one of your secure payments reports a step of the payer
+         *     (`POST /v2/secure-payments/{token}/events`): a wallet connected, the payment sent to the
+         *     wallet, the payment approved in it. It follows the payer through the page; it does not prove
+         *     a payment (see `payment.confirmed`), and a page may report a step twice or not at all.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onSecurePaymentUserEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5097,6 +5190,117 @@ export interface components {
             payerAddress?: components["schemas"]["EvmAddress"];
         };
         /**
+         * MulticallPayoutIntentChild
+         * @description The transaction of the batch that pays one payout of a multicall link, and its route.
+         * @example {
+         *       "childPosition": 0,
+         *       "transactionIndex": 1,
+         *       "sourceToken": "USDC-base",
+         *       "sourceAmount": "1000000",
+         *       "routeKind": "same_chain"
+         *     }
+         */
+        MulticallPayoutIntentChild: {
+            /** @description The payout's position in the link, from 0 (its `position` in the link's answers). */
+            childPosition: number;
+            /** @description The transaction's index in the submitted batch, from 0. */
+            transactionIndex: number;
+            /** @description The route tool of the payout's leg, as the pay answer named it. */
+            routeTool?: string | null;
+            /** @description The currency paid on the source chain, as the payer's wallet names it. */
+            sourceToken?: string;
+            /** @description The amount sent on the source chain, as the payer's wallet shows it. */
+            sourceAmount?: string;
+            /**
+             * @description The kind of route the payout's leg takes.
+             * @enum {string}
+             */
+            routeKind?: "same_chain" | "same_chain_conversion" | "crosschain";
+            /**
+             * @description The bridge of a cross-chain leg, if any.
+             * @enum {string|null}
+             */
+            bridgeTool?: "across" | "stargate" | null;
+        };
+        /**
+         * MulticallPayoutIntentRequest
+         * @description The body of `POST /v2/secure-payments/{token}/multicall-intent`: which transaction of the
+         *     multicall batch about to be submitted pays which payout of the link, sent before the batch is
+         *     submitted.
+         */
+        MulticallPayoutIntentRequest: {
+            /**
+             * @description The source chain the batch will be submitted on.
+             * @enum {string}
+             */
+            chain: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+            /** @description The smart account that will submit the batch. */
+            smartAccountAddress?: components["schemas"]["EvmAddress"];
+            /** @description The externally owned account behind the smart account. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /**
+             * @description One entry per payout of the link being paid, each payout at most once; at most 100 a call.
+             *     Report a larger batch in several calls: each call adds or replaces the intents it names.
+             */
+            transactionIndices: components["schemas"]["MulticallPayoutIntentChild"][];
+        };
+        /**
+         * MulticallPayoutIntentRecorded
+         * @description How many payouts' intents the call recorded, new or updated.
+         */
+        MulticallPayoutIntentRecorded: {
+            /** @description The number of payout intents recorded or updated, one per entry of `transactionIndices`. */
+            recorded: number;
+        };
+        /**
+         * SecurePaymentUserEventName
+         * @description A step of the payer on a secure payment page: `wallet_connected` (the payer connected a
+         *     wallet), `payment_sent_to_wallet` (the page asked the wallet to sign the payment),
+         *     `payment_approved_in_wallet` (the payer approved it in the wallet).
+         * @example wallet_connected
+         * @enum {string}
+         */
+        SecurePaymentUserEventName: "wallet_connected" | "payment_sent_to_wallet" | "payment_approved_in_wallet";
+        /**
+         * SecurePaymentUserEventProperties
+         * @description What the payer page adds to a user event (the wallet used, the kind of link, a submitted
+         *     transaction's hash), passed on to the webhook as sent. At most 64 members, each named in at
+         *     most 128 characters; each value a string of at most 2048 characters, a number, a boolean,
+         *     `null`, or a list of at most 1000 such strings.
+         * @example {
+         *       "wallet_provider": "metamask",
+         *       "payment_type": "single"
+         *     }
+         */
+        SecurePaymentUserEventProperties: {
+            [key: string]: string | number | boolean | null | string[];
+        };
+        /**
+         * SecurePaymentUserEventRequest
+         * @description The body of `POST /v2/secure-payments/{token}/events`: one step of the payer on the link's
+         *     page, with when it happened and what the page knows about it.
+         */
+        SecurePaymentUserEventRequest: {
+            userEvent: components["schemas"]["SecurePaymentUserEventName"];
+            /**
+             * Format: date-time
+             * @description When the step happened, by the payer's clock; the moment of the call when left out.
+             */
+            occurredAt?: string;
+            properties?: components["schemas"]["SecurePaymentUserEventProperties"];
+        };
+        /**
+         * SecurePaymentUserEventReceived
+         * @description The acknowledgement of a user event; its webhook is sent afterwards.
+         */
+        SecurePaymentUserEventReceived: {
+            /**
+             * @description Always true, the event was accepted.
+             * @constant
+             */
+            received: true;
+        };
+        /**
          * SecurePaymentStepRefreshRequest
          * @description The body of `POST /v2/secure-payments/{token}/refresh-step-transaction`: one step of a bridge
          *     route, as the route quote gave it, whose transaction is to be built again with a fresh
@@ -5776,7 +5980,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -6426,6 +6630,41 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * SecurePaymentUserEvent
+         * @description The body of a `secure_payment.user_event` delivery: a step the payer took on a secure payment
+         *     page (`POST /v2/secure-payments/{token}/events`). It reports what the page saw in the browser;
+         *     it is never proof of a payment, which `payment.confirmed` reports.
+         */
+        SecurePaymentUserEvent: {
+            /**
+             * @description The event name, always `secure_payment.user_event` for this event.
+             * @constant
+             */
+            event: "secure_payment.user_event";
+            userEvent: components["schemas"]["SecurePaymentUserEventName"];
+            /** @description The token of the secure payment whose page reported the step. */
+            securePaymentToken: string;
+            /** @description The link's first request; for a link of one request, its request. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The requests of the link, in order. */
+            requestIds: components["schemas"]["WebhookRequestId"][];
+            /** @description The client ID the payer page called with. */
+            clientId: string;
+            /** @description The orchestrator of the link, when one created it (never sent by payreq). */
+            orchestratorId?: string;
+            /**
+             * Format: date-time
+             * @description When the step happened, as the page reported it (ISO 8601).
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @description When the service received the report (ISO 8601).
+             */
+            timestamp: string;
+            properties: components["schemas"]["SecurePaymentUserEventProperties"];
+        };
     };
     responses: {
         /**
@@ -6889,6 +7128,13 @@ export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBat
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
 export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
 export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
+export type MulticallPayoutIntentChild = components['schemas']['MulticallPayoutIntentChild'];
+export type MulticallPayoutIntentRequest = components['schemas']['MulticallPayoutIntentRequest'];
+export type MulticallPayoutIntentRecorded = components['schemas']['MulticallPayoutIntentRecorded'];
+export type SecurePaymentUserEventName = components['schemas']['SecurePaymentUserEventName'];
+export type SecurePaymentUserEventProperties = components['schemas']['SecurePaymentUserEventProperties'];
+export type SecurePaymentUserEventRequest = components['schemas']['SecurePaymentUserEventRequest'];
+export type SecurePaymentUserEventReceived = components['schemas']['SecurePaymentUserEventReceived'];
 export type SecurePaymentStepRefreshRequest = components['schemas']['SecurePaymentStepRefreshRequest'];
 export type TronBroadcastRequest = components['schemas']['TronBroadcastRequest'];
 export type TronBroadcastResult = components['schemas']['TronBroadcastResult'];
@@ -6941,6 +7187,7 @@ export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent']
 export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent'];
 export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
 export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
+export type SecurePaymentUserEvent = components['schemas']['SecurePaymentUserEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -8777,6 +9024,86 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    recordMulticallPayoutIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The multicall payout link's token, as returned by `POST /v2/secure-payments/multicall-payouts`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MulticallPayoutIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intents were recorded, or replaced those of the same payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayoutIntentRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recordSecurePaymentUserEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentUserEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was accepted; its webhook is sent afterwards. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentUserEventReceived"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     refreshSecurePaymentStepTransaction: {
         parameters: {
             query?: never;
@@ -10432,6 +10759,73 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentDetailUpdatedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onSecurePaymentUserEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentUserEvent"];
             };
         };
         responses: {

@@ -372,8 +372,8 @@ export const operations: OperationCheck[] = [
 ];
 
 /**
- * Operations the given spec does not show but the service's published contract (version 0.13.0)
- * has, and that payreq serves too. Their facts come from that contract, not from the given spec.
+ * Operations the given spec does not show but the service's published contract (version 0.13.0,
+ * or 0.31.0 for the newer secure payment operations) has, and that payreq serves too. Their facts come from that contract, not from the given spec.
  */
 export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
   { method: "post", path: "/v2/request" },
@@ -410,6 +410,8 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/multicall-payouts" },
   { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
   { method: "post", path: "/v2/secure-payments/{token}/tron/broadcast" },
+  { method: "post", path: "/v2/secure-payments/{token}/events" },
+  { method: "post", path: "/v2/secure-payments/{token}/multicall-intent" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

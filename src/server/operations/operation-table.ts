@@ -56,7 +56,9 @@ import { findSecurePayment } from "../domain/secure-payments/find-secure-payment
 import { getMulticallPayout } from "../domain/secure-payments/get-multicall-payout.ts";
 import { getSecurePaymentCalldata } from "../domain/secure-payments/get-secure-payment-calldata.ts";
 import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secure-payment-fees.ts";
+import { recordMulticallPayoutIntent } from "../domain/secure-payments/record-multicall-payout-intent.ts";
 import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
+import { recordSecurePaymentUserEvent } from "../domain/secure-payments/record-secure-payment-user-event.ts";
 import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import type { OperationHandlers } from "../domain/shared/operation-types.ts";
 import {
@@ -103,6 +105,8 @@ export const operationHandlers: OperationHandlers = {
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
+  recordMulticallPayoutIntent,
+  recordSecurePaymentUserEvent,
   refreshSecurePaymentStepTransaction,
   broadcastSecurePaymentTronTransaction,
   createMulticallPayout,
