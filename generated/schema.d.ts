@@ -5009,6 +5009,91 @@ export interface components {
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
+         * SecurePaymentFeeBundle
+         * @description The service's summary of the fee transactions its fee plan adds to a secure payment's
+         *     calldata, one entry per fee transaction. payreq never sends it (its `feeBundle` is always
+         *     `null`); it is described so that the service's answers validate.
+         * @example {
+         *       "bundleId": null,
+         *       "defaultFeeBearer": "payer",
+         *       "amountSummary": {
+         *         "grossAmount": "125",
+         *         "netRecipientAmount": "125",
+         *         "totalFees": "1.25",
+         *         "payeeBorneFees": "0",
+         *         "payerBorneFees": "1.25",
+         *         "payerTotal": "126.25"
+         *       },
+         *       "fees": [
+         *         {
+         *           "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *           "feeComponentId": null,
+         *           "feeType": "platform",
+         *           "feeLabel": "Platform fee",
+         *           "feeBearer": "payer",
+         *           "amount": "1.25",
+         *           "paymentCurrencyId": "USDC-base",
+         *           "network": "base",
+         *           "chainId": "8453",
+         *           "recipient": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984",
+         *           "paymentReference": "0x3e81c05d9a7f2b64"
+         *         }
+         *       ]
+         *     }
+         */
+        SecurePaymentFeeBundle: {
+            /** @description The service's identifier of the fee bundle; null when none was created on chain yet. */
+            bundleId: string | null;
+            /**
+             * @description Who bears the fees unless a fee says otherwise.
+             * @enum {string|null}
+             */
+            defaultFeeBearer: "payer" | "payee" | null;
+            /** @description The amounts with and without the fees, as decimal strings. */
+            amountSummary: {
+                /** @description The amount before fees. */
+                grossAmount: string;
+                /** @description What the payee receives. */
+                netRecipientAmount: string;
+                /** @description All fees. */
+                totalFees: string;
+                /** @description The fees taken from the payee's amount. */
+                payeeBorneFees: string;
+                /** @description The fees the payer adds. */
+                payerBorneFees: string;
+                /** @description What the payer pays in all. */
+                payerTotal: string;
+            } | null;
+            /** @description One entry per fee transaction, in the order of the fee transactions in `transactions`. */
+            fees: {
+                /** @description The request the fee belongs to. */
+                requestId: string;
+                /** @description The service's identifier of the fee in its plan. */
+                feeComponentId: string | null;
+                /** @description The kind of fee (for example `platform`). */
+                feeType: string | null;
+                /** @description The fee's label. */
+                feeLabel: string | null;
+                /**
+                 * @description Who bears this fee.
+                 * @enum {string|null}
+                 */
+                feeBearer: "payer" | "payee" | null;
+                /** @description The fee amount, as a decimal string. */
+                amount: string;
+                /** @description The currency the fee is paid in. */
+                paymentCurrencyId: string;
+                /** @description The network the fee is paid on. */
+                network: string;
+                /** @description That network's chain id, as a string. */
+                chainId: string;
+                /** @description Who receives the fee. */
+                recipient: string;
+                /** @description The payment reference of the fee transaction, distinct from the payment's own. */
+                paymentReference: string | null;
+            }[];
+        };
+        /**
          * SecurePaymentCalldataMetadata
          * @description The metadata of a single payment's calldata, with where the payment transaction sits:
          *     `paymentTransactionIndex`. Send every other transaction first, in order, then that one.
@@ -5029,7 +5114,8 @@ export interface components {
          * SecurePaymentSingleCalldata
          * @description What the payer signs to pay a secure payment of one request: the same transactions as
          *     `GET /v2/request/{requestId}/pay` answers for that request (an ERC-20 approval when needed,
-         *     then the payment through the fee proxy), with the link's fee.
+         *     then the payment through the fee proxy), with the link's fee. It is the only shape Request API
+         *     0.31.0 describes, with `paymentReference`, `flow` and `feeBundle` required.
          * @example {
          *       "paymentType": "single",
          *       "transactions": [
@@ -5040,6 +5126,8 @@ export interface components {
          *         }
          *       ],
          *       "feeBundle": null,
+         *       "paymentReference": "0xdbb3a44c1f3db853",
+         *       "flow": "incoming",
          *       "metadata": {
          *         "stepsRequired": 1,
          *         "needsApproval": false,
@@ -5062,10 +5150,19 @@ export interface components {
              * @description The real service's summary of the fee transactions its fee plan adds; null when no fee
              *     plan applies, which is always the case in payreq.
              */
-            feeBundle: {
-                [key: string]: unknown;
-            } | null;
+            feeBundle: null | components["schemas"]["SecurePaymentFeeBundle"];
             metadata: components["schemas"]["SecurePaymentCalldataMetadata"];
+            /**
+             * @description The payment reference the payment transaction carries on chain (`0x` and 16 hex digits),
+             *     distinct from the link's `reference`, the merchant's own label. payreq always sends it.
+             */
+            paymentReference: string | null;
+            /**
+             * @description Whether the link gets the account paid (`incoming`, a link of `POST /v2/secure-payments`)
+             *     or pays a recipient for it (`outgoing`, a payout link).
+             * @enum {string}
+             */
+            flow: "incoming" | "outgoing";
         };
         /**
          * SecurePaymentBatchCalldata
@@ -7122,6 +7219,7 @@ export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan']
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
+export type SecurePaymentFeeBundle = components['schemas']['SecurePaymentFeeBundle'];
 export type SecurePaymentCalldataMetadata = components['schemas']['SecurePaymentCalldataMetadata'];
 export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
 export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
