@@ -3806,27 +3806,78 @@ export interface components {
             feeAddress?: components["schemas"]["EvmAddress"];
         } & (unknown | unknown);
         /**
+         * BatchPayoutRequestSummary
+         * @description One request a batch payout pays, as created (or named by `requestIds`).
+         * @example {
+         *       "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *       "paymentReference": "0x3e81c05d9a7f2b64",
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amount": "125",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base"
+         *     }
+         */
+        BatchPayoutRequestSummary: {
+            /** @description The request's identifier, as `payment.confirmed` names it. */
+            requestId: string;
+            /** @description The payment reference the batch carries on chain for this request (`0x` and 16 hex digits from payreq). */
+            paymentReference: string;
+            /** @description The wallet the request pays. */
+            payee: string | null;
+            /** @description The request's amount in `invoiceCurrency`, as a human-readable decimal. */
+            amount: string | null;
+            /** @description The currency the amount is stated in. */
+            invoiceCurrency: string | null;
+            /** @description The currency the request is paid in. */
+            paymentCurrency: string | null;
+        };
+        /**
+         * BatchPayoutMetadata
+         * @description Whether the payer's wallet can pay the batch, sent when `payer` is given: its balances of the
+         *     payment currencies, and its native balance for the value and the gas of every transaction.
+         * @example {
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true,
+         *       "canMakePayment": true
+         *     }
+         */
+        BatchPayoutMetadata: {
+            /** @description Whether the wallet holds enough of every payment currency, native included. */
+            hasEnoughBalance: boolean;
+            /** @description Whether the wallet also holds the native currency the transactions' gas costs; null when the service cannot estimate it. */
+            hasEnoughGas: boolean | null;
+            /** @description Both of the above; null when the gas could not be estimated. */
+            canMakePayment: boolean | null;
+            /** @description The service's detail of each token whose balance is too low (payreq does not send it). */
+            insufficientTokens?: {
+                /** @description The token's address. */
+                tokenAddress: string;
+                /** @description The token's symbol. */
+                tokenSymbol?: string;
+                /** @description The token's currency id. */
+                paymentCurrencyId?: string;
+                /** @description What the batch needs, in base units. */
+                required: string;
+                /** @description What the wallet holds, in base units. */
+                available: string;
+            }[];
+        };
+        /**
          * BatchPayout
          * @description The transactions that pay a batch, to be sent from the payer's wallet in this order: every
          *     ERC-20 approval first, then the batch payment(s). Each batch payment calls `batchPayments` on
          *     the network's BatchConversionPayments contract; ERC-20 approvals name that contract as the
          *     spender.
          *
-         *     The service answers in one of two key forms, and clients must accept both:
+         *     As Request API 0.31.0 publishes it, the answer always holds `ERC20ApprovalTransactions` (an
+         *     empty array when no approval is needed), one `batchPaymentTransaction` that pays the whole
+         *     batch, ERC-20 and native payments alike, and `requests`, one entry per request paid, to match
+         *     each `payment.confirmed` webhook to its item. `metadata` comes when `payer` was sent.
          *
-         *     - **split**: `ERC20BatchPaymentTransaction` for the ERC-20 payments and
-         *       `ETHBatchPaymentTransaction` for the native ones, each present only when the batch holds
-         *       payments of that kind;
-         *     - **single**: one `batchPaymentTransaction` that pays the whole batch, ERC-20 and native
-         *       payments alike, as seen in the service's sample answers.
-         *
-         *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
-         *     accompany either form.
-         *
-         *     The payreq reference server answers as the service's own invoicing app and its published
-         *     examples expect: `batchPaymentTransaction` always, whatever the batch holds, and
-         *     `ERC20ApprovalTransactions` always, an empty array when no approval is needed. The split keys
-         *     stay documented because the service has also answered with them.
+         *     Older versions of the service also answered in a split form (`ERC20BatchPaymentTransaction`,
+         *     `ETHBatchPaymentTransaction`, without `batchPaymentTransaction` or `requests`); those members
+         *     stay described for the clients that still read them, and the payreq reference server never
+         *     sends them.
          */
         BatchPayout: {
             /**
@@ -3834,7 +3885,7 @@ export interface components {
              *     whose allowance is too low; `value` is `0`. Empty (or, in older answers, absent) when no
              *     approval is needed. Send them before the batch payment.
              */
-            ERC20ApprovalTransactions?: components["schemas"]["Transaction"][];
+            ERC20ApprovalTransactions: components["schemas"]["Transaction"][];
             /**
              * @description Split form: the `batchPayments` call paying the ERC-20 requests of the batch. `value` is an
              *     ethers BigNumber of zero. Present only when the batch holds ERC-20 payments.
@@ -3851,8 +3902,11 @@ export interface components {
              *     ethers BigNumber holding the native amount it must carry (zero when there are no native
              *     payments).
              */
-            batchPaymentTransaction?: components["schemas"]["Transaction"];
-        } & (unknown | unknown | unknown);
+            batchPaymentTransaction: components["schemas"]["Transaction"];
+            /** @description The requests the batch pays, in the order of the batch, one per recipient. */
+            requests: components["schemas"]["BatchPayoutRequestSummary"][];
+            metadata?: components["schemas"]["BatchPayoutMetadata"];
+        };
         /**
          * RecurringPaymentStatus
          * @description Where a recurring payment stands.
@@ -7187,6 +7241,8 @@ export type RecurringPayoutMetadata = components['schemas']['RecurringPayoutMeta
 export type RecurringPayout = components['schemas']['RecurringPayout'];
 export type PaymentRequestItem = components['schemas']['PaymentRequestItem'];
 export type BatchPayoutRequest = components['schemas']['BatchPayoutRequest'];
+export type BatchPayoutRequestSummary = components['schemas']['BatchPayoutRequestSummary'];
+export type BatchPayoutMetadata = components['schemas']['BatchPayoutMetadata'];
 export type BatchPayout = components['schemas']['BatchPayout'];
 export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
 export type RecurringPaymentProgress = components['schemas']['RecurringPaymentProgress'];
