@@ -4213,7 +4213,8 @@ export interface components {
          *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
          *     Its published answer leaves out `network`, `currency` and `completedAt`, and its contract does
          *     not list `requestIds`, which payreq adds: those four are optional here, and the reference server
-         *     always sends them.
+         *     always sends them. Request API 0.31.0 no longer requires `redirectUrl` and `createdAt`; the
+         *     reference server still sends both.
          */
         SecurePaymentLookup: {
             /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
@@ -4245,12 +4246,12 @@ export interface components {
              * Format: uri
              * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
              */
-            redirectUrl: string | null;
+            redirectUrl?: string | null;
             /**
              * Format: date-time
              * @description When the secure payment was created.
              */
-            createdAt: string;
+            createdAt?: string;
             /**
              * Format: date-time
              * @description When the link stops being payable, unless paid before.
@@ -4900,16 +4901,16 @@ export interface components {
             /** @description The network the payment is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address that receives the payment. */
-            payee: components["schemas"]["EvmAddress"];
+            payee?: components["schemas"]["EvmAddress"];
             /**
              * @description The amount to pay, in `paymentCurrency`. This API sends it as a human-readable decimal;
              *     some examples of the real service show it in the token's base units instead
              *     (`10000000000000000000` for 10 FAU), so check the magnitude against the currency's
              *     decimals if you talk to both.
              */
-            amount: components["schemas"]["DecimalAmount"];
+            amount?: components["schemas"]["DecimalAmount"];
             /** @description The currency the payer pays in. */
-            paymentCurrency: components["schemas"]["CurrencyId"];
+            paymentCurrency?: components["schemas"]["CurrencyId"];
             /** @description Whether `paymentCurrency` is the network's native currency (such as ETH) rather than an ERC-20 token. */
             isNativeCurrency?: boolean;
             /**
@@ -5005,11 +5006,11 @@ export interface components {
             /** @description The network every payment of the batch is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address receiving each payment. */
-            payees: components["schemas"]["EvmAddress"][];
+            payees?: components["schemas"]["EvmAddress"][];
             /** @description The amount of each payment, as a human-readable decimal in its payment currency. */
-            amounts: components["schemas"]["DecimalAmount"][];
+            amounts?: components["schemas"]["DecimalAmount"][];
             /** @description The currency each payment is paid in. */
-            paymentCurrencies: components["schemas"]["CurrencyId"][];
+            paymentCurrencies?: components["schemas"]["CurrencyId"][];
             /**
              * @description Whether the payment currency is the network's native currency. The real service is
              *     documented both ways: one boolean for the whole batch, or one boolean per payment in the
