@@ -46,6 +46,20 @@ const placeholders: { matches: (value: string) => boolean; standIn: string; why:
   },
 ];
 
+// Answers of older versions that Request API 0.31.0 changed, and our spec follows 0.31.0: each
+// must still fail, with why.
+const beforeBatchRequests =
+  "a batch payout answer from before Request API 0.31.0, which requires requests (one per request paid)";
+const superseded: Record<string, string> = Object.fromEntries(
+  ["upstream-openapi.v2.json", "upstream-openapi.v0.11.1.json", "upstream-openapi.2025-09.yaml"].flatMap(
+    (document) =>
+      ["erc20_and_eth_with_approval", "erc20_and_eth_no_approval"].map((name) => [
+        `${document} POST /v2/payouts/batch 201 ${name}`,
+        beforeBatchRequests,
+      ]),
+  ),
+);
+
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
 const servedOperations = new Map(
@@ -114,7 +128,10 @@ describeUnless(referenceMissingReason, "the service's published examples of the 
     (_, example) => {
       const schema = ourSchema(example);
       expect(schema, `our spec documents no ${example.mediaType} body here`).toBeDefined();
-      expect(describeErrors(validator.errorsFor(schema, withStandIns(example.value)))).toBe("");
+      const errors = describeErrors(validator.errorsFor(schema, withStandIns(example.value)));
+      const why = superseded[label(example)];
+      if (why === undefined) expect(errors).toBe("");
+      else expect(errors, why).toMatch(/must have required property 'requests'/);
     },
   );
 
