@@ -84,6 +84,21 @@ export async function createBatchPayout(
   }
   const built = await buildBatchPayment(ctx, principal.accountId, requests, fee, body.payer);
 
+  // Read the wallet book before anything is written, so that a failure leaves nothing behind.
+  const funds =
+    body.payer === undefined
+      ? undefined
+      : await checkWalletFunds(
+          ctx,
+          principal.accountId,
+          body.payer,
+          (requests[0] as RequestRecord).network,
+          built.payments.map((payment) => ({
+            token: payment.token,
+            amount: payment.amount + payment.feeAmount,
+          })),
+          built.approvals.length + 1,
+        );
   if (body.requests) {
     const now = ctx.clock.now().toISOString();
     await ctx.store.withTransaction(async (tx) => {
@@ -104,14 +119,6 @@ export async function createBatchPayout(
       paymentCurrency: request.paymentCurrency,
     })),
   };
-  if (body.payer === undefined) return answer;
-  const funds = await checkWalletFunds(
-    ctx,
-    principal.accountId,
-    body.payer,
-    (requests[0] as RequestRecord).network,
-    built.payments.map((payment) => ({ token: payment.token, amount: payment.amount + payment.feeAmount })),
-    built.approvals.length + 1,
-  );
+  if (funds === undefined) return answer;
   return { ...answer, metadata: { ...funds, canMakePayment: funds.hasEnoughBalance && funds.hasEnoughGas } };
 }
