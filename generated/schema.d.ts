@@ -1033,7 +1033,14 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed cross-chain payment intent
-         * @description Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
+         * @deprecated
+         * @description **Deprecated.** The service removed this operation in Request API 0.31.0. A cross-chain payment
+         *     is now sent as the `transactions` of `GET /v2/request/{requestId}/pay` (with `chain` and
+         *     `token`), executed by the payer's wallet in order from the first approval to the transaction at
+         *     `metadata.paymentTransactionIndex`; nothing is signed for the service. This operation stays
+         *     served for older clients.
+         *
+         *     Completes a cross-chain payment. `GET /v2/request/{requestId}/pay` with `chain` and `token`
          *     answered a `paymentIntentId`, the payment intent to sign and, for a token with EIP-2612, a
          *     permit to sign; send the signatures here, each with the `nonce` and `deadline` of what was
          *     signed. The service checks both signatures against the payer's wallet named in the intent,
@@ -1522,6 +1529,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/{token}/multicall-intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report which batch transaction pays each payout of a multicall link
+         * @description Tells the service, before the payer's smart account submits the multicall batch, which
+         *     transaction of the batch pays which payout of the link (by its `childPosition`), and by what
+         *     route. The service keeps one intent per payout: a later call for the same payout replaces its
+         *     entry, so the call can be repeated. It answers how many entries it recorded.
+         *
+         *     The token must be a multicall payout link of the caller's account (another account's answers
+         *     `404`, like an unknown one), still pending; a single or batch link answers `400` naming the
+         *     token (report its payment with `POST /v2/secure-payments/{token}/intent`), a link no longer
+         *     pending answers `400` (`/problems/invalid-state`). A `childPosition` the link does not have,
+         *     or one named twice, answers `400` naming it. The call records intents only: the payouts stay
+         *     payable, and nothing is paid until a payment is seen.
+         */
+        post: operations["recordMulticallPayoutIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/secure-payments/{token}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a payer's step on a secure payment page
+         * @description Reports a step the payer took on the page of a secure payment: a wallet connected, the
+         *     payment sent to the wallet to sign, the payment approved in the wallet. The service answers
+         *     `202` at once and sends the link's account a `secure_payment.user_event` webhook carrying
+         *     the step, the link's token and requests, the calling client ID, and the `properties` as sent.
+         *     A report is taken whatever the link's status, expired and completed links included; it
+         *     changes nothing on the link, and is no proof of a payment.
+         *
+         *     Like the service, it takes a client ID with its `Origin` only, as the hosted page calls it.
+         *     The link must be one of the client ID's account: another account's token answers `404`, like
+         *     an unknown one, so that no one can send webhooks to another account.
+         */
+        post: operations["recordSecurePaymentUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/secure-payments/{token}/refresh-step-transaction": {
         parameters: {
             query?: never;
@@ -1555,6 +1621,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/secure-payments/{token}/tron/broadcast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Broadcast a signed Tron transaction of a secure payment
+         * @description On the service, relays a Tron transaction that the payer's wallet signed for a secure payment
+         *     on Tron, after checking that it is the transaction the link expects.
+         *
+         *     payreq serves EVM networks only: no secure payment here pays on Tron, so there is never a
+         *     Tron transaction to broadcast. The operation is served so that a client of the service gets a
+         *     clear answer rather than a `404` of an unknown path: a well-formed body for a link of the
+         *     caller's account answers `400` (`/problems/validation-failed`, naming `/path/token`) with the
+         *     link's network and the reason. An unknown token, or another account's, answers `404`; a
+         *     malformed body answers `400` naming the field, as anywhere else. The `200` below describes
+         *     what the service answers; payreq never sends it.
+         */
+        post: operations["broadcastSecurePaymentTronTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payee-destination/signing-data": {
         parameters: {
             query?: never;
@@ -1564,7 +1659,14 @@ export interface paths {
         };
         /**
          * Get the typed data a payee wallet signs
-         * @description Starts a signing session for one payee destination (a wallet, a chain and a token) and one
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API, where the wallet proves
+         *     itself by signing in (`POST /v1/auth/wallet/challenge`, then `POST /v1/auth/wallet/verify`)
+         *     rather than by signing typed data per change: `POST /v1/payee-destination`,
+         *     `PUT /v1/payee-destination` and `PATCH /v1/payee-destination/deactivate` then need no signing
+         *     data. This operation stays served for older clients.
+         *
+         *     Starts a signing session for one payee destination (a wallet, a chain and a token) and one
          *     action: `add` to register it, `deactivate` to end it. The answer holds the EIP-712 typed
          *     data the payee wallet signs and the `nonce` to send back with the signature, to
          *     `POST /v2/payee-destination` or `DELETE /v2/payee-destination/{destinationId}`. The nonce
@@ -1593,14 +1695,25 @@ export interface paths {
         };
         /**
          * Get a wallet's active payee destination
-         * @description Answers the active payee destination of a wallet in the caller's account, or `null` when it
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `GET /v1/payee-destination` there, which answers the active destination of the wallet signed in
+         *     with the `session_token` cookie. This operation stays served for older clients.
+         *
+         *     Answers the active payee destination of a wallet in the caller's account, or `null` when it
          *     has none (never registered, or deactivated).
          */
         get: operations["getActivePayeeDestination"];
         put?: never;
         /**
          * Register a payee destination
-         * @description Registers the payee destination of a signing session (`action` `add`) once its wallet has
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `POST /v1/payee-destination` there, called with the wallet's `session_token` cookie from
+         *     wallet sign-in (`POST /v1/auth/wallet/challenge`, then `POST /v1/auth/wallet/verify`) instead
+         *     of a signature in the body. This operation stays served for older clients.
+         *
+         *     Registers the payee destination of a signing session (`action` `add`) once its wallet has
          *     signed the session's typed data. The answer carries the `destinationId` to put in the
          *     `requests` of `POST /v2/secure-payments`, which then pay that wallet, on that chain, in that
          *     token.
@@ -1635,7 +1748,12 @@ export interface paths {
         };
         /**
          * Get a payee destination
-         * @description Answers a payee destination of the caller's account, active or not. One of another account,
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `GET /v1/payee-destination/lookup` there, with the wallet's `session_token` cookie. This
+         *     operation stays served for older clients.
+         *
+         *     Answers a payee destination of the caller's account, active or not. One of another account,
          *     like one never registered, answers `404`.
          */
         get: operations["getPayeeDestination"];
@@ -1643,7 +1761,12 @@ export interface paths {
         post?: never;
         /**
          * Deactivate a payee destination
-         * @description Deactivates a payee destination with its wallet's signature over a signing session of action
+         * @deprecated
+         * @description **Deprecated.** The service moved payee destinations to its Auth API: use
+         *     `PATCH /v1/payee-destination/deactivate` there, with the wallet's `session_token` cookie. This
+         *     operation stays served for older clients.
+         *
+         *     Deactivates a payee destination with its wallet's signature over a signing session of action
          *     `deactivate` for this destination. The record stays, with `active` false: secure payments can
          *     no longer be created to it (`400` naming `destinationId`), and a new `add` signature makes it
          *     active again. Links created before keep their payee.
@@ -2369,6 +2492,40 @@ export interface webhooks {
          *     retries at most). Store the event and answer quickly; do the slow work afterwards.
          */
         post: operations["onPaymentDetailUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "secure_payment.user_event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer's step on a secure payment page
+         * @description Sent when the page of one of your secure payments reports a step of the payer
+         *     (`POST /v2/secure-payments/{token}/events`): a wallet connected, the payment sent to the
+         *     wallet, the payment approved in it. It follows the payer through the page; it does not prove
+         *     a payment (see `payment.confirmed`), and a page may report a step twice or not at all.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onSecurePaymentUserEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4952,27 +5109,78 @@ export interface components {
             feeAddress?: components["schemas"]["EvmAddress"];
         } & (unknown | unknown);
         /**
+         * BatchPayoutRequestSummary
+         * @description One request a batch payout pays, as created (or named by `requestIds`).
+         * @example {
+         *       "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *       "paymentReference": "0x3e81c05d9a7f2b64",
+         *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amount": "125",
+         *       "invoiceCurrency": "USD",
+         *       "paymentCurrency": "USDC-base"
+         *     }
+         */
+        BatchPayoutRequestSummary: {
+            /** @description The request's identifier, as `payment.confirmed` names it. */
+            requestId: string;
+            /** @description The payment reference the batch carries on chain for this request (`0x` and 16 hex digits from payreq). */
+            paymentReference: string;
+            /** @description The wallet the request pays. */
+            payee: string | null;
+            /** @description The request's amount in `invoiceCurrency`, as a human-readable decimal. */
+            amount: string | null;
+            /** @description The currency the amount is stated in. */
+            invoiceCurrency: string | null;
+            /** @description The currency the request is paid in. */
+            paymentCurrency: string | null;
+        };
+        /**
+         * BatchPayoutMetadata
+         * @description Whether the payer's wallet can pay the batch, sent when `payer` is given: its balances of the
+         *     payment currencies, and its native balance for the value and the gas of every transaction.
+         * @example {
+         *       "hasEnoughBalance": true,
+         *       "hasEnoughGas": true,
+         *       "canMakePayment": true
+         *     }
+         */
+        BatchPayoutMetadata: {
+            /** @description Whether the wallet holds enough of every payment currency, native included. */
+            hasEnoughBalance: boolean;
+            /** @description Whether the wallet also holds the native currency the transactions' gas costs; null when the service cannot estimate it. */
+            hasEnoughGas: boolean | null;
+            /** @description Both of the above; null when the gas could not be estimated. */
+            canMakePayment: boolean | null;
+            /** @description The service's detail of each token whose balance is too low (payreq does not send it). */
+            insufficientTokens?: {
+                /** @description The token's address. */
+                tokenAddress: string;
+                /** @description The token's symbol. */
+                tokenSymbol?: string;
+                /** @description The token's currency id. */
+                paymentCurrencyId?: string;
+                /** @description What the batch needs, in base units. */
+                required: string;
+                /** @description What the wallet holds, in base units. */
+                available: string;
+            }[];
+        };
+        /**
          * BatchPayout
          * @description The transactions that pay a batch, to be sent from the payer's wallet in this order: every
          *     ERC-20 approval first, then the batch payment(s). Each batch payment calls `batchPayments` on
          *     the network's BatchConversionPayments contract; ERC-20 approvals name that contract as the
          *     spender.
          *
-         *     The service answers in one of two key forms, and clients must accept both:
+         *     As Request API 0.31.0 publishes it, the answer always holds `ERC20ApprovalTransactions` (an
+         *     empty array when no approval is needed), one `batchPaymentTransaction` that pays the whole
+         *     batch, ERC-20 and native payments alike, and `requests`, one entry per request paid, to match
+         *     each `payment.confirmed` webhook to its item. `metadata` comes when `payer` was sent.
          *
-         *     - **split**: `ERC20BatchPaymentTransaction` for the ERC-20 payments and
-         *       `ETHBatchPaymentTransaction` for the native ones, each present only when the batch holds
-         *       payments of that kind;
-         *     - **single**: one `batchPaymentTransaction` that pays the whole batch, ERC-20 and native
-         *       payments alike, as seen in the service's sample answers.
-         *
-         *     At least one batch payment transaction is present. `ERC20ApprovalTransactions` may
-         *     accompany either form.
-         *
-         *     The payreq reference server answers as the service's own invoicing app and its published
-         *     examples expect: `batchPaymentTransaction` always, whatever the batch holds, and
-         *     `ERC20ApprovalTransactions` always, an empty array when no approval is needed. The split keys
-         *     stay documented because the service has also answered with them.
+         *     Older versions of the service also answered in a split form (`ERC20BatchPaymentTransaction`,
+         *     `ETHBatchPaymentTransaction`, without `batchPaymentTransaction` or `requests`); those members
+         *     stay described for the clients that still read them, and the payreq reference server never
+         *     sends them.
          */
         BatchPayout: {
             /**
@@ -4980,7 +5188,7 @@ export interface components {
              *     whose allowance is too low; `value` is `0`. Empty (or, in older answers, absent) when no
              *     approval is needed. Send them before the batch payment.
              */
-            ERC20ApprovalTransactions?: components["schemas"]["Transaction"][];
+            ERC20ApprovalTransactions: components["schemas"]["Transaction"][];
             /**
              * @description Split form: the `batchPayments` call paying the ERC-20 requests of the batch. `value` is an
              *     ethers BigNumber of zero. Present only when the batch holds ERC-20 payments.
@@ -4997,8 +5205,11 @@ export interface components {
              *     ethers BigNumber holding the native amount it must carry (zero when there are no native
              *     payments).
              */
-            batchPaymentTransaction?: components["schemas"]["Transaction"];
-        } & (unknown | unknown | unknown);
+            batchPaymentTransaction: components["schemas"]["Transaction"];
+            /** @description The requests the batch pays, in the order of the batch, one per recipient. */
+            requests: components["schemas"]["BatchPayoutRequestSummary"][];
+            metadata?: components["schemas"]["BatchPayoutMetadata"];
+        };
         /**
          * RecurringPaymentStatus
          * @description Where a recurring payment stands.
@@ -5305,7 +5516,8 @@ export interface components {
          *     results, destinations, fee plan, branding and selection hints); payreq does not model them.
          *     Its published answer leaves out `network`, `currency` and `completedAt`, and its contract does
          *     not list `requestIds`, which payreq adds: those four are optional here, and the reference server
-         *     always sends them.
+         *     always sends them. Request API 0.31.0 no longer requires `redirectUrl` and `createdAt`; the
+         *     reference server still sends both.
          */
         SecurePaymentLookup: {
             /** @description The secure payment token, for `GET /v2/secure-payments/{token}` and its `/pay`. */
@@ -5337,12 +5549,12 @@ export interface components {
              * Format: uri
              * @description Where the hosted page sends the payer after paying, as given at creation; null when none was.
              */
-            redirectUrl: string | null;
+            redirectUrl?: string | null;
             /**
              * Format: date-time
              * @description When the secure payment was created.
              */
-            createdAt: string;
+            createdAt?: string;
             /**
              * Format: date-time
              * @description When the link stops being payable, unless paid before.
@@ -5992,16 +6204,16 @@ export interface components {
             /** @description The network the payment is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address that receives the payment. */
-            payee: components["schemas"]["EvmAddress"];
+            payee?: components["schemas"]["EvmAddress"];
             /**
              * @description The amount to pay, in `paymentCurrency`. This API sends it as a human-readable decimal;
              *     some examples of the real service show it in the token's base units instead
              *     (`10000000000000000000` for 10 FAU), so check the magnitude against the currency's
              *     decimals if you talk to both.
              */
-            amount: components["schemas"]["DecimalAmount"];
+            amount?: components["schemas"]["DecimalAmount"];
             /** @description The currency the payer pays in. */
-            paymentCurrency: components["schemas"]["CurrencyId"];
+            paymentCurrency?: components["schemas"]["CurrencyId"];
             /** @description Whether `paymentCurrency` is the network's native currency (such as ETH) rather than an ERC-20 token. */
             isNativeCurrency?: boolean;
             /**
@@ -6097,11 +6309,11 @@ export interface components {
             /** @description The network every payment of the batch is made on. */
             network: components["schemas"]["NetworkName"];
             /** @description The wallet address receiving each payment. */
-            payees: components["schemas"]["EvmAddress"][];
+            payees?: components["schemas"]["EvmAddress"][];
             /** @description The amount of each payment, as a human-readable decimal in its payment currency. */
-            amounts: components["schemas"]["DecimalAmount"][];
+            amounts?: components["schemas"]["DecimalAmount"][];
             /** @description The currency each payment is paid in. */
-            paymentCurrencies: components["schemas"]["CurrencyId"][];
+            paymentCurrencies?: components["schemas"]["CurrencyId"][];
             /**
              * @description Whether the payment currency is the network's native currency. The real service is
              *     documented both ways: one boolean for the whole batch, or one boolean per payment in the
@@ -6155,6 +6367,91 @@ export interface components {
          */
         SecurePaymentDetails: components["schemas"]["SecurePaymentSingleDetails"] | components["schemas"]["SecurePaymentBatchDetails"];
         /**
+         * SecurePaymentFeeBundle
+         * @description The service's summary of the fee transactions its fee plan adds to a secure payment's
+         *     calldata, one entry per fee transaction. payreq never sends it (its `feeBundle` is always
+         *     `null`); it is described so that the service's answers validate.
+         * @example {
+         *       "bundleId": null,
+         *       "defaultFeeBearer": "payer",
+         *       "amountSummary": {
+         *         "grossAmount": "125",
+         *         "netRecipientAmount": "125",
+         *         "totalFees": "1.25",
+         *         "payeeBorneFees": "0",
+         *         "payerBorneFees": "1.25",
+         *         "payerTotal": "126.25"
+         *       },
+         *       "fees": [
+         *         {
+         *           "requestId": "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+         *           "feeComponentId": null,
+         *           "feeType": "platform",
+         *           "feeLabel": "Platform fee",
+         *           "feeBearer": "payer",
+         *           "amount": "1.25",
+         *           "paymentCurrencyId": "USDC-base",
+         *           "network": "base",
+         *           "chainId": "8453",
+         *           "recipient": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984",
+         *           "paymentReference": "0x3e81c05d9a7f2b64"
+         *         }
+         *       ]
+         *     }
+         */
+        SecurePaymentFeeBundle: {
+            /** @description The service's identifier of the fee bundle; null when none was created on chain yet. */
+            bundleId: string | null;
+            /**
+             * @description Who bears the fees unless a fee says otherwise.
+             * @enum {string|null}
+             */
+            defaultFeeBearer: "payer" | "payee" | null;
+            /** @description The amounts with and without the fees, as decimal strings. */
+            amountSummary: {
+                /** @description The amount before fees. */
+                grossAmount: string;
+                /** @description What the payee receives. */
+                netRecipientAmount: string;
+                /** @description All fees. */
+                totalFees: string;
+                /** @description The fees taken from the payee's amount. */
+                payeeBorneFees: string;
+                /** @description The fees the payer adds. */
+                payerBorneFees: string;
+                /** @description What the payer pays in all. */
+                payerTotal: string;
+            } | null;
+            /** @description One entry per fee transaction, in the order of the fee transactions in `transactions`. */
+            fees: {
+                /** @description The request the fee belongs to. */
+                requestId: string;
+                /** @description The service's identifier of the fee in its plan. */
+                feeComponentId: string | null;
+                /** @description The kind of fee (for example `platform`). */
+                feeType: string | null;
+                /** @description The fee's label. */
+                feeLabel: string | null;
+                /**
+                 * @description Who bears this fee.
+                 * @enum {string|null}
+                 */
+                feeBearer: "payer" | "payee" | null;
+                /** @description The fee amount, as a decimal string. */
+                amount: string;
+                /** @description The currency the fee is paid in. */
+                paymentCurrencyId: string;
+                /** @description The network the fee is paid on. */
+                network: string;
+                /** @description That network's chain id, as a string. */
+                chainId: string;
+                /** @description Who receives the fee. */
+                recipient: string;
+                /** @description The payment reference of the fee transaction, distinct from the payment's own. */
+                paymentReference: string | null;
+            }[];
+        };
+        /**
          * SecurePaymentCalldataMetadata
          * @description The metadata of a single payment's calldata, with where the payment transaction sits:
          *     `paymentTransactionIndex`. Send every other transaction first, in order, then that one.
@@ -6175,7 +6472,8 @@ export interface components {
          * SecurePaymentSingleCalldata
          * @description What the payer signs to pay a secure payment of one request: the same transactions as
          *     `GET /v2/request/{requestId}/pay` answers for that request (an ERC-20 approval when needed,
-         *     then the payment through the fee proxy), with the link's fee.
+         *     then the payment through the fee proxy), with the link's fee. It is the only shape Request API
+         *     0.31.0 describes, with `paymentReference`, `flow` and `feeBundle` required.
          * @example {
          *       "paymentType": "single",
          *       "transactions": [
@@ -6186,6 +6484,8 @@ export interface components {
          *         }
          *       ],
          *       "feeBundle": null,
+         *       "paymentReference": "0xdbb3a44c1f3db853",
+         *       "flow": "incoming",
          *       "metadata": {
          *         "stepsRequired": 1,
          *         "needsApproval": false,
@@ -6208,10 +6508,19 @@ export interface components {
              * @description The real service's summary of the fee transactions its fee plan adds; null when no fee
              *     plan applies, which is always the case in payreq.
              */
-            feeBundle: {
-                [key: string]: unknown;
-            } | null;
+            feeBundle: null | components["schemas"]["SecurePaymentFeeBundle"];
             metadata: components["schemas"]["SecurePaymentCalldataMetadata"];
+            /**
+             * @description The payment reference the payment transaction carries on chain (`0x` and 16 hex digits),
+             *     distinct from the link's `reference`, the merchant's own label. payreq always sends it.
+             */
+            paymentReference: string | null;
+            /**
+             * @description Whether the link gets the account paid (`incoming`, a link of `POST /v2/secure-payments`)
+             *     or pays a recipient for it (`outgoing`, a payout link).
+             * @enum {string}
+             */
+            flow: "incoming" | "outgoing";
         };
         /**
          * SecurePaymentBatchCalldata
@@ -6336,6 +6645,117 @@ export interface components {
             payerAddress?: components["schemas"]["EvmAddress"];
         };
         /**
+         * MulticallPayoutIntentChild
+         * @description The transaction of the batch that pays one payout of a multicall link, and its route.
+         * @example {
+         *       "childPosition": 0,
+         *       "transactionIndex": 1,
+         *       "sourceToken": "USDC-base",
+         *       "sourceAmount": "1000000",
+         *       "routeKind": "same_chain"
+         *     }
+         */
+        MulticallPayoutIntentChild: {
+            /** @description The payout's position in the link, from 0 (its `position` in the link's answers). */
+            childPosition: number;
+            /** @description The transaction's index in the submitted batch, from 0. */
+            transactionIndex: number;
+            /** @description The route tool of the payout's leg, as the pay answer named it. */
+            routeTool?: string | null;
+            /** @description The currency paid on the source chain, as the payer's wallet names it. */
+            sourceToken?: string;
+            /** @description The amount sent on the source chain, as the payer's wallet shows it. */
+            sourceAmount?: string;
+            /**
+             * @description The kind of route the payout's leg takes.
+             * @enum {string}
+             */
+            routeKind?: "same_chain" | "same_chain_conversion" | "crosschain";
+            /**
+             * @description The bridge of a cross-chain leg, if any.
+             * @enum {string|null}
+             */
+            bridgeTool?: "across" | "stargate" | null;
+        };
+        /**
+         * MulticallPayoutIntentRequest
+         * @description The body of `POST /v2/secure-payments/{token}/multicall-intent`: which transaction of the
+         *     multicall batch about to be submitted pays which payout of the link, sent before the batch is
+         *     submitted.
+         */
+        MulticallPayoutIntentRequest: {
+            /**
+             * @description The source chain the batch will be submitted on.
+             * @enum {string}
+             */
+            chain: "BASE" | "OPTIMISM" | "ARBITRUM" | "ETHEREUM" | "POLYGON" | "BNB";
+            /** @description The smart account that will submit the batch. */
+            smartAccountAddress?: components["schemas"]["EvmAddress"];
+            /** @description The externally owned account behind the smart account. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"];
+            /**
+             * @description One entry per payout of the link being paid, each payout at most once; at most 100 a call.
+             *     Report a larger batch in several calls: each call adds or replaces the intents it names.
+             */
+            transactionIndices: components["schemas"]["MulticallPayoutIntentChild"][];
+        };
+        /**
+         * MulticallPayoutIntentRecorded
+         * @description How many payouts' intents the call recorded, new or updated.
+         */
+        MulticallPayoutIntentRecorded: {
+            /** @description The number of payout intents recorded or updated, one per entry of `transactionIndices`. */
+            recorded: number;
+        };
+        /**
+         * SecurePaymentUserEventName
+         * @description A step of the payer on a secure payment page: `wallet_connected` (the payer connected a
+         *     wallet), `payment_sent_to_wallet` (the page asked the wallet to sign the payment),
+         *     `payment_approved_in_wallet` (the payer approved it in the wallet).
+         * @example wallet_connected
+         * @enum {string}
+         */
+        SecurePaymentUserEventName: "wallet_connected" | "payment_sent_to_wallet" | "payment_approved_in_wallet";
+        /**
+         * SecurePaymentUserEventProperties
+         * @description What the payer page adds to a user event (the wallet used, the kind of link, a submitted
+         *     transaction's hash), passed on to the webhook as sent. At most 64 members, each named in at
+         *     most 128 characters; each value a string of at most 2048 characters, a number, a boolean,
+         *     `null`, or a list of at most 1000 such strings.
+         * @example {
+         *       "wallet_provider": "metamask",
+         *       "payment_type": "single"
+         *     }
+         */
+        SecurePaymentUserEventProperties: {
+            [key: string]: string | number | boolean | null | string[];
+        };
+        /**
+         * SecurePaymentUserEventRequest
+         * @description The body of `POST /v2/secure-payments/{token}/events`: one step of the payer on the link's
+         *     page, with when it happened and what the page knows about it.
+         */
+        SecurePaymentUserEventRequest: {
+            userEvent: components["schemas"]["SecurePaymentUserEventName"];
+            /**
+             * Format: date-time
+             * @description When the step happened, by the payer's clock; the moment of the call when left out.
+             */
+            occurredAt?: string;
+            properties?: components["schemas"]["SecurePaymentUserEventProperties"];
+        };
+        /**
+         * SecurePaymentUserEventReceived
+         * @description The acknowledgement of a user event; its webhook is sent afterwards.
+         */
+        SecurePaymentUserEventReceived: {
+            /**
+             * @description Always true, the event was accepted.
+             * @constant
+             */
+            received: true;
+        };
+        /**
          * SecurePaymentStepRefreshRequest
          * @description The body of `POST /v2/secure-payments/{token}/refresh-step-transaction`: one step of a bridge
          *     route, as the route quote gave it, whose transaction is to be built again with a fresh
@@ -6358,6 +6778,47 @@ export interface components {
                     toAddress: components["schemas"]["EvmAddress"];
                 };
             };
+        };
+        /**
+         * TronBroadcastRequest
+         * @description The body of `POST /v2/secure-payments/{token}/tron/broadcast`: a Tron transaction signed by the
+         *     payer's wallet, in the form TronWeb produces and a Tron node's `/wallet/broadcasttransaction`
+         *     takes.
+         */
+        TronBroadcastRequest: {
+            /** @description The signed transaction's raw data, hex-encoded without `0x`. */
+            raw_data_hex: string;
+            /** @description The signatures over the transaction, hex-encoded without `0x`. */
+            signature: string[];
+            /** @description The transaction's identifier, 64 hex digits. */
+            txID?: string;
+            /**
+             * @description The transaction's raw data as TronWeb decodes it: its `contract` list and, for a smart
+             *     contract call, its `fee_limit`. Its other members (block reference, expiration, timestamp)
+             *     are taken as sent.
+             */
+            raw_data: {
+                /** @description The contract calls of the transaction, as TronWeb decodes them. */
+                contract: Record<string, never>[];
+                /** @description The most energy fee, in sun, the transaction may burn. */
+                fee_limit?: number;
+            };
+        };
+        /**
+         * TronBroadcastResult
+         * @description The service's answer to a relayed Tron transaction: the Tron node's own answer. payreq never
+         *     sends it (its links are on EVM networks only); it is described so that clients of the service
+         *     can be typed.
+         */
+        TronBroadcastResult: {
+            /** @description Whether the Tron node accepted the transaction. */
+            result?: boolean;
+            /** @description The transaction's identifier, as the node names it. */
+            txid?: string;
+            /** @description The node's error code, when it refused the transaction. */
+            code?: string;
+            /** @description The node's message, when it refused the transaction. */
+            message?: string;
         };
         /**
          * PayeeDestinationAction
@@ -6974,7 +7435,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -7624,6 +8085,41 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * SecurePaymentUserEvent
+         * @description The body of a `secure_payment.user_event` delivery: a step the payer took on a secure payment
+         *     page (`POST /v2/secure-payments/{token}/events`). It reports what the page saw in the browser;
+         *     it is never proof of a payment, which `payment.confirmed` reports.
+         */
+        SecurePaymentUserEvent: {
+            /**
+             * @description The event name, always `secure_payment.user_event` for this event.
+             * @constant
+             */
+            event: "secure_payment.user_event";
+            userEvent: components["schemas"]["SecurePaymentUserEventName"];
+            /** @description The token of the secure payment whose page reported the step. */
+            securePaymentToken: string;
+            /** @description The link's first request; for a link of one request, its request. */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The requests of the link, in order. */
+            requestIds: components["schemas"]["WebhookRequestId"][];
+            /** @description The client ID the payer page called with. */
+            clientId: string;
+            /** @description The orchestrator of the link, when one created it (never sent by payreq). */
+            orchestratorId?: string;
+            /**
+             * Format: date-time
+             * @description When the step happened, as the page reported it (ISO 8601).
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @description When the service received the report (ISO 8601).
+             */
+            timestamp: string;
+            properties: components["schemas"]["SecurePaymentUserEventProperties"];
+        };
     };
     responses: {
         /**
@@ -8138,6 +8634,8 @@ export type RecurringPayoutMetadata = components['schemas']['RecurringPayoutMeta
 export type RecurringPayout = components['schemas']['RecurringPayout'];
 export type PaymentRequestItem = components['schemas']['PaymentRequestItem'];
 export type BatchPayoutRequest = components['schemas']['BatchPayoutRequest'];
+export type BatchPayoutRequestSummary = components['schemas']['BatchPayoutRequestSummary'];
+export type BatchPayoutMetadata = components['schemas']['BatchPayoutMetadata'];
 export type BatchPayout = components['schemas']['BatchPayout'];
 export type RecurringPaymentStatus = components['schemas']['RecurringPaymentStatus'];
 export type RecurringPaymentProgress = components['schemas']['RecurringPaymentProgress'];
@@ -8170,13 +8668,23 @@ export type SecurePaymentFeePlan = components['schemas']['SecurePaymentFeePlan']
 export type SecurePaymentSingleDetails = components['schemas']['SecurePaymentSingleDetails'];
 export type SecurePaymentBatchDetails = components['schemas']['SecurePaymentBatchDetails'];
 export type SecurePaymentDetails = components['schemas']['SecurePaymentDetails'];
+export type SecurePaymentFeeBundle = components['schemas']['SecurePaymentFeeBundle'];
 export type SecurePaymentCalldataMetadata = components['schemas']['SecurePaymentCalldataMetadata'];
 export type SecurePaymentSingleCalldata = components['schemas']['SecurePaymentSingleCalldata'];
 export type SecurePaymentBatchCalldata = components['schemas']['SecurePaymentBatchCalldata'];
 export type SecurePaymentCalldata = components['schemas']['SecurePaymentCalldata'];
 export type SecurePaymentIntentRequest = components['schemas']['SecurePaymentIntentRequest'];
 export type SecurePaymentIntent = components['schemas']['SecurePaymentIntent'];
+export type MulticallPayoutIntentChild = components['schemas']['MulticallPayoutIntentChild'];
+export type MulticallPayoutIntentRequest = components['schemas']['MulticallPayoutIntentRequest'];
+export type MulticallPayoutIntentRecorded = components['schemas']['MulticallPayoutIntentRecorded'];
+export type SecurePaymentUserEventName = components['schemas']['SecurePaymentUserEventName'];
+export type SecurePaymentUserEventProperties = components['schemas']['SecurePaymentUserEventProperties'];
+export type SecurePaymentUserEventRequest = components['schemas']['SecurePaymentUserEventRequest'];
+export type SecurePaymentUserEventReceived = components['schemas']['SecurePaymentUserEventReceived'];
 export type SecurePaymentStepRefreshRequest = components['schemas']['SecurePaymentStepRefreshRequest'];
+export type TronBroadcastRequest = components['schemas']['TronBroadcastRequest'];
+export type TronBroadcastResult = components['schemas']['TronBroadcastResult'];
 export type PayeeDestinationAction = components['schemas']['PayeeDestinationAction'];
 export type PayeeDestinationTypedData = components['schemas']['PayeeDestinationTypedData'];
 export type PayeeDestinationSigningData = components['schemas']['PayeeDestinationSigningData'];
@@ -8226,6 +8734,7 @@ export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent']
 export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent'];
 export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
 export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
+export type SecurePaymentUserEvent = components['schemas']['SecurePaymentUserEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -11110,6 +11619,86 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    recordMulticallPayoutIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The multicall payout link's token, as returned by `POST /v2/secure-payments/multicall-payouts`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MulticallPayoutIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intents were recorded, or replaced those of the same payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MulticallPayoutIntentRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recordSecurePaymentUserEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentUserEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was accepted; its webhook is sent afterwards. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurePaymentUserEventReceived"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     refreshSecurePaymentStepTransaction: {
         parameters: {
             query?: never;
@@ -11148,6 +11737,49 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             423: components["responses"]["SecurePaymentInProgress"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    broadcastSecurePaymentTronTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token, as returned by `POST /v2/secure-payments`.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TronBroadcastRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The service's answer once the Tron node took the transaction. payreq never answers it: its
+             *     links are on EVM networks only.
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TronBroadcastResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12722,6 +13354,73 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentDetailUpdatedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onSecurePaymentUserEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentUserEvent"];
             };
         };
         responses: {

@@ -411,6 +411,43 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    operationId: "recordSecurePaymentUserEvent",
+    check: "a payer's step on the page of a link just created -> 202 received",
+    uses: ["createSecurePayment", "recordSecurePaymentUserEvent"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      const answer = await run.send("recordSecurePaymentUserEvent", { path: { token } }, [202]);
+      run.expect(answer?.received === true, `received ${text(answer?.received)}, expected true`);
+    },
+  },
+  {
+    operationId: "recordMulticallPayoutIntent",
+    check: "intents for both payouts of a multicall link just created -> 200, recorded 2",
+    uses: ["createPayoutSecurePayment", "createMulticallPayout", "recordMulticallPayoutIntent"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const childTokens = [
+        (await run.send("createPayoutSecurePayment", {}, [201]))?.token,
+        (await run.send("createPayoutSecurePayment", {}, [201]))?.token,
+      ];
+      const created = await run.send("createMulticallPayout", { body: { childTokens } }, [201]);
+      const token = String(created?.token);
+      const recorded = await run.send("recordMulticallPayoutIntent", { path: { token } }, [200]);
+      run.expect(recorded?.recorded === 2, `recorded ${text(recorded?.recorded)}, expected 2`);
+    },
+  },
+  {
+    operationId: "broadcastSecurePaymentTronTransaction",
+    check: "a signed Tron transaction for a link just created (on an EVM network) -> 400",
+    uses: ["createSecurePayment", "broadcastSecurePaymentTronTransaction"],
+    statelessReason: prismKeepsNothing,
+    async steps(run) {
+      const { token } = await createSecurePayment(run);
+      await run.send("broadcastSecurePaymentTronTransaction", { path: { token } }, [400]);
+    },
+  },
+  {
     operationId: "createPayeeDestination",
     check:
       "another wallet's signature -> 400, the payee's -> 201, read back by id and as the wallet's active one",

@@ -103,11 +103,16 @@ function rawPayments(details: SecurePaymentDetails): RawPayment[] {
       },
     ];
   }
-  return details.payees.map((payee, index) => ({
+  // Request API 0.31.0 makes the lists optional; payreq's server always sends them.
+  const payees = details.payees ?? [];
+  if (payees.length === 0) {
+    throw new LinkDetailsError("payees is missing, so the page cannot tell whom the link pays.");
+  }
+  return payees.map((payee, index) => ({
     requestId: details.requestIds?.[index],
     payee,
-    amount: details.amounts[index],
-    currency: details.paymentCurrencies[index],
+    amount: details.amounts?.[index],
+    currency: details.paymentCurrencies?.[index],
     reference: details.paymentReferences?.[index],
     fee: details.feeAmounts?.[index],
   }));

@@ -45,7 +45,7 @@ function singleRows(details: SecurePaymentDetails, link: ExpectedLink | undefine
   const payment = link?.payments[0];
   if (!link || !payment) {
     return [
-      ...row("Pay to", address(details.payee)),
+      ...row("Pay to", address(details.payee ?? "unknown")),
       ...row("Amount", `${details.amount} ${details.paymentCurrency}`),
     ];
   }
@@ -60,7 +60,8 @@ function singleRows(details: SecurePaymentDetails, link: ExpectedLink | undefine
 
 function batchTable(details: SecurePaymentDetails, link: ExpectedLink | undefined): PageElement | null {
   if (details.paymentType !== "batch") return null;
-  const rows = details.payees.map((payee, index) => {
+  const payees = details.payees ?? [];
+  const rows = payees.map((payee, index) => {
     const payment = link?.payments[index];
     return h(
       "tr",
@@ -72,7 +73,7 @@ function batchTable(details: SecurePaymentDetails, link: ExpectedLink | undefine
         {},
         payment
           ? formatAmount(payment.amount, payment.token)
-          : `${details.amounts[index]} ${details.paymentCurrencies[index]}`,
+          : `${details.amounts?.[index]} ${details.paymentCurrencies?.[index]}`,
       ),
       h(
         "td",
@@ -88,7 +89,7 @@ function batchTable(details: SecurePaymentDetails, link: ExpectedLink | undefine
     h(
       "table",
       {},
-      h("caption", { id: "batch-caption" }, `${details.payees.length} payments in this link`),
+      h("caption", { id: "batch-caption" }, `${payees.length} payments in this link`),
       h(
         "thead",
         {},

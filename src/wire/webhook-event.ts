@@ -28,6 +28,9 @@ export type ComplianceUpdatedEvent = Schemas["ComplianceUpdatedEvent"];
 /** The body of a `payment_detail.updated` delivery (a payer's bank details checked), as received. */
 export type PaymentDetailUpdatedEvent = Schemas["PaymentDetailUpdatedEvent"];
 
+/** The body of a `secure_payment.user_event` delivery (a payer's step on a link's page), as received. */
+export type SecurePaymentUserEvent = Schemas["SecurePaymentUserEvent"];
+
 /** The payloads that are about one request, named by `requestId` or `requestID`. */
 type RequestPayload =
   | PaymentConfirmedEvent
@@ -41,7 +44,7 @@ type RequestPayload =
 type PayerPayload = ComplianceUpdatedEvent | PaymentDetailUpdatedEvent;
 
 /** Any webhook payload the spec describes, as received. */
-export type WebhookPayload = RequestPayload | PayerPayload;
+export type WebhookPayload = RequestPayload | PayerPayload | SecurePaymentUserEvent;
 
 /** A payload with its request named once, by a required `requestId`. */
 type WithRequestId<Payload> = Payload extends unknown
@@ -52,9 +55,10 @@ type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
 
 /**
  * A webhook event after `normaliseWebhookEvent`: narrow it with `event`. Events about a request
- * name it by `requestId`; `compliance.updated` and `payment_detail.updated` are about a payer.
+ * name it by `requestId`; `compliance.updated` and `payment_detail.updated` are about a payer;
+ * `secure_payment.user_event` names a secure payment by its token.
  */
-export type WebhookEvent = WithRequestId<RequestPayload> | PayerPayload;
+export type WebhookEvent = WithRequestId<RequestPayload> | PayerPayload | SecurePaymentUserEvent;
 
 /** The name of a webhook event, as the spec lists them. */
 export type WebhookEventName = Schemas["WebhookEventName"];
@@ -68,10 +72,18 @@ const listedEventNames = [
   "request.recurring",
   "compliance.updated",
   "payment_detail.updated",
+  "secure_payment.user_event",
 ] as const satisfies readonly WebhookEventName[];
 
-/** The events about a payer rather than a request: they need no request identifier. */
-const payerEventNames: readonly WebhookEventName[] = ["compliance.updated", "payment_detail.updated"];
+/**
+ * The events that need no request identifier: those about a payer, and a payer's step on a
+ * secure payment page (named by its link's token, with the link's `requestIds`).
+ */
+const requestlessEventNames: readonly WebhookEventName[] = [
+  "compliance.updated",
+  "payment_detail.updated",
+  "secure_payment.user_event",
+];
 
 type UnlistedEventName = Exclude<WebhookEventName, (typeof listedEventNames)[number]>;
 
@@ -92,7 +104,8 @@ export function isWebhookEventName(name: unknown): name is WebhookEventName {
  * named by `requestId`, whichever spelling the payload used (`requestId`, `requestID` or both).
  * Other members are kept as received. Throws `InvalidValueError` naming the field when `event` is
  * not one of `webhookEventNames`, when the two spellings differ, or when an event about a request
- * has neither (`compliance.updated` and `payment_detail.updated` are about a payer and need none).
+ * has neither (`compliance.updated`, `payment_detail.updated` and `secure_payment.user_event`
+ * need none).
  */
 export function normaliseWebhookEvent(payload: WebhookPayload | unknown): WebhookEvent {
   if (!isRecord(payload)) throw new InvalidValueError("webhook payload", "a JSON object", payload);
@@ -112,7 +125,7 @@ export function normaliseWebhookEvent(payload: WebhookPayload | unknown): Webhoo
     throw new InvalidValueError("requestID", `the same value as requestId (${requestId})`, requestID);
   }
   const id = requestId ?? requestID;
-  if (payerEventNames.includes(members.event)) {
+  if (requestlessEventNames.includes(members.event)) {
     return (typeof id === "string" ? { ...members, requestId: id } : members) as WebhookEvent;
   }
   if (typeof id !== "string") {

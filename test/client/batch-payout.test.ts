@@ -6,8 +6,13 @@ const batchContract = "0x1aF3f22685AcdDc788B3730ed415912d8f654420";
 type Example = Record<string, unknown>;
 
 describe("normaliseBatchPayout", () => {
-  it("reads the split form with approvals (ERC-20 batch)", () => {
-    const example = specExample("BatchPayoutSplitForm") as Example;
+  it("reads the split form older versions of the service answered, with approvals (ERC-20 batch)", () => {
+    const {
+      batchPaymentTransaction,
+      requests: _,
+      ...rest
+    } = specExample("BatchPayoutErc20WithApproval") as Example;
+    const example: Example = { ...rest, ERC20BatchPaymentTransaction: batchPaymentTransaction };
     const batch = normaliseBatchPayout(example);
     expect(batch.approvals).toEqual(example.ERC20ApprovalTransactions);
     expect(batch.payments).toEqual([example.ERC20BatchPaymentTransaction]);
@@ -43,7 +48,11 @@ describe("normaliseBatchPayout", () => {
   });
 
   it("orders a split answer with both kinds: approvals, then the ERC-20 batch, then the native batch", () => {
-    const erc20 = specExample("BatchPayoutSplitForm") as Example;
+    const single = specExample("BatchPayoutErc20WithApproval") as Example;
+    const erc20 = {
+      ERC20ApprovalTransactions: single.ERC20ApprovalTransactions,
+      ERC20BatchPaymentTransaction: single.batchPaymentTransaction,
+    };
     const native = {
       ETHBatchPaymentTransaction: (specExample("BatchPayoutNative") as Example).batchPaymentTransaction,
     };

@@ -315,6 +315,7 @@ describe("normalisers", () => {
       | "request.recurring"
       | "compliance.updated"
       | "payment_detail.updated"
+      | "secure_payment.user_event"
     >();
     expectTypeOf(event).not.toHaveProperty("requestID");
     if (event.event === "compliance.updated") {
@@ -322,6 +323,9 @@ describe("normalisers", () => {
       expectTypeOf(event.requestId).toEqualTypeOf<string | undefined>();
     } else if (event.event === "payment_detail.updated") {
       expectTypeOf(event.status).toEqualTypeOf<"approved" | "verified" | "pending" | "failed">();
+    } else if (event.event === "secure_payment.user_event") {
+      expectTypeOf(event.securePaymentToken).toEqualTypeOf<string>();
+      expectTypeOf(event.requestIds).toEqualTypeOf<string[]>();
     } else {
       expectTypeOf(event.requestId).toEqualTypeOf<string>();
       if (event.event === "payment.failed") {

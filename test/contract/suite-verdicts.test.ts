@@ -75,6 +75,10 @@ describe("against a conforming stateful server (Prism behind a proxy that adds s
       "recordSecurePaymentIntent",
       // Prism builds no route: it answers 200 to any step.
       "refreshSecurePaymentStepTransaction",
+      // The multicall link Prism answers is its example, whose token the proxy does not know.
+      "recordMulticallPayoutIntent",
+      // Prism relays any Tron transaction: it answers its 200 example.
+      "broadcastSecurePaymentTronTransaction",
       // Prism checks no signature: it registers a destination whatever signed it.
       "createPayeeDestination",
       "deactivatePayeeDestination",
@@ -168,6 +172,7 @@ describe("against a server that breaks the contract", () => {
       "getActivePayeeDestination",
       "getPayeeDestination",
       "getPayeeDestinationSigningData",
+      "recordSecurePaymentUserEvent",
     ]);
     expect(results.filter((result) => result.outcome === "needs-stateful-server")).toEqual([]);
     const notSent = results.filter((result) => result.outcome === "needs-credential");

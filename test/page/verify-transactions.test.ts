@@ -350,6 +350,25 @@ describe("readExpectedLink", () => {
     );
   });
 
+  it("refuses a batch answer without payees, and names a missing amount, which Request API 0.31.0 leaves optional", () => {
+    const batch = {
+      paymentType: "batch",
+      status: "pending",
+      network: "base",
+      requestIds: [`01${"a".repeat(64)}`],
+    };
+    expect(() => readExpectedLink(batch as SecurePaymentDetails)).toThrow(
+      new LinkDetailsError("payees is missing, so the page cannot tell whom the link pays."),
+    );
+    expect(() =>
+      readExpectedLink({
+        ...batch,
+        payees: ["0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7"],
+        paymentCurrencies: ["USDC-base"],
+      } as SecurePaymentDetails),
+    ).toThrow("amounts[0] is missing.");
+  });
+
   it("refuses a fee without a fee address and an unknown currency", () => {
     expect(() => readExpectedLink(singleDetails({ feeAmount: "1" }))).toThrow(
       "feeAddress is missing although the link has a fee.",

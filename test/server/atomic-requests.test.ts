@@ -401,6 +401,32 @@ const writingCalls: Record<string, Setup> = {
     path: "/v2/secure-payments/batch-payouts",
     body: { tokens: await twoPayoutLinks(server) },
   }),
+  recordSecurePaymentUserEvent: async (server) => {
+    const { token } = await created(server, "POST", "/v2/secure-payments", {
+      requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+    });
+    return {
+      ...asBrowser,
+      method: "POST",
+      path: `/v2/secure-payments/${token}/events`,
+      body: { userEvent: "wallet_connected" },
+    };
+  },
+  recordMulticallPayoutIntent: async (server) => {
+    const { token } = await created<{ token: string }>(
+      server,
+      "POST",
+      "/v2/secure-payments/multicall-payouts",
+      {
+        childTokens: await twoPayoutLinks(server),
+      },
+    );
+    return {
+      method: "POST",
+      path: `/v2/secure-payments/${token}/multicall-intent`,
+      body: { chain: "BASE", transactionIndices: [{ childPosition: 0, transactionIndex: 0 }] },
+    };
+  },
   createMulticallPayout: async (server) => ({
     method: "POST",
     path: "/v2/secure-payments/multicall-payouts",
@@ -516,6 +542,19 @@ const writingCalls: Record<string, Setup> = {
  * Each with the status its call answers (the sandbox refuses every bridge step it is asked to refresh).
  */
 const readingCalls: Record<string, { setup: Setup; status: number }> = {
+  broadcastSecurePaymentTronTransaction: {
+    status: 400,
+    setup: async (server) => {
+      const { token } = await created(server, "POST", "/v2/secure-payments", {
+        requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }],
+      });
+      return {
+        method: "POST",
+        path: `/v2/secure-payments/${token}/tron/broadcast`,
+        body: { raw_data_hex: "0a02", signature: ["3f"], raw_data: { contract: [{}] } },
+      };
+    },
+  },
   previewSecurePaymentFees: {
     status: 200,
     setup: async () => ({

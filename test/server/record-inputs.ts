@@ -79,7 +79,7 @@ const rules: Rule[] = [
   {
     name: "token",
     in: "path",
-    kind: (operation) => (operation.key.includes("/multicall-payouts/") ? "multicallLink" : "link"),
+    kind: (operation) => (operation.key.includes("/multicall-") ? "multicallLink" : "link"),
   },
   { name: "tokens", kind: "payoutLink" },
   { name: "childTokens", kind: "payoutLink" },

@@ -30,8 +30,11 @@ function largestStructures(document: SpecDocument, schema: unknown, refs: readon
   if (Array.isArray(schema.allOf)) for (const part of schema.allOf) count += below(part);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes("object") || schema.properties !== undefined) {
-    if (isObject(schema.additionalProperties) || schema.patternProperties !== undefined) {
-      return Number.POSITIVE_INFINITY;
+    if (schema.patternProperties !== undefined) return Number.POSITIVE_INFINITY;
+    // A map of members named by the sender is bounded only by its `maxProperties`.
+    if (isObject(schema.additionalProperties)) {
+      if (typeof schema.maxProperties !== "number") return Number.POSITIVE_INFINITY;
+      count += schema.maxProperties * (1 + below(schema.additionalProperties));
     }
     count += 1;
     for (const property of Object.values(asObject(schema.properties))) count += 1 + below(property);
@@ -65,6 +68,9 @@ describe("the limit on a body's objects, arrays and members", () => {
     expect(largestStructures(document, { type: "object", additionalProperties: { type: "string" } })).toBe(
       Number.POSITIVE_INFINITY,
     );
+    const map = { type: "object", maxProperties: 4, additionalProperties: { type: "array", maxItems: 2 } };
+    // The object, and 4 members each holding an array of 2 items that hold nothing.
+    expect(largestStructures(document, map)).toBe(1 + 4 * (1 + 1));
   });
 
   it("is more than ten times what the largest valid body of any operation holds", () => {
@@ -76,10 +82,10 @@ describe("the limit on a body's objects, arrays and members", () => {
         structures: largestStructures(spec, operation.body?.schema),
       }))
       .sort((one, other) => other.structures - one.structures);
-    // A wallet's 100 balances and 100 allowances; a secure payment of 100 items holds 609.
+    // The intents of 100 payouts of a multicall link; a wallet's 100 balances and 100 allowances.
     expect(largest.slice(0, 2)).toEqual([
+      { operationId: "recordMulticallPayoutIntent", structures: 806 },
       { operationId: "setSandboxWallet", structures: 706 },
-      { operationId: "createSecurePayment", structures: 609 },
     ]);
     expect((largest[0]?.structures ?? Number.POSITIVE_INFINITY) * 10).toBeLessThan(maxBodyStructures);
   });
@@ -89,7 +95,7 @@ describe("the limit on a body's objects, arrays and members", () => {
     const rows = description.split("\n").filter((line) => line.startsWith("| "));
     const thousands = (value: number) => value.toLocaleString("en").replace(",", " ");
     expect(rows).toContain(
-      `| objects, arrays and object members in a body, counted at every depth | ${thousands(maxBodyStructures)} (the largest valid body holds about 700) | \`400\` naming the body's largest array or object, before any of it is parsed |`,
+      `| objects, arrays and object members in a body, counted at every depth | ${thousands(maxBodyStructures)} (the largest valid body holds about 800) | \`400\` naming the body's largest array or object, before any of it is parsed |`,
     );
     expect(rows).toContain(
       `| nesting of arrays and objects in a body | ${maxBodyDepth} levels | \`400\` naming \`/body\` |`,

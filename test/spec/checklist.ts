@@ -373,8 +373,8 @@ export const operations: OperationCheck[] = [
 
 /**
  * Operations the given spec does not show but the service's published contract (version 0.13.0,
- * and 0.31.0 for the legacy v1 operations and the request list) has, and that payreq serves too.
- * Their facts come from that contract, not from the given spec.
+ * and 0.31.0 for the legacy v1 operations, the request list and the newer secure payment
+ * operations) has, and that payreq serves too. Their facts come from that contract, not from the given spec.
  */
 export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
   { method: "post", path: "/v2/request" },
@@ -439,6 +439,10 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/orchestrators/webhooks/test" },
   { method: "patch", path: "/v2/orchestrators/webhooks/{id}" },
   { method: "delete", path: "/v2/orchestrators/webhooks/{id}" },
+  // Published in 0.31.0: the newer secure payment operations.
+  { method: "post", path: "/v2/secure-payments/{token}/tron/broadcast" },
+  { method: "post", path: "/v2/secure-payments/{token}/events" },
+  { method: "post", path: "/v2/secure-payments/{token}/multicall-intent" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

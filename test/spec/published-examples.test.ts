@@ -116,6 +116,20 @@ function withMissing(
   return result;
 }
 
+// Answers of older versions that Request API 0.31.0 changed, and our spec follows 0.31.0: each
+// must still fail, with why.
+const beforeBatchRequests =
+  "a batch payout answer from before Request API 0.31.0, which requires requests (one per request paid)";
+const superseded: Record<string, string> = Object.fromEntries(
+  ["upstream-openapi.v2.json", "upstream-openapi.v0.11.1.json", "upstream-openapi.2025-09.yaml"].flatMap(
+    (document) =>
+      ["erc20_and_eth_with_approval", "erc20_and_eth_no_approval"].map((name) => [
+        `${document} POST /v2/payouts/batch 201 ${name}`,
+        beforeBatchRequests,
+      ]),
+  ),
+);
+
 const spec = loadBundledSpec();
 const validator = createSchemaValidator(spec);
 const servedOperations = new Map(
@@ -185,7 +199,10 @@ describeUnless(referenceMissingReason, "the service's published examples of the 
       const schema = ourSchema(example);
       expect(schema, `our spec documents no ${example.mediaType} body here`).toBeDefined();
       const value = withNewerRequired(example, withStandIns(example.value));
-      expect(describeErrors(validator.errorsFor(schema, value))).toBe("");
+      const errors = describeErrors(validator.errorsFor(schema, value));
+      const why = superseded[label(example)];
+      if (why === undefined) expect(errors).toBe("");
+      else expect(errors, why).toMatch(/must have required property 'requests'/);
     },
   );
 

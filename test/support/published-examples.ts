@@ -54,9 +54,12 @@ function mediaExamples(mediaType: JsonObject): { name: string; value: unknown }[
 }
 
 /** Every request-body and answer example the documents publish for the operations named. */
-export function readPublishedExamples(operations: Set<string>): PublishedExample[] {
+export function readPublishedExamples(
+  operations: Set<string>,
+  documents: readonly string[] = publishedDocuments,
+): PublishedExample[] {
   const examples: PublishedExample[] = [];
-  for (const document of publishedDocuments) {
+  for (const document of documents) {
     const paths = loadDocument(document).paths as Record<string, JsonObject>;
     for (const [template, item] of Object.entries(paths)) {
       for (const [method, raw] of Object.entries(item)) {

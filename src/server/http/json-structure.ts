@@ -5,9 +5,9 @@ export const maxBodyDepth = 64;
 
 /**
  * The objects, arrays and object members a body may hold, counted at every depth. The largest
- * valid body of any operation holds about 700 (a sandbox wallet's 100 balances and 100
- * allowances; test/spec/body-structures.test.ts), so unknown members a server without
- * `strictBodies` drops still have ten times that room. Parsing costs little per string or
+ * valid body of any operation holds about 800 (the intents of 100 payouts of a multicall link;
+ * test/spec/body-structures.test.ts), so unknown members a server without `strictBodies` drops
+ * still have ten times that room. Parsing costs little per string or
  * number but much per object and member (V8 builds a shape for each new set of names): a body
  * of 1 MiB of them took 100–150 ms to parse before anything could refuse it.
  */

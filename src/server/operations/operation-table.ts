@@ -82,6 +82,7 @@ import {
 import { getSandboxRequest, recordSandboxPayment } from "../domain/sandbox/requests.ts";
 import { updateSandboxSecurePayment } from "../domain/sandbox/secure-payments.ts";
 import { getSandboxWallet, setSandboxWallet } from "../domain/sandbox/wallets.ts";
+import { broadcastSecurePaymentTronTransaction } from "../domain/secure-payments/broadcast-secure-payment-tron-transaction.ts";
 import { checkSecurePaymentToken } from "../domain/secure-payments/check-secure-payment-token.ts";
 import { createBatchPayoutSecurePayment } from "../domain/secure-payments/create-batch-payout-secure-payment.ts";
 import { createMulticallPayout } from "../domain/secure-payments/create-multicall-payout.ts";
@@ -91,7 +92,9 @@ import { findSecurePayment } from "../domain/secure-payments/find-secure-payment
 import { getMulticallPayout } from "../domain/secure-payments/get-multicall-payout.ts";
 import { getSecurePaymentCalldata } from "../domain/secure-payments/get-secure-payment-calldata.ts";
 import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secure-payment-fees.ts";
+import { recordMulticallPayoutIntent } from "../domain/secure-payments/record-multicall-payout-intent.ts";
 import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
+import { recordSecurePaymentUserEvent } from "../domain/secure-payments/record-secure-payment-user-event.ts";
 import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import type { OperationHandlers } from "../domain/shared/operation-types.ts";
 import {
@@ -144,7 +147,10 @@ export const operationHandlers: OperationHandlers = {
   findSecurePayment,
   getSecurePaymentCalldata,
   recordSecurePaymentIntent,
+  recordMulticallPayoutIntent,
+  recordSecurePaymentUserEvent,
   refreshSecurePaymentStepTransaction,
+  broadcastSecurePaymentTronTransaction,
   createMulticallPayout,
   getMulticallPayout,
   createBatchPayout,

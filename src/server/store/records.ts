@@ -108,8 +108,35 @@ export interface SecurePaymentRecord {
   payout?: { recipientIdentifier: string | null; creatorWalletAddress: string | null };
   /** The submitted payment the payer's page reported (POST .../intent); absent until one is. */
   intent?: SecurePaymentIntentRecord;
+  /**
+   * A multicall link's intents (POST .../multicall-intent): which batch transaction pays each
+   * payout; absent until one is reported.
+   */
+  multicallIntent?: MulticallPayoutIntentRecord;
   createdAt: string;
   expiresAt: string;
+  updatedAt: string;
+}
+
+/** The batch a multicall link's payer is about to submit, and the transaction paying each payout. */
+export interface MulticallPayoutIntentRecord {
+  chain: string;
+  smartAccountAddress: string | null;
+  payerEoaAddress: string | null;
+  /** One per payout reported, by `childPosition`, in ascending order. */
+  children: MulticallPayoutChildIntentRecord[];
+}
+
+/** The transaction of a multicall batch that pays one payout of the link, and its route. */
+export interface MulticallPayoutChildIntentRecord {
+  childPosition: number;
+  transactionIndex: number;
+  routeTool: string | null;
+  sourceToken: string | null;
+  sourceAmount: string | null;
+  routeKind: string | null;
+  bridgeTool: string | null;
+  recordedAt: string;
   updatedAt: string;
 }
 

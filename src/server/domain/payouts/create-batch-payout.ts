@@ -8,6 +8,7 @@ import type { OperationInput } from "../shared/operation-types.ts";
 import { findOwnRequest } from "../shared/own-records.ts";
 import { callerClientId, type Principal } from "../shared/principal.ts";
 import { createRequestRecord, planRequests, storeNewRequest } from "../shared/requests.ts";
+import { checkWalletFunds } from "../shared/wallet-funds.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
 /**
@@ -83,6 +84,21 @@ export async function createBatchPayout(
   }
   const built = await buildBatchPayment(ctx, principal.accountId, requests, fee, body.payer);
 
+  // Read the wallet book before anything is written, so that a failure leaves nothing behind.
+  const funds =
+    body.payer === undefined
+      ? undefined
+      : await checkWalletFunds(
+          ctx,
+          principal.accountId,
+          body.payer,
+          (requests[0] as RequestRecord).network,
+          built.payments.map((payment) => ({
+            token: payment.token,
+            amount: payment.amount + payment.feeAmount,
+          })),
+          built.approvals.length + 1,
+        );
   if (body.requests) {
     const now = ctx.clock.now().toISOString();
     await ctx.store.withTransaction(async (tx) => {
@@ -92,5 +108,17 @@ export async function createBatchPayout(
     });
   }
 
-  return toBatchAnswer(built);
+  const answer = {
+    ...toBatchAnswer(built),
+    requests: requests.map((request) => ({
+      requestId: request.requestId,
+      paymentReference: request.paymentReference,
+      payee: request.payee,
+      amount: request.invoiceAmount,
+      invoiceCurrency: request.invoiceCurrency,
+      paymentCurrency: request.paymentCurrency,
+    })),
+  };
+  if (funds === undefined) return answer;
+  return { ...answer, metadata: { ...funds, canMakePayment: funds.hasEnoughBalance && funds.hasEnoughGas } };
 }

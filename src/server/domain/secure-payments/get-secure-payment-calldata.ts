@@ -42,6 +42,8 @@ export async function getSecurePaymentCalldata(
       transactions: calldata.transactions,
       feeBundle: null,
       metadata: calldata.metadata,
+      paymentReference: only.paymentReference,
+      flow: record.kind === "payout" ? "outgoing" : "incoming",
     };
   }
 

@@ -212,6 +212,7 @@ const placeholderRequestId = `01${"0".repeat(63)}1`;
 const placeholderOriginalId = `01${"0".repeat(63)}2`;
 const placeholderTxHash = `0x${"0".repeat(64)}`;
 const placeholderWallet = `0x${"0".repeat(39)}1`;
+const placeholderToken = "0".repeat(26);
 
 /** The body of a test delivery: placeholder values a receiver must not act on. */
 export function buildTestPayload(event: WebhookEventName, now: Date): Record<string, unknown> {
@@ -271,6 +272,18 @@ export function buildTestPayload(event: WebhookEventName, now: Date): Record<str
         clientUserId: "test-payer",
         status: "approved",
         timestamp,
+      };
+    case "secure_payment.user_event":
+      return {
+        event,
+        userEvent: "wallet_connected",
+        securePaymentToken: placeholderToken,
+        requestId: placeholderRequestId,
+        requestIds: [placeholderRequestId],
+        clientId: "test-client-id",
+        occurredAt: timestamp,
+        timestamp,
+        properties: {},
       };
     default:
       return {

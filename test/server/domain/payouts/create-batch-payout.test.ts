@@ -52,7 +52,11 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
     });
     expect(answer.status).toBe(201);
     expect(schemaErrors("BatchPayout", answer.body)).toBe("");
-    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(Object.keys(answer.body)).toEqual([
+      "ERC20ApprovalTransactions",
+      "batchPaymentTransaction",
+      "requests",
+    ]);
     const [approval] = answer.body.ERC20ApprovalTransactions;
     expect(approval.to).toBe(usdc.address);
     expect(approval.value).toBe(0);
@@ -75,16 +79,41 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
       [payee, 125_000_000n, [usdc.address], 1_250_000n],
       [getAddress(otherPayee), 80_500_000n, [usdc.address], 805_000n],
     ]);
-    // The requests exist now, under the payment references the calldata carries.
+    // The requests exist now, under the payment references the calldata carries, and the answer
+    // names each, in the order of the batch.
+    const created = [];
     for (const detail of details) {
       const request = await server.server.store.requests.first("paymentReference", detail.paymentReference);
       expect(request?.payee.toLowerCase()).toBe(detail.recipient.toLowerCase());
+      created.push(request);
     }
+    expect(answer.body.requests).toEqual([
+      {
+        requestId: created[0]?.requestId,
+        paymentReference: details[0]?.paymentReference,
+        payee,
+        amount: "125.00",
+        invoiceCurrency: "USD",
+        paymentCurrency: "USDC-base",
+      },
+      {
+        requestId: created[1]?.requestId,
+        paymentReference: details[1]?.paymentReference,
+        payee: otherPayee,
+        amount: "80.50",
+        invoiceCurrency: "USD",
+        paymentCurrency: "USDC-base",
+      },
+    ]);
   });
 
   it("answers batchPaymentTransaction and an empty approval list for native payments, with their total as value", async () => {
     const answer = await batch({ requests: [nativeItem("0.01"), nativeItem("0.02")] });
-    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(Object.keys(answer.body)).toEqual([
+      "ERC20ApprovalTransactions",
+      "batchPaymentTransaction",
+      "requests",
+    ]);
     expect(answer.body.ERC20ApprovalTransactions).toEqual([]);
     const payment = answer.body.batchPaymentTransaction;
     expect(BigInt(payment.value.hex)).toBe(30_000_000_000_000_000n);
@@ -95,7 +124,19 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
   it("answers a single batchPaymentTransaction when ERC-20 and native payments mix", async () => {
     const { requestIds } = await createSecurePayment(server, [usdcOnBase("125.00"), nativeItem("0.02")]);
     const answer = await batch({ requestIds, payer, feePercentage: "1", feeAddress });
-    expect(Object.keys(answer.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(Object.keys(answer.body)).toEqual([
+      "ERC20ApprovalTransactions",
+      "batchPaymentTransaction",
+      "requests",
+      "metadata",
+    ]);
+    expect(answer.body.requests.map((item: { requestId: string }) => item.requestId)).toEqual(requestIds);
+    // The payer's wallet book holds nothing: it cannot pay.
+    expect(answer.body.metadata).toEqual({
+      hasEnoughBalance: false,
+      hasEnoughGas: false,
+      canMakePayment: false,
+    });
     const payment = answer.body.batchPaymentTransaction;
     expect(payment.value).toEqual({ type: "BigNumber", hex: "0x47c3cb00768000" });
     const built = buildBatchPaymentTransactions({
@@ -155,7 +196,12 @@ describe("createBatchPayout (POST /v2/payouts/batch)", () => {
       },
     });
     const none = await batch({ requests: items, payer });
-    expect(Object.keys(none.body)).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(Object.keys(none.body)).toEqual([
+      "ERC20ApprovalTransactions",
+      "batchPaymentTransaction",
+      "requests",
+      "metadata",
+    ]);
     expect(none.body.ERC20ApprovalTransactions).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
   browserOrigin,
   createSecurePayment,
   feeAddress,
+  payee,
   payer,
   problemErrors,
   schemaErrors,
@@ -62,18 +63,39 @@ describe("getSecurePaymentCalldata (GET /v2/secure-payments/{token}/pay)", () =>
     expect(answer.status).toBe(200);
     expect(schemaErrors("SecurePaymentSingleCalldata", answer.body)).toBe("");
     const direct = await server.call("GET", `/v2/request/${requestIds[0]}/pay?wallet=${payer}`);
+    const request = await server.call("GET", `/v2/request/${requestIds[0]}`);
     expect(answer.body).toEqual({
       paymentType: "single",
       transactions: direct.body.transactions,
       feeBundle: null,
       metadata: { ...direct.body.metadata, paymentTransactionIndex: 1 },
+      paymentReference: request.body.paymentReference,
+      flow: "incoming",
     });
+    expect(answer.body.paymentReference).toMatch(/^0x[0-9a-f]{16}$/);
+    // The payment transaction carries that reference on chain.
+    const { args } = decodeFunctionData({ abi: erc20FeeProxyAbi, data: answer.body.transactions[1].data });
+    expect(args[3]).toBe(answer.body.paymentReference);
     expect(answer.body.metadata).toMatchObject({
       stepsRequired: 2,
       needsApproval: true,
       approvalTransactionIndex: 0,
     });
     expect(answer.body.transactions[1].to).toBe(getOfficialContracts("base")?.erc20FeeProxy);
+  });
+
+  it("answers flow outgoing for a payout link, with its request's payment reference", async () => {
+    const created = await server.call("POST", "/v2/secure-payments/payouts", {
+      body: { recipient: payee, network: "base", currency: "USDC-base", amount: "40" },
+    });
+    expect(created.status).toBe(201);
+    const answer = await payCalldata(created.body.token, `?wallet=${payer}`);
+    const request = await server.call("GET", `/v2/request/${created.body.requestIds[0]}`);
+    expect([answer.body.paymentType, answer.body.flow, answer.body.paymentReference]).toEqual([
+      "single",
+      "outgoing",
+      request.body.paymentReference,
+    ]);
   });
 
   it("leaves the approval out once the wallet book's allowance covers the payment, and pays what is left", async () => {
