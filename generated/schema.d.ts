@@ -1167,6 +1167,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/transaction-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a wallet's transaction history
+         * @description One page of a wallet's transfers, newest first: what it received (`incoming`) and what it
+         *     paid (`outgoing`) through the caller's requests. An EVM address is read on Base in USDC
+         *     (`USDC-base`); a TRON address (`T` followed by 33 base58 characters) on TRON in USDT
+         *     (`USDT-tron`). Other payments of the wallet do not show.
+         *
+         *     Called from a browser with a client ID and its `Origin`; an API key is not accepted. A
+         *     payment the sandbox recorded on the same network has one transaction, so `sourceTxHash` and
+         *     `destinationTxHash` are the same hash.
+         */
+        get: operations["getTransactionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/dashboard/requests/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export your requests as CSV
+         * @description Every request of the caller's account in one direction, as a CSV file, newest first:
+         *     `flow=incoming` exports the requests the account is paid through (created with
+         *     `POST /v2/request` or a secure payment), `flow=outgoing` those it pays (payouts, batch
+         *     payouts, payout links and the periods of recurring payouts).
+         *
+         *     The first line names the columns: `requestId`, `paymentReference`, `createdAt`, `status`,
+         *     `reference`, `payee`, `payer`, `network`, `invoiceAmount`, `invoiceCurrency`,
+         *     `paymentCurrency`, `amountDue`, `amountPaid`, `lastPaidAt` and `txHashes`. Amounts are
+         *     decimal amounts of `paymentCurrency` (`amountDue` is what the request asks in all);
+         *     `txHashes` lists the transactions of the request's payments, oldest first, separated by
+         *     spaces; an empty cell is a value the request does not have. Fields are quoted as RFC 4180
+         *     says, and a cell that a spreadsheet would read as a formula (beginning with `=`, `+`, `-`,
+         *     `@`, a tab or a carriage return) is written after an apostrophe.
+         */
+        get: operations["exportRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service is up
+         * @description Answers `200` while the service accepts requests, for load balancers and uptime monitors.
+         *     It takes no credential and reads nothing stored, so it answers even while the database is
+         *     unavailable; it says nothing about the caller's account.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock": {
         parameters: {
             query?: never;
@@ -5243,6 +5324,86 @@ export interface components {
          */
         PayeeDestinationKey: components["schemas"]["PayeeDestinationId"] | string;
         /**
+         * TransactionHistoryItem
+         * @description One transfer into or out of the wallet asked about.
+         * @example {
+         *       "type": "incoming",
+         *       "timestamp": "2026-04-03T10:00:00.000Z",
+         *       "from": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984",
+         *       "to": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amountReceived": "50",
+         *       "amountPaid": "50",
+         *       "paymentCurrency": "USDC",
+         *       "receivingCurrency": "USDC",
+         *       "paymentChain": "base",
+         *       "receivingChain": "base",
+         *       "sourceTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "destinationTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b"
+         *     }
+         */
+        TransactionHistoryItem: {
+            /**
+             * @description `incoming` when the wallet received the transfer, `outgoing` when it paid it.
+             * @enum {string}
+             */
+            type: "incoming" | "outgoing";
+            /**
+             * Format: date-time
+             * @description When the transfer was recorded (UTC).
+             */
+            timestamp: string;
+            /** @description The wallet that paid, when known. */
+            from?: string;
+            /** @description The wallet that was paid. */
+            to?: string;
+            /** @description What the payee received, in `receivingCurrency`. */
+            amountReceived?: components["schemas"]["DecimalAmount"];
+            /** @description What the payer paid, in `paymentCurrency`. */
+            amountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the token paid. */
+            paymentCurrency?: string;
+            /** @description The symbol of the token received. */
+            receivingCurrency?: string;
+            /** @description The network the payer paid on. */
+            paymentChain?: string;
+            /** @description The network the payee was paid on. */
+            receivingChain?: string;
+            /** @description The transaction on the payer's network. */
+            sourceTxHash: string;
+            /** @description The transaction on the payee's network; the same as `sourceTxHash` for a same-network transfer. */
+            destinationTxHash: string;
+        };
+        /**
+         * TransactionHistoryPage
+         * @description One page of a wallet's transfers, newest first, with the page's position.
+         */
+        TransactionHistoryPage: {
+            /** @description The transfers of this page. */
+            transactions: components["schemas"]["TransactionHistoryItem"][];
+            /** @description Where this page sits among all the wallet's transfers. */
+            pagination: {
+                /** @description How many transfers the wallet has in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many transfers were skipped before this page. */
+                offset: number;
+                /** @description Whether more transfers follow this page. */
+                hasMore: boolean;
+            };
+        };
+        /**
+         * HealthStatus
+         * @description The service's own view of whether it answers.
+         */
+        HealthStatus: {
+            /**
+             * @description Always `ok` in a `200` answer.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
          *     expiry, timestamps, rate-limit windows. It follows real time, shifted by `offsetSeconds`.
@@ -6791,6 +6952,9 @@ export type PayeeDestinationSigningData = components['schemas']['PayeeDestinatio
 export type PayeeDestination = components['schemas']['PayeeDestination'];
 export type PayeeDestinationSignature = components['schemas']['PayeeDestinationSignature'];
 export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
+export type TransactionHistoryItem = components['schemas']['TransactionHistoryItem'];
+export type TransactionHistoryPage = components['schemas']['TransactionHistoryPage'];
+export type HealthStatus = components['schemas']['HealthStatus'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
@@ -8926,6 +9090,106 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransactionHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description The wallet, an EVM address or a TRON address.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                address: string;
+                /**
+                 * @description The largest number of transfers in the page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description How many transfers to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the wallet's transfers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionHistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportRequests: {
+        parameters: {
+            query: {
+                /**
+                 * @description `incoming` for the requests the account is paid through, `outgoing` for those it pays.
+                 * @example incoming
+                 */
+                flow: "incoming" | "outgoing";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -67,6 +67,8 @@ export interface SpecOperation {
   credentials: string[][];
   acceptsApiKey: boolean;
   acceptsClientId: boolean;
+  /** Whether the operation takes no credential at all (`security: []`), as the health check. */
+  needsNoCredential: boolean;
 }
 
 /** The header each security scheme of `securitySchemeNames` is sent in, in lower case. */
@@ -213,6 +215,7 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
             (set) => set.length === 1 && set[0] === securitySchemeNames.apiKey,
           ),
           acceptsClientId: requirements.some((set) => set.includes(securitySchemeNames.clientId)),
+          needsNoCredential: kind === "path" && requirements.length === 0,
         });
       }
     }

@@ -71,7 +71,9 @@ function rejectFirst(
   const key = request.headers["x-api-key"];
   const client = request.headers["x-client-id"];
   const origin = request.headers.origin;
-  if (key !== undefined) {
+  if (operation.needsNoCredential) {
+    // The health check answers anyone: no credential is checked.
+  } else if (key !== undefined) {
     if (key !== apiKey || !operation.acceptsApiKey) return [401, "Unauthorized", "unknown API key"];
   } else if (client !== undefined && operation.acceptsClientId) {
     if (client !== clientId || origin === undefined)
@@ -113,6 +115,7 @@ function rejectFirst(
 
 /** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
 function upstreamCredentials(route: Route | undefined): Record<string, string> {
+  if (route?.operation.needsNoCredential) return {};
   if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
   return { "x-client-id": "any", origin: allowedOrigin };
 }

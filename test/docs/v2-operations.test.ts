@@ -31,9 +31,9 @@ const rows = tableRows();
 const served = readPathOperations().filter((operation) => operation.key.startsWith("/v2/"));
 
 describe("docs/v2-operations.md", () => {
-  it("lists the service's 41 v2 operations once each", () => {
-    expect(rows).toHaveLength(41);
-    expect(new Set(rows.map((row) => `${row.method} ${row.path}`)).size).toBe(41);
+  it("lists the service's 41 v2 operations of 0.13.0, and those 0.31.0 adds, once each", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(41);
+    expect(new Set(rows.map((row) => `${row.method} ${row.path}`)).size).toBe(rows.length);
   });
 
   it("marks served exactly the v2 operations of the spec, with their operationIds", () => {

@@ -372,8 +372,8 @@ export const operations: OperationCheck[] = [
 ];
 
 /**
- * Operations the given spec does not show but the service's published contract (version 0.13.0)
- * has, and that payreq serves too. Their facts come from that contract, not from the given spec.
+ * Operations the given spec does not show but the service's published contract (version 0.13.0,
+ * or 0.31.0 where marked) has, and that payreq serves too. Their facts come from that contract, not from the given spec.
  */
 export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
   { method: "post", path: "/v2/request" },
@@ -409,6 +409,10 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/{token}/refresh-step-transaction" },
   { method: "post", path: "/v2/secure-payments/multicall-payouts" },
   { method: "get", path: "/v2/secure-payments/multicall-payouts/{token}" },
+  // Published in 0.31.0.
+  { method: "get", path: "/v2/health" },
+  { method: "get", path: "/v2/transaction-history" },
+  { method: "get", path: "/v2/dashboard/requests/export" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -7,6 +7,8 @@ import {
 } from "../domain/client-ids/client-ids.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
+import { exportRequests } from "../domain/dashboard/export-requests.ts";
+import { getHealth } from "../domain/health/get-health.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
@@ -58,6 +60,7 @@ import { previewSecurePaymentFees } from "../domain/secure-payments/preview-secu
 import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secure-payment-intent.ts";
 import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import type { OperationHandlers } from "../domain/shared/operation-types.ts";
+import { getTransactionHistory } from "../domain/transaction-history/get-transaction-history.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,
@@ -93,6 +96,9 @@ export const operationHandlers: OperationHandlers = {
   getPayCalldata,
   sendPaymentIntent,
   searchPayments,
+  getTransactionHistory,
+  exportRequests,
+  getHealth: { stateless: getHealth },
   createSecurePayment,
   createPayoutSecurePayment,
   createBatchPayoutSecurePayment,

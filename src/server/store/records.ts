@@ -79,6 +79,11 @@ export interface RequestRecord {
   originalRequestPaymentReference?: string | null;
   /** The recurring payment whose period this request pays; absent or null otherwise. */
   recurringPaymentId?: string | null;
+  /**
+   * `outgoing` when the account pays the request (a payout, a payout link, a recurring payout's
+   * period); absent or `incoming` when the account is paid through it.
+   */
+  flow?: "incoming" | "outgoing";
 }
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];

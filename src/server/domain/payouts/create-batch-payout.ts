@@ -73,6 +73,7 @@ export async function createBatchPayout(
         now,
         securePaymentToken: null,
         clientId: callerClientId(principal),
+        flow: "outgoing",
       }),
     );
   } else {
