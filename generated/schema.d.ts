@@ -1226,6 +1226,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a payment journey
+         * @description Creates a journey: a tracking id (`journeyId`, a ULID) for one payment's way across several
+         *     processors (an exchange, a bridge, a bank). Copy it into the reference or memo of every hop
+         *     of the payment; each processor then reports its step with
+         *     `POST /v2/journey/{journeyId}`, and `GET /v2/journey/{journeyId}` shows the timeline.
+         *
+         *     A journey may name one of the caller's requests in `requestId`; another account's request,
+         *     like an unknown one, answers `400` naming `/body/requestId`. Journeys belong to the account
+         *     that created them.
+         */
+        post: operations["createJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/journey/{journeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment journey's timeline
+         * @description The journey and every step reported for it, ordered by when each step was processed
+         *     (`processedAt`), then by when it was reported; `stepIndex` counts from 1 in that order. A
+         *     processor that never reported leaves no step. Another account's journey answers `404`, as an
+         *     unknown one.
+         */
+        get: operations["getJourney"];
+        put?: never;
+        /**
+         * Report a step of a payment journey
+         * @description A processor reports one step (hop) of a payment: its status, amount and when it was
+         *     processed (`processedAt`, UTC ending in `Z`), and as much else as it knows. The path takes the
+         *     journey's id, or the `txReference` of a step already reported in the journey, so that the
+         *     next processor can report with the only reference it saw. The step is kept with the caller's
+         *     account as its `processorId`.
+         *
+         *     The journey must be one of the caller's: another account's, or a reference no step of the
+         *     caller's journeys has, answers `404`.
+         */
+        post: operations["createJourneyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/health": {
         parameters: {
             query?: never;
@@ -5393,6 +5454,134 @@ export interface components {
             };
         };
         /**
+         * CreateJourneyRequest
+         * @description What a new journey is about; an empty object starts a journey of no request.
+         */
+        CreateJourneyRequest: {
+            /** @description One of the caller's requests, whose payment the journey follows. */
+            requestId?: components["schemas"]["RequestId"];
+        };
+        /**
+         * JourneyCreated
+         * @description The new journey's tracking id.
+         */
+        JourneyCreated: {
+            /** @description The tracking id to copy into the reference of every hop of the payment. */
+            journeyId: components["schemas"]["Ulid"];
+        };
+        /**
+         * JourneyQueryId
+         * @description A journey's id (a ULID), or, where an operation says so, the `txReference` of one of its steps.
+         * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+         */
+        JourneyQueryId: string;
+        /**
+         * JourneyEvent
+         * @description One reported step of a journey, in the journey's timeline.
+         * @example {
+         *       "id": "01KMA2R1C5E8G2J5M8P1S4V7Y0",
+         *       "stepIndex": 1,
+         *       "processorId": "acct_sandbox",
+         *       "status": "PENDING",
+         *       "amount": "500.00",
+         *       "processedAt": "2026-04-10T13:00:00Z"
+         *     }
+         */
+        JourneyEvent: {
+            /** @description The step's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The step's place in the timeline, from 1. */
+            stepIndex: number;
+            /** @description The account that reported the step (payreq always sends it; the service's published timeline leaves it out). */
+            processorId?: string;
+            /** @description The step's status, as reported. */
+            status: string;
+            /** @description The amount the step moved. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency of `amount`, when reported. */
+            currency?: string;
+            /** @description The step's transaction reference, when reported. */
+            txReference?: string;
+            /**
+             * Format: date-time
+             * @description When the step was processed (UTC).
+             */
+            processedAt: string;
+            /** @description The processor's own record of the step, when reported. */
+            rawPayload?: unknown;
+            /** @description The processor the payment went to next, when reported. */
+            nextProcessorId?: string;
+        };
+        /**
+         * Journey
+         * @description A payment journey and its timeline.
+         */
+        Journey: {
+            /** @description The journey's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The request the journey follows; null for a journey of no request. */
+            requestId: components["schemas"]["RequestId"] | null;
+            /**
+             * Format: date-time
+             * @description When the journey was created (UTC).
+             */
+            createdAt: string;
+            /** @description The reported steps, in timeline order. */
+            events: components["schemas"]["JourneyEvent"][];
+        };
+        /**
+         * JourneyEventReport
+         * @description One step of a payment, as the processor that handled it reports it.
+         */
+        JourneyEventReport: {
+            /** @description The step's status in the processor's words, such as `PENDING` or `COMPLETED`. */
+            status: string;
+            /** @description The amount the step moved, in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the processor handled the step, in UTC ending in `Z`.
+             */
+            processedAt: string;
+            /** @description The currency of `amount`, such as `USDT` or `EUR`. */
+            currency?: string;
+            /** @description The step's transaction reference (a hash, a bank reference); a later report may name the journey by it. */
+            txReference?: string;
+            /** @description The processor's own record of the step, kept as sent (any JSON value). */
+            rawPayload?: unknown;
+            /** @description The processor the payment goes to next, when known. */
+            nextProcessorId?: string;
+        };
+        /**
+         * JourneyEventRecorded
+         * @description A step just recorded, with the journey it joined.
+         */
+        JourneyEventRecorded: {
+            /** @description The step's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The journey the step joined. */
+            journeyId: components["schemas"]["Ulid"];
+            /** @description The account that reported the step (the caller). */
+            processorId: string;
+            /** @description The step's status, as reported. */
+            status: string;
+            /** @description The amount the step moved. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency of `amount`, when reported. */
+            currency?: string;
+            /** @description The step's transaction reference, when reported. */
+            txReference?: string;
+            /**
+             * Format: date-time
+             * @description When the step was processed (UTC).
+             */
+            processedAt: string;
+            /** @description The processor's own record of the step, when reported. */
+            rawPayload?: unknown;
+            /** @description The processor the payment goes to next, when reported. */
+            nextProcessorId?: string;
+        };
+        /**
          * HealthStatus
          * @description The service's own view of whether it answers.
          */
@@ -6954,6 +7143,13 @@ export type PayeeDestinationSignature = components['schemas']['PayeeDestinationS
 export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
 export type TransactionHistoryItem = components['schemas']['TransactionHistoryItem'];
 export type TransactionHistoryPage = components['schemas']['TransactionHistoryPage'];
+export type CreateJourneyRequest = components['schemas']['CreateJourneyRequest'];
+export type JourneyCreated = components['schemas']['JourneyCreated'];
+export type JourneyQueryId = components['schemas']['JourneyQueryId'];
+export type JourneyEvent = components['schemas']['JourneyEvent'];
+export type Journey = components['schemas']['Journey'];
+export type JourneyEventReport = components['schemas']['JourneyEventReport'];
+export type JourneyEventRecorded = components['schemas']['JourneyEventRecorded'];
 export type HealthStatus = components['schemas']['HealthStatus'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
@@ -9165,6 +9361,110 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJourneyRequest"];
+            };
+        };
+        responses: {
+            /** @description The journey was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journey's id.
+                 * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+                 */
+                journeyId: components["schemas"]["JourneyQueryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journey with its steps. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Journey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJourneyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journey's id, or the `txReference` of a step already reported in it.
+                 * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+                 */
+                journeyId: components["schemas"]["JourneyQueryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JourneyEventReport"];
+            };
+        };
+        responses: {
+            /** @description The step was recorded. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyEventRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

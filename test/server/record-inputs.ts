@@ -18,7 +18,9 @@ export type RecordKind =
   | "signingNonce"
   | "webhookEndpoint"
   | "webhookDelivery"
-  | "webhookEvent";
+  | "webhookEvent"
+  | "journey"
+  | "commercePayment";
 
 /** One input of an operation: a path or query parameter, or a body member at `pointer`. */
 export interface OperationInput {
@@ -64,6 +66,11 @@ const idPaths: [prefix: string, kind: RecordKind][] = [
  * take a record id without this table saying which record it is.
  */
 const rules: Rule[] = [
+  {
+    name: "requestId",
+    in: "path",
+    kind: (operation) => (operation.key.startsWith("/v2/commerce-payments/") ? "commercePayment" : "request"),
+  },
   { name: "requestId", kind: "request" },
   { name: "requestIds", kind: "request" },
   { name: "originalRequestId", kind: "request" },
@@ -94,6 +101,11 @@ const rules: Rule[] = [
   { name: "endpointId", kind: "webhookEndpoint" },
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
+  { name: "journeyId", in: "path", kind: "journey" },
+  { name: "txReference", in: "body", none: "the transaction reference of a step being reported" },
+  { name: "nextProcessorId", none: "the name of a processor, not a record" },
+  { name: "merchantId", none: "the integrator's own name for a merchant, not a record" },
+  { name: "address", in: "query", none: "a wallet: the history reads the caller's own requests only" },
   { name: "token", none: "a currency symbol" },
   { name: "sourceToken", none: "a currency symbol" },
   { name: "txHash", in: "body", none: "the hash of a transaction being reported" },

@@ -413,6 +413,9 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "get", path: "/v2/health" },
   { method: "get", path: "/v2/transaction-history" },
   { method: "get", path: "/v2/dashboard/requests/export" },
+  { method: "post", path: "/v2/journey" },
+  { method: "get", path: "/v2/journey/{journeyId}" },
+  { method: "post", path: "/v2/journey/{journeyId}" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -9,6 +9,9 @@ import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currenci
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
 import { exportRequests } from "../domain/dashboard/export-requests.ts";
 import { getHealth } from "../domain/health/get-health.ts";
+import { createJourney } from "../domain/journeys/create-journey.ts";
+import { createJourneyEvent } from "../domain/journeys/create-journey-event.ts";
+import { getJourney } from "../domain/journeys/get-journey.ts";
 import { getPayeeDestinationSigningData } from "../domain/payee-destinations/get-payee-destination-signing-data.ts";
 import {
   createPayeeDestination,
@@ -99,6 +102,10 @@ export const operationHandlers: OperationHandlers = {
   getTransactionHistory,
   exportRequests,
   getHealth: { stateless: getHealth },
+  // Journeys
+  createJourney,
+  getJourney,
+  createJourneyEvent,
   createSecurePayment,
   createPayoutSecurePayment,
   createBatchPayoutSecurePayment,

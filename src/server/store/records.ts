@@ -86,6 +86,35 @@ export interface RequestRecord {
   flow?: "incoming" | "outgoing";
 }
 
+/** A payment journey: a tracking id that processors report the steps of one payment under. */
+export interface JourneyRecord {
+  id: string;
+  accountId: string;
+  /** The caller's request the journey follows; null for a journey of no request. */
+  requestId: string | null;
+  createdAt: string;
+}
+
+/** One reported step of a journey, kept as the processor sent it. */
+export interface JourneyEventRecord {
+  id: string;
+  accountId: string;
+  journeyId: string;
+  /** The account that reported the step. */
+  processorId: string;
+  status: string;
+  amount: string;
+  currency: string | null;
+  /** Null when the step has none; a later report may name the journey by it. */
+  txReference: string | null;
+  processedAt: string;
+  /** Any JSON value; absent when none was sent. */
+  rawPayload?: unknown;
+  nextProcessorId: string | null;
+  /** When the step was reported: orders steps processed at the same instant. */
+  reportedAt: string;
+}
+
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
 export type SecurePaymentKind = "incoming" | "payout" | "multicall";

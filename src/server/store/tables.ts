@@ -1,5 +1,7 @@
 import type {
   ClientIdRecord,
+  JourneyEventRecord,
+  JourneyRecord,
   PayeeDestinationNonceRecord,
   PayeeDestinationRecord,
   PayerRecord,
@@ -99,6 +101,19 @@ export const storeTables = {
     sqlName: "sandbox_clocks",
     key: ["accountId"],
     lookups: {},
+  }),
+  /** Payment journeys, each of one account. */
+  journeys: declareTable<JourneyRecord>()({ sqlName: "journeys", key: ["id"], lookups: {} }),
+  /** The reported steps of journeys. */
+  journeyEvents: declareTable<JourneyEventRecord>()({
+    sqlName: "journey_events",
+    key: ["id"],
+    lookups: {
+      /** A journey's steps, in the order they were reported. */
+      journey: { fields: ["journeyId"], listed: true },
+      /** The step of one of an account's journeys that has a transaction reference. */
+      txReference: { fields: ["accountId", "txReference"] },
+    },
   }),
   webhookEndpoints: declareTable<WebhookEndpointRecord>()({
     sqlName: "webhook_endpoints",
