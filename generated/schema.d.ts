@@ -1226,6 +1226,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/commerce-payments/authorize/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a commerce payment and its authorization calldata
+         * @description **Preview.** Creates a request for a commerce payment (an authorization held in escrow, captured later)
+         *     and answers the transaction that authorizes it: `authorizePayment` on Request Network's
+         *     ERC20CommerceEscrowWrapper, which holds the buyer's tokens in Base's Commerce Payments
+         *     AuthCaptureEscrow. The payment is then `PENDING`; `POST /v2/commerce-payments/{requestId}/authorize`
+         *     authorizes it. The buyer must first pre-approve the payment on the escrow's pre-approval
+         *     collector, which pulls the tokens.
+         *
+         *     `paymentCurrency` must be an ERC-20 currency on Base, where the wrapper is deployed (`400` naming
+         *     `/body/paymentCurrency` otherwise). `amount` must be above 0, `maxAmount` at least `amount`, and
+         *     the expiries in the future with `preApprovalExpiry` no later than `authorizationExpiry`; each
+         *     refusal names its field. `buyerAddress` is required: the escrow holds the buyer's own tokens.
+         */
+        post: operations["generateCommerceAuthorizeCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize a commerce payment
+         * @description **Preview.** Authorizes a `PENDING` commerce payment: on the service, the operator's smart account sends
+         *     the authorization once the buyer has pre-approved it. The sandbox sends nothing on chain: the
+         *     payment becomes `AUTHORIZED` at once, with a sandbox transaction hash. A payment that is not
+         *     `PENDING` answers `400` (`/problems/invalid-state`); another account's payment answers `404`.
+         */
+        post: operations["authorizeCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorized commerce payment
+         * @description **Preview.** Captures part or all of an `AUTHORIZED` payment for the merchant, less `feeBps` of it for
+         *     `feeReceiver`. The sandbox records the capture at once as a payment of the request (its
+         *     webhooks follow): the payment stays `AUTHORIZED` while some of the hold is left, and becomes
+         *     `PAID` once all of it is captured. `captureAmount` above what is left answers `400` naming
+         *     `/body/captureAmount`; `feeBps` above 0 without `feeReceiver` answers `400` naming
+         *     `/body/feeReceiver`; a payment that is not `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["captureCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/capture/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build the calldata of a capture
+         * @description **Preview.** The transaction that captures part or all of an `AUTHORIZED` payment: `capturePayment` on the
+         *     escrow wrapper, which only the payment's `operator` may send. It changes nothing: the same checks
+         *     as `POST /v2/commerce-payments/{requestId}/capture` apply.
+         */
+        post: operations["generateCommerceCaptureCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an authorized commerce payment
+         * @description **Preview.** Returns what is left of an `AUTHORIZED` payment's hold to the buyer; the payment becomes
+         *     `VOIDED` (what was captured before stays captured). The sandbox records it at once. A payment
+         *     that is not `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["voidCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/void/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build the calldata of a void
+         * @description **Preview.** The transaction that voids an `AUTHORIZED` payment: `voidPayment` on the escrow wrapper,
+         *     which only the payment's `operator` may send. It changes nothing; a payment that is not
+         *     `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["generateCommerceVoidCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a commerce payment
+         * @description **Preview.** The payment's status, parties, amounts and deadlines, what may happen next, and its history.
+         */
+        get: operations["getCommercePaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/journey": {
         parameters: {
             query?: never;
@@ -5454,6 +5618,221 @@ export interface components {
             };
         };
         /**
+         * CommerceAuthorizeCalldataRequest
+         * @description A commerce payment to hold in escrow for a merchant, in base units of an ERC-20 token on Base.
+         */
+        CommerceAuthorizeCalldataRequest: {
+            /** @description The integrator's own identifier of the merchant. */
+            merchantId: string;
+            /** @description The merchant's wallet, paid when the payment is captured. */
+            merchantAddress: components["schemas"]["EvmAddress"];
+            /** @description The buyer's wallet, whose tokens the escrow holds. Required here; see the operation. */
+            buyerAddress: components["schemas"]["EvmAddress"];
+            /** @description The amount to authorize, in base units of the token (`1000000` is 1 USDC). */
+            amount: components["schemas"]["UintString"];
+            /** @description An ERC-20 currency on Base, such as `USDC-base`. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description The most the buyer pre-approves, in base units; `amount` by default, and never less. */
+            maxAmount?: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the buyer's pre-approval may be used; one day from now by default. */
+            preApprovalExpiry?: number;
+            /** @description Unix seconds until which the payment may be captured; two days from now by default. */
+            authorizationExpiry?: number;
+        };
+        /**
+         * CommerceAuthorizeCalldata
+         * @description The new commerce payment's request and the transaction that authorizes it: a call of
+         *     `authorizePayment` on Request Network's commerce escrow wrapper, with value `0`.
+         */
+        CommerceAuthorizeCalldata: {
+            /** @description The request created for the payment; the commerce payment operations take it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The request's payment reference, which the escrow wrapper keys the payment by. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The escrow wrapper contract. */
+            to: components["schemas"]["EvmAddress"];
+            /** @description The ABI-encoded `authorizePayment` call. */
+            data: components["schemas"]["HexData"];
+            /**
+             * @description The native value to send, always `0`.
+             * @constant
+             */
+            value: "0";
+            /** @description What the transaction does, for people. */
+            description: string;
+        };
+        /**
+         * CommercePaymentStatus
+         * @description Where a commerce payment stands. The sandbox reaches `PENDING` (calldata made, not yet
+         *     authorized), `AUTHORIZED` (funds held in escrow; also after a partial capture), `PAID` (all of
+         *     the authorized amount captured) and `VOIDED` (the rest of the hold returned to the payer). The
+         *     service also answers the states of a transaction in flight (`AUTHORIZING`, `CAPTURING`,
+         *     `VOIDING`, `REFUNDING`) and the later ones (`REFUNDED`, `PARTIALLY_REFUNDED`, `EXPIRED`,
+         *     `RECLAIMED`, `FAILED`).
+         * @example AUTHORIZED
+         * @enum {string}
+         */
+        CommercePaymentStatus: "PENDING" | "AUTHORIZING" | "AUTHORIZED" | "CAPTURING" | "PAID" | "VOIDING" | "VOIDED" | "REFUNDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "EXPIRED" | "RECLAIMED" | "FAILED";
+        /**
+         * CommerceAuthorizationResult
+         * @description The commerce payment after the authorization, with the sandbox transaction that made it.
+         */
+        CommerceAuthorizationResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the authorization. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the authorization; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units authorized. */
+            amount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommerceCaptureRequest
+         * @description How much of an authorized payment to capture, and the platform fee taken from it.
+         */
+        CommerceCaptureRequest: {
+            /** @description Base units to capture; at most what is still authorized and not captured. */
+            captureAmount: components["schemas"]["UintString"];
+            /** @description A fee in basis points of `captureAmount`, paid by the merchant (`100` is 1%); 0 by default. */
+            feeBps?: number;
+            /** @description The wallet that receives the fee; required when `feeBps` is above 0. */
+            feeReceiver?: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CommerceCaptureResult
+         * @description The commerce payment after the capture, with the sandbox transaction that made it.
+         */
+        CommerceCaptureResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the capture. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the capture; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units captured. */
+            captureAmount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommerceEscrowCalldata
+         * @description A transaction on the escrow wrapper that the payment's operator sends.
+         */
+        CommerceEscrowCalldata: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The ABI-encoded call. */
+            calldata: components["schemas"]["HexData"];
+            /** @description The escrow wrapper contract. */
+            to: components["schemas"]["EvmAddress"];
+            /**
+             * @description The native value to send, always `0`.
+             * @constant
+             */
+            value: "0";
+            /** @description The only account the wrapper lets send this call. */
+            operator: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CommerceVoidRequest
+         * @description Why an authorized payment is voided.
+         */
+        CommerceVoidRequest: {
+            /** @description The merchant's reason, kept with the payment. */
+            reason?: string;
+        };
+        /**
+         * CommerceVoidResult
+         * @description The commerce payment after the void, with the sandbox transaction that made it.
+         */
+        CommerceVoidResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the void. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the void; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units returned. */
+            voidedAmount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommercePaymentEvent
+         * @description One thing that happened to a commerce payment.
+         */
+        CommercePaymentEvent: {
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            type: "AUTHORIZED" | "CAPTURED" | "VOIDED" | "REFUNDED" | "EXPIRED" | "RECLAIMED" | "FAILED";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             */
+            timestamp: string;
+            /** @description The transaction that did it; in the sandbox a hash of no chain. */
+            transactionHash?: components["schemas"]["TxHash"];
+            /** @description The base units it moved. */
+            amount?: components["schemas"]["UintString"];
+        };
+        /**
+         * CommercePayment
+         * @description A commerce payment: its parties, amounts, deadlines, what may happen next, and its history.
+         */
+        CommercePayment: {
+            /** @description The payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description Where the payment stands. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The integrator's identifier of the merchant. */
+            merchantId?: string;
+            /** @description The buyer's wallet. */
+            payer: components["schemas"]["EvmAddress"];
+            /** @description The merchant's wallet. */
+            merchant: components["schemas"]["EvmAddress"];
+            /** @description The account that authorizes, captures and voids through the escrow wrapper. */
+            operator: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token held. */
+            token: components["schemas"]["EvmAddress"];
+            /** @description The token's currency id. */
+            paymentCurrency?: components["schemas"]["CurrencyId"];
+            /** @description The base units authorized. */
+            amount: components["schemas"]["UintString"];
+            /** @description The most the buyer pre-approved, in base units. */
+            maxAmount: components["schemas"]["UintString"];
+            /** @description The base units captured so far. */
+            capturedAmount: components["schemas"]["UintString"];
+            /** @description The base units returned to the buyer by a void. */
+            voidedAmount?: components["schemas"]["UintString"];
+            /** @description The base units refunded; always `0` in the sandbox. */
+            refundedAmount: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the pre-approval may be used. */
+            preApprovalExpiry: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the payment may be captured. */
+            authorizationExpiry: components["schemas"]["UintString"];
+            /** @description Unix seconds until which a capture may be refunded. */
+            refundExpiry: components["schemas"]["UintString"];
+            /** @description Whether a capture is possible now. */
+            canCapture: boolean;
+            /** @description Whether a void is possible now. */
+            canVoid: boolean;
+            /** @description Whether a refund is possible now; always false in the sandbox, which has no refunds. */
+            canRefund: boolean;
+            /** @description The reason given when the payment was voided. */
+            voidReason?: string;
+            /**
+             * Format: date-time
+             * @description When the payment was created (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the payment last changed (UTC).
+             */
+            updatedAt: string;
+            /** @description What happened to the payment, oldest first. */
+            events: components["schemas"]["CommercePaymentEvent"][];
+        };
+        /**
          * CreateJourneyRequest
          * @description What a new journey is about; an empty object starts a journey of no request.
          */
@@ -7143,6 +7522,17 @@ export type PayeeDestinationSignature = components['schemas']['PayeeDestinationS
 export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
 export type TransactionHistoryItem = components['schemas']['TransactionHistoryItem'];
 export type TransactionHistoryPage = components['schemas']['TransactionHistoryPage'];
+export type CommerceAuthorizeCalldataRequest = components['schemas']['CommerceAuthorizeCalldataRequest'];
+export type CommerceAuthorizeCalldata = components['schemas']['CommerceAuthorizeCalldata'];
+export type CommercePaymentStatus = components['schemas']['CommercePaymentStatus'];
+export type CommerceAuthorizationResult = components['schemas']['CommerceAuthorizationResult'];
+export type CommerceCaptureRequest = components['schemas']['CommerceCaptureRequest'];
+export type CommerceCaptureResult = components['schemas']['CommerceCaptureResult'];
+export type CommerceEscrowCalldata = components['schemas']['CommerceEscrowCalldata'];
+export type CommerceVoidRequest = components['schemas']['CommerceVoidRequest'];
+export type CommerceVoidResult = components['schemas']['CommerceVoidResult'];
+export type CommercePaymentEvent = components['schemas']['CommercePaymentEvent'];
+export type CommercePayment = components['schemas']['CommercePayment'];
 export type CreateJourneyRequest = components['schemas']['CreateJourneyRequest'];
 export type JourneyCreated = components['schemas']['JourneyCreated'];
 export type JourneyQueryId = components['schemas']['JourneyQueryId'];
@@ -9361,6 +9751,261 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceAuthorizeCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceAuthorizeCalldataRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment was created; send the transaction to authorize it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceAuthorizeCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    authorizeCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment is authorized. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceAuthorizationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    captureCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceCaptureRequest"];
+            };
+        };
+        responses: {
+            /** @description The capture is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceCaptureResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceCaptureCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceCaptureRequest"];
+            };
+        };
+        responses: {
+            /** @description The capture transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceEscrowCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CommerceVoidRequest"];
+            };
+        };
+        responses: {
+            /** @description The void is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceVoidResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceVoidCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The void transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceEscrowCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommercePaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercePayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -416,6 +416,13 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/journey" },
   { method: "get", path: "/v2/journey/{journeyId}" },
   { method: "post", path: "/v2/journey/{journeyId}" },
+  { method: "post", path: "/v2/commerce-payments/authorize/calldata" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/authorize" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/capture" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/capture/calldata" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/void" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/void/calldata" },
+  { method: "get", path: "/v2/commerce-payments/{requestId}/status" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -5,6 +5,15 @@ import {
   listClientIds,
   updateClientId,
 } from "../domain/client-ids/client-ids.ts";
+import {
+  authorizeCommercePayment,
+  captureCommercePayment,
+  generateCommerceCaptureCalldata,
+  generateCommerceVoidCalldata,
+  getCommercePaymentStatus,
+  voidCommercePayment,
+} from "../domain/commerce-payments/commerce-payments.ts";
+import { generateCommerceAuthorizeCalldata } from "../domain/commerce-payments/generate-commerce-authorize-calldata.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
 import { exportRequests } from "../domain/dashboard/export-requests.ts";
@@ -102,6 +111,14 @@ export const operationHandlers: OperationHandlers = {
   getTransactionHistory,
   exportRequests,
   getHealth: { stateless: getHealth },
+  // Commerce payments (preview)
+  generateCommerceAuthorizeCalldata,
+  authorizeCommercePayment,
+  captureCommercePayment,
+  generateCommerceCaptureCalldata,
+  voidCommercePayment,
+  generateCommerceVoidCalldata,
+  getCommercePaymentStatus,
   // Journeys
   createJourney,
   getJourney,

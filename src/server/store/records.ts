@@ -115,6 +115,44 @@ export interface JourneyEventRecord {
   reportedAt: string;
 }
 
+/** What happened to a commerce payment, oldest first. */
+export interface CommercePaymentEventRecord {
+  type: "AUTHORIZED" | "CAPTURED" | "VOIDED";
+  timestamp: string;
+  transactionHash: `0x${string}`;
+  /** Base units moved. */
+  amount: string;
+}
+
+/**
+ * A commerce payment (preview): an authorization held in escrow for the request of the same id,
+ * captured (in parts) or voided later. Amounts are base units; expiries Unix seconds.
+ */
+export interface CommercePaymentRecord {
+  requestId: string;
+  accountId: string;
+  merchantId: string;
+  network: string;
+  paymentCurrency: string;
+  token: `0x${string}`;
+  payer: `0x${string}`;
+  merchant: `0x${string}`;
+  operator: `0x${string}`;
+  paymentReference: `0x${string}`;
+  status: "PENDING" | "AUTHORIZED" | "PAID" | "VOIDED";
+  amount: string;
+  maxAmount: string;
+  capturedAmount: string;
+  voidedAmount: string;
+  preApprovalExpiry: string;
+  authorizationExpiry: string;
+  refundExpiry: string;
+  voidReason: string | null;
+  events: CommercePaymentEventRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];
 
 export type SecurePaymentKind = "incoming" | "payout" | "multicall";

@@ -1,5 +1,6 @@
 import type {
   ClientIdRecord,
+  CommercePaymentRecord,
   JourneyEventRecord,
   JourneyRecord,
   PayeeDestinationNonceRecord,
@@ -100,6 +101,12 @@ export const storeTables = {
   sandboxClocks: declareTable<SandboxClockRecord>()({
     sqlName: "sandbox_clocks",
     key: ["accountId"],
+    lookups: {},
+  }),
+  /** Commerce payments (preview), by the id of the request each was created with. */
+  commercePayments: declareTable<CommercePaymentRecord>()({
+    sqlName: "commerce_payments",
+    key: ["requestId"],
     lookups: {},
   }),
   /** Payment journeys, each of one account. */

@@ -56,6 +56,7 @@ const idTables = {
   securePayments: "secure payment",
   payeeDestinationNonces: "payee destination nonce",
   journeys: "journey",
+  commercePayments: "commerce payment of a request",
 } as const;
 type IdTableName = keyof typeof idTables;
 type RecordIn<N extends IdTableName> = NonNullable<Awaited<ReturnType<Store[N]["get"]>>>;
@@ -92,6 +93,8 @@ export const loadOwnWebhookDelivery = loadOwnById("webhookDeliveries");
 /** A payee destination signing session of the caller's account, by its nonce. */
 export const findOwnSigningNonce = findOwnById("payeeDestinationNonces");
 export const loadOwnJourney = loadOwnById("journeys");
+/** A commerce payment of the caller's, by the id of its request. */
+export const loadOwnCommercePayment = loadOwnById("commercePayments");
 export const findOwnJourney = findOwnById("journeys");
 
 /**
