@@ -36,7 +36,7 @@ export async function sendRequest(
 ): Promise<Exchange> {
   const url = buildUrl(baseUrl, operation, request);
   // The success's own media type first (text/csv for an export), then the JSON ones errors use.
-  const successTypes = Object.keys(operation.responses[String(operation.successStatus)]?.content ?? {});
+  const successTypes = Object.keys(operation.responses?.[String(operation.successStatus)]?.content ?? {});
   const accepted = [...new Set([...successTypes, "application/json", "application/problem+json"])];
   const allHeaders: Record<string, string> = { accept: accepted.join(", ") };
   Object.assign(allHeaders, request.headers, headers);
