@@ -1782,6 +1782,312 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/transaction-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a wallet's transaction history
+         * @description One page of a wallet's transfers, newest first: what it received (`incoming`) and what it
+         *     paid (`outgoing`) through the caller's requests. An EVM address is read on Base in USDC
+         *     (`USDC-base`); a TRON address (`T` followed by 33 base58 characters) on TRON in USDT
+         *     (`USDT-tron`). Other payments of the wallet do not show.
+         *
+         *     Called from a browser with a client ID and its `Origin`; an API key is not accepted. A
+         *     payment the sandbox recorded on the same network has one transaction, so `sourceTxHash` and
+         *     `destinationTxHash` are the same hash.
+         */
+        get: operations["getTransactionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/dashboard/requests/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export your requests as CSV
+         * @description Every request of the caller's account in one direction, as a CSV file, newest first:
+         *     `flow=incoming` exports the requests the account is paid through (created with
+         *     `POST /v2/request` or a secure payment), `flow=outgoing` those it pays (payouts, batch
+         *     payouts, payout links and the periods of recurring payouts).
+         *
+         *     The first line names the columns: `requestId`, `paymentReference`, `createdAt`, `status`,
+         *     `reference`, `payee`, `payer`, `network`, `invoiceAmount`, `invoiceCurrency`,
+         *     `paymentCurrency`, `amountDue`, `amountPaid`, `lastPaidAt` and `txHashes`. Amounts are
+         *     decimal amounts of `paymentCurrency` (`amountDue` is what the request asks in all);
+         *     `txHashes` lists the transactions of the request's payments, oldest first, separated by
+         *     spaces; an empty cell is a value the request does not have. Fields are quoted as RFC 4180
+         *     says, and a cell that a spreadsheet would read as a formula (beginning with `=`, `+`, `-`,
+         *     `@`, a tab or a carriage return) is written after an apostrophe.
+         */
+        get: operations["exportRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/authorize/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a commerce payment and its authorization calldata
+         * @description **Preview.** Creates a request for a commerce payment (an authorization held in escrow, captured later)
+         *     and answers the transaction that authorizes it: `authorizePayment` on Request Network's
+         *     ERC20CommerceEscrowWrapper, which holds the buyer's tokens in Base's Commerce Payments
+         *     AuthCaptureEscrow. The payment is then `PENDING`; `POST /v2/commerce-payments/{requestId}/authorize`
+         *     authorizes it. The buyer must first pre-approve the payment on the escrow's pre-approval
+         *     collector, which pulls the tokens.
+         *
+         *     `paymentCurrency` must be an ERC-20 currency on Base, where the wrapper is deployed (`400` naming
+         *     `/body/paymentCurrency` otherwise). `amount` must be above 0, `maxAmount` at least `amount`, and
+         *     the expiries in the future with `preApprovalExpiry` no later than `authorizationExpiry`; each
+         *     refusal names its field. `buyerAddress` is required: the escrow holds the buyer's own tokens.
+         */
+        post: operations["generateCommerceAuthorizeCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize a commerce payment
+         * @description **Preview.** Authorizes a `PENDING` commerce payment: on the service, the operator's smart account sends
+         *     the authorization once the buyer has pre-approved it. The sandbox sends nothing on chain: the
+         *     payment becomes `AUTHORIZED` at once, with a sandbox transaction hash. A payment that is not
+         *     `PENDING` answers `400` (`/problems/invalid-state`); another account's payment answers `404`.
+         */
+        post: operations["authorizeCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorized commerce payment
+         * @description **Preview.** Captures part or all of an `AUTHORIZED` payment for the merchant, less `feeBps` of it for
+         *     `feeReceiver`. The sandbox records the capture at once as a payment of the request (its
+         *     webhooks follow): the payment stays `AUTHORIZED` while some of the hold is left, and becomes
+         *     `PAID` once all of it is captured. `captureAmount` above what is left answers `400` naming
+         *     `/body/captureAmount`; `feeBps` above 0 without `feeReceiver` answers `400` naming
+         *     `/body/feeReceiver`; a payment that is not `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["captureCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/capture/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build the calldata of a capture
+         * @description **Preview.** The transaction that captures part or all of an `AUTHORIZED` payment: `capturePayment` on the
+         *     escrow wrapper, which only the payment's `operator` may send. It changes nothing: the same checks
+         *     as `POST /v2/commerce-payments/{requestId}/capture` apply.
+         */
+        post: operations["generateCommerceCaptureCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an authorized commerce payment
+         * @description **Preview.** Returns what is left of an `AUTHORIZED` payment's hold to the buyer; the payment becomes
+         *     `VOIDED` (what was captured before stays captured). The sandbox records it at once. A payment
+         *     that is not `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["voidCommercePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/void/calldata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build the calldata of a void
+         * @description **Preview.** The transaction that voids an `AUTHORIZED` payment: `voidPayment` on the escrow wrapper,
+         *     which only the payment's `operator` may send. It changes nothing; a payment that is not
+         *     `AUTHORIZED` answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["generateCommerceVoidCalldata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce-payments/{requestId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a commerce payment
+         * @description **Preview.** The payment's status, parties, amounts and deadlines, what may happen next, and its history.
+         */
+        get: operations["getCommercePaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a payment journey
+         * @description Creates a journey: a tracking id (`journeyId`, a ULID) for one payment's way across several
+         *     processors (an exchange, a bridge, a bank). Copy it into the reference or memo of every hop
+         *     of the payment; each processor then reports its step with
+         *     `POST /v2/journey/{journeyId}`, and `GET /v2/journey/{journeyId}` shows the timeline.
+         *
+         *     A journey may name one of the caller's requests in `requestId`; another account's request,
+         *     like an unknown one, answers `400` naming `/body/requestId`. Journeys belong to the account
+         *     that created them.
+         */
+        post: operations["createJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/journey/{journeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment journey's timeline
+         * @description The journey and every step reported for it, ordered by when each step was processed
+         *     (`processedAt`), then by when it was reported; `stepIndex` counts from 1 in that order. A
+         *     processor that never reported leaves no step. Another account's journey answers `404`, as an
+         *     unknown one.
+         */
+        get: operations["getJourney"];
+        put?: never;
+        /**
+         * Report a step of a payment journey
+         * @description A processor reports one step (hop) of a payment: its status, amount and when it was
+         *     processed (`processedAt`, UTC ending in `Z`), and as much else as it knows. The path takes the
+         *     journey's id, or the `txReference` of a step already reported in the journey, so that the
+         *     next processor can report with the only reference it saw. The step is kept with the caller's
+         *     account as its `processorId`.
+         *
+         *     The journey must be one of the caller's: another account's, or a reference no step of the
+         *     caller's journeys has, answers `404`.
+         */
+        post: operations["createJourneyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service is up
+         * @description Answers `200` while the service accepts requests, for load balancers and uptime monitors.
+         *     It takes no credential and reads nothing stored, so it answers even while the database is
+         *     unavailable; it says nothing about the caller's account.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock": {
         parameters: {
             query?: never;
@@ -7007,6 +7313,429 @@ export interface components {
          */
         PayeeDestinationKey: components["schemas"]["PayeeDestinationId"] | string;
         /**
+         * TransactionHistoryItem
+         * @description One transfer into or out of the wallet asked about.
+         * @example {
+         *       "type": "incoming",
+         *       "timestamp": "2026-04-03T10:00:00.000Z",
+         *       "from": "0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984",
+         *       "to": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "amountReceived": "50",
+         *       "amountPaid": "50",
+         *       "paymentCurrency": "USDC",
+         *       "receivingCurrency": "USDC",
+         *       "paymentChain": "base",
+         *       "receivingChain": "base",
+         *       "sourceTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "destinationTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b"
+         *     }
+         */
+        TransactionHistoryItem: {
+            /**
+             * @description `incoming` when the wallet received the transfer, `outgoing` when it paid it.
+             * @enum {string}
+             */
+            type: "incoming" | "outgoing";
+            /**
+             * Format: date-time
+             * @description When the transfer was recorded (UTC).
+             */
+            timestamp: string;
+            /** @description The wallet that paid, when known. */
+            from?: string;
+            /** @description The wallet that was paid. */
+            to?: string;
+            /** @description What the payee received, in `receivingCurrency`. */
+            amountReceived?: components["schemas"]["DecimalAmount"];
+            /** @description What the payer paid, in `paymentCurrency`. */
+            amountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The symbol of the token paid. */
+            paymentCurrency?: string;
+            /** @description The symbol of the token received. */
+            receivingCurrency?: string;
+            /** @description The network the payer paid on. */
+            paymentChain?: string;
+            /** @description The network the payee was paid on. */
+            receivingChain?: string;
+            /** @description The transaction on the payer's network. */
+            sourceTxHash: string;
+            /** @description The transaction on the payee's network; the same as `sourceTxHash` for a same-network transfer. */
+            destinationTxHash: string;
+        };
+        /**
+         * TransactionHistoryPage
+         * @description One page of a wallet's transfers, newest first, with the page's position.
+         */
+        TransactionHistoryPage: {
+            /** @description The transfers of this page. */
+            transactions: components["schemas"]["TransactionHistoryItem"][];
+            /** @description Where this page sits among all the wallet's transfers. */
+            pagination: {
+                /** @description How many transfers the wallet has in all. */
+                total: number;
+                /** @description The largest page size asked for. */
+                limit: number;
+                /** @description How many transfers were skipped before this page. */
+                offset: number;
+                /** @description Whether more transfers follow this page. */
+                hasMore: boolean;
+            };
+        };
+        /**
+         * CommerceAuthorizeCalldataRequest
+         * @description A commerce payment to hold in escrow for a merchant, in base units of an ERC-20 token on Base.
+         */
+        CommerceAuthorizeCalldataRequest: {
+            /** @description The integrator's own identifier of the merchant. */
+            merchantId: string;
+            /** @description The merchant's wallet, paid when the payment is captured. */
+            merchantAddress: components["schemas"]["EvmAddress"];
+            /** @description The buyer's wallet, whose tokens the escrow holds. Required here; see the operation. */
+            buyerAddress: components["schemas"]["EvmAddress"];
+            /** @description The amount to authorize, in base units of the token (`1000000` is 1 USDC). */
+            amount: components["schemas"]["UintString"];
+            /** @description An ERC-20 currency on Base, such as `USDC-base`. */
+            paymentCurrency: components["schemas"]["CurrencyId"];
+            /** @description The most the buyer pre-approves, in base units; `amount` by default, and never less. */
+            maxAmount?: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the buyer's pre-approval may be used; one day from now by default. */
+            preApprovalExpiry?: number;
+            /** @description Unix seconds until which the payment may be captured; two days from now by default. */
+            authorizationExpiry?: number;
+        };
+        /**
+         * CommerceAuthorizeCalldata
+         * @description The new commerce payment's request and the transaction that authorizes it: a call of
+         *     `authorizePayment` on Request Network's commerce escrow wrapper, with value `0`.
+         */
+        CommerceAuthorizeCalldata: {
+            /** @description The request created for the payment; the commerce payment operations take it. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The request's payment reference, which the escrow wrapper keys the payment by. */
+            paymentReference: components["schemas"]["PaymentReference"];
+            /** @description The escrow wrapper contract. */
+            to: components["schemas"]["EvmAddress"];
+            /** @description The ABI-encoded `authorizePayment` call. */
+            data: components["schemas"]["HexData"];
+            /**
+             * @description The native value to send, always `0`.
+             * @constant
+             */
+            value: "0";
+            /** @description What the transaction does, for people. */
+            description: string;
+        };
+        /**
+         * CommercePaymentStatus
+         * @description Where a commerce payment stands. The sandbox reaches `PENDING` (calldata made, not yet
+         *     authorized), `AUTHORIZED` (funds held in escrow; also after a partial capture), `PAID` (all of
+         *     the authorized amount captured) and `VOIDED` (the rest of the hold returned to the payer). The
+         *     service also answers the states of a transaction in flight (`AUTHORIZING`, `CAPTURING`,
+         *     `VOIDING`, `REFUNDING`) and the later ones (`REFUNDED`, `PARTIALLY_REFUNDED`, `EXPIRED`,
+         *     `RECLAIMED`, `FAILED`).
+         * @example AUTHORIZED
+         * @enum {string}
+         */
+        CommercePaymentStatus: "PENDING" | "AUTHORIZING" | "AUTHORIZED" | "CAPTURING" | "PAID" | "VOIDING" | "VOIDED" | "REFUNDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "EXPIRED" | "RECLAIMED" | "FAILED";
+        /**
+         * CommerceAuthorizationResult
+         * @description The commerce payment after the authorization, with the sandbox transaction that made it.
+         */
+        CommerceAuthorizationResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the authorization. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the authorization; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units authorized. */
+            amount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommerceCaptureRequest
+         * @description How much of an authorized payment to capture, and the platform fee taken from it.
+         */
+        CommerceCaptureRequest: {
+            /** @description Base units to capture; at most what is still authorized and not captured. */
+            captureAmount: components["schemas"]["UintString"];
+            /** @description A fee in basis points of `captureAmount`, paid by the merchant (`100` is 1%); 0 by default. */
+            feeBps?: number;
+            /** @description The wallet that receives the fee; required when `feeBps` is above 0. */
+            feeReceiver?: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CommerceCaptureResult
+         * @description The commerce payment after the capture, with the sandbox transaction that made it.
+         */
+        CommerceCaptureResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the capture. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the capture; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units captured. */
+            captureAmount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommerceEscrowCalldata
+         * @description A transaction on the escrow wrapper that the payment's operator sends.
+         */
+        CommerceEscrowCalldata: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The ABI-encoded call. */
+            calldata: components["schemas"]["HexData"];
+            /** @description The escrow wrapper contract. */
+            to: components["schemas"]["EvmAddress"];
+            /**
+             * @description The native value to send, always `0`.
+             * @constant
+             */
+            value: "0";
+            /** @description The only account the wrapper lets send this call. */
+            operator: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * CommerceVoidRequest
+         * @description Why an authorized payment is voided.
+         */
+        CommerceVoidRequest: {
+            /** @description The merchant's reason, kept with the payment. */
+            reason?: string;
+        };
+        /**
+         * CommerceVoidResult
+         * @description The commerce payment after the void, with the sandbox transaction that made it.
+         */
+        CommerceVoidResult: {
+            /** @description The commerce payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The payment's status after the void. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The transaction of the void; in the sandbox a hash of no chain. */
+            transactionHash: components["schemas"]["TxHash"];
+            /** @description The base units returned. */
+            voidedAmount: components["schemas"]["UintString"];
+        };
+        /**
+         * CommercePaymentEvent
+         * @description One thing that happened to a commerce payment.
+         */
+        CommercePaymentEvent: {
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            type: "AUTHORIZED" | "CAPTURED" | "VOIDED" | "REFUNDED" | "EXPIRED" | "RECLAIMED" | "FAILED";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             */
+            timestamp: string;
+            /** @description The transaction that did it; in the sandbox a hash of no chain. */
+            transactionHash?: components["schemas"]["TxHash"];
+            /** @description The base units it moved. */
+            amount?: components["schemas"]["UintString"];
+        };
+        /**
+         * CommercePayment
+         * @description A commerce payment: its parties, amounts, deadlines, what may happen next, and its history.
+         */
+        CommercePayment: {
+            /** @description The payment's request. */
+            requestId: components["schemas"]["RequestId"];
+            /** @description Where the payment stands. */
+            status: components["schemas"]["CommercePaymentStatus"];
+            /** @description The integrator's identifier of the merchant. */
+            merchantId?: string;
+            /** @description The buyer's wallet. */
+            payer: components["schemas"]["EvmAddress"];
+            /** @description The merchant's wallet. */
+            merchant: components["schemas"]["EvmAddress"];
+            /** @description The account that authorizes, captures and voids through the escrow wrapper. */
+            operator: components["schemas"]["EvmAddress"];
+            /** @description The ERC-20 token held. */
+            token: components["schemas"]["EvmAddress"];
+            /** @description The token's currency id. */
+            paymentCurrency?: components["schemas"]["CurrencyId"];
+            /** @description The base units authorized. */
+            amount: components["schemas"]["UintString"];
+            /** @description The most the buyer pre-approved, in base units. */
+            maxAmount: components["schemas"]["UintString"];
+            /** @description The base units captured so far. */
+            capturedAmount: components["schemas"]["UintString"];
+            /** @description The base units returned to the buyer by a void. */
+            voidedAmount?: components["schemas"]["UintString"];
+            /** @description The base units refunded; always `0` in the sandbox. */
+            refundedAmount: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the pre-approval may be used. */
+            preApprovalExpiry: components["schemas"]["UintString"];
+            /** @description Unix seconds until which the payment may be captured. */
+            authorizationExpiry: components["schemas"]["UintString"];
+            /** @description Unix seconds until which a capture may be refunded. */
+            refundExpiry: components["schemas"]["UintString"];
+            /** @description Whether a capture is possible now. */
+            canCapture: boolean;
+            /** @description Whether a void is possible now. */
+            canVoid: boolean;
+            /** @description Whether a refund is possible now; always false in the sandbox, which has no refunds. */
+            canRefund: boolean;
+            /** @description The reason given when the payment was voided. */
+            voidReason?: string;
+            /**
+             * Format: date-time
+             * @description When the payment was created (UTC).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the payment last changed (UTC).
+             */
+            updatedAt: string;
+            /** @description What happened to the payment, oldest first. */
+            events: components["schemas"]["CommercePaymentEvent"][];
+        };
+        /**
+         * CreateJourneyRequest
+         * @description What a new journey is about; an empty object starts a journey of no request.
+         */
+        CreateJourneyRequest: {
+            /** @description One of the caller's requests, whose payment the journey follows. */
+            requestId?: components["schemas"]["RequestId"];
+        };
+        /**
+         * JourneyCreated
+         * @description The new journey's tracking id.
+         */
+        JourneyCreated: {
+            /** @description The tracking id to copy into the reference of every hop of the payment. */
+            journeyId: components["schemas"]["Ulid"];
+        };
+        /**
+         * JourneyQueryId
+         * @description A journey's id (a ULID), or, where an operation says so, the `txReference` of one of its steps.
+         * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+         */
+        JourneyQueryId: string;
+        /**
+         * JourneyEvent
+         * @description One reported step of a journey, in the journey's timeline.
+         * @example {
+         *       "id": "01KMA2R1C5E8G2J5M8P1S4V7Y0",
+         *       "stepIndex": 1,
+         *       "processorId": "acct_sandbox",
+         *       "status": "PENDING",
+         *       "amount": "500.00",
+         *       "processedAt": "2026-04-10T13:00:00Z"
+         *     }
+         */
+        JourneyEvent: {
+            /** @description The step's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The step's place in the timeline, from 1. */
+            stepIndex: number;
+            /** @description The account that reported the step (payreq always sends it; the service's published timeline leaves it out). */
+            processorId?: string;
+            /** @description The step's status, as reported. */
+            status: string;
+            /** @description The amount the step moved. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency of `amount`, when reported. */
+            currency?: string;
+            /** @description The step's transaction reference, when reported. */
+            txReference?: string;
+            /**
+             * Format: date-time
+             * @description When the step was processed (UTC).
+             */
+            processedAt: string;
+            /** @description The processor's own record of the step, when reported. */
+            rawPayload?: unknown;
+            /** @description The processor the payment went to next, when reported. */
+            nextProcessorId?: string;
+        };
+        /**
+         * Journey
+         * @description A payment journey and its timeline.
+         */
+        Journey: {
+            /** @description The journey's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The request the journey follows; null for a journey of no request. */
+            requestId: components["schemas"]["RequestId"] | null;
+            /**
+             * Format: date-time
+             * @description When the journey was created (UTC).
+             */
+            createdAt: string;
+            /** @description The reported steps, in timeline order. */
+            events: components["schemas"]["JourneyEvent"][];
+        };
+        /**
+         * JourneyEventReport
+         * @description One step of a payment, as the processor that handled it reports it.
+         */
+        JourneyEventReport: {
+            /** @description The step's status in the processor's words, such as `PENDING` or `COMPLETED`. */
+            status: string;
+            /** @description The amount the step moved, in `currency`. */
+            amount: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the processor handled the step, in UTC ending in `Z`.
+             */
+            processedAt: string;
+            /** @description The currency of `amount`, such as `USDT` or `EUR`. */
+            currency?: string;
+            /** @description The step's transaction reference (a hash, a bank reference); a later report may name the journey by it. */
+            txReference?: string;
+            /** @description The processor's own record of the step, kept as sent (any JSON value). */
+            rawPayload?: unknown;
+            /** @description The processor the payment goes to next, when known. */
+            nextProcessorId?: string;
+        };
+        /**
+         * JourneyEventRecorded
+         * @description A step just recorded, with the journey it joined.
+         */
+        JourneyEventRecorded: {
+            /** @description The step's id. */
+            id: components["schemas"]["Ulid"];
+            /** @description The journey the step joined. */
+            journeyId: components["schemas"]["Ulid"];
+            /** @description The account that reported the step (the caller). */
+            processorId: string;
+            /** @description The step's status, as reported. */
+            status: string;
+            /** @description The amount the step moved. */
+            amount: components["schemas"]["DecimalAmount"];
+            /** @description The currency of `amount`, when reported. */
+            currency?: string;
+            /** @description The step's transaction reference, when reported. */
+            txReference?: string;
+            /**
+             * Format: date-time
+             * @description When the step was processed (UTC).
+             */
+            processedAt: string;
+            /** @description The processor's own record of the step, when reported. */
+            rawPayload?: unknown;
+            /** @description The processor the payment goes to next, when reported. */
+            nextProcessorId?: string;
+        };
+        /**
+         * HealthStatus
+         * @description The service's own view of whether it answers.
+         */
+        HealthStatus: {
+            /**
+             * @description Always `ok` in a `200` answer.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /**
          * SandboxClock
          * @description Sandbox only. The reference server's clock, which decides every time-dependent answer: link
          *     expiry, timestamps, rate-limit windows. It follows real time, shifted by `offsetSeconds`.
@@ -8691,6 +9420,27 @@ export type PayeeDestinationSigningData = components['schemas']['PayeeDestinatio
 export type PayeeDestination = components['schemas']['PayeeDestination'];
 export type PayeeDestinationSignature = components['schemas']['PayeeDestinationSignature'];
 export type PayeeDestinationKey = components['schemas']['PayeeDestinationKey'];
+export type TransactionHistoryItem = components['schemas']['TransactionHistoryItem'];
+export type TransactionHistoryPage = components['schemas']['TransactionHistoryPage'];
+export type CommerceAuthorizeCalldataRequest = components['schemas']['CommerceAuthorizeCalldataRequest'];
+export type CommerceAuthorizeCalldata = components['schemas']['CommerceAuthorizeCalldata'];
+export type CommercePaymentStatus = components['schemas']['CommercePaymentStatus'];
+export type CommerceAuthorizationResult = components['schemas']['CommerceAuthorizationResult'];
+export type CommerceCaptureRequest = components['schemas']['CommerceCaptureRequest'];
+export type CommerceCaptureResult = components['schemas']['CommerceCaptureResult'];
+export type CommerceEscrowCalldata = components['schemas']['CommerceEscrowCalldata'];
+export type CommerceVoidRequest = components['schemas']['CommerceVoidRequest'];
+export type CommerceVoidResult = components['schemas']['CommerceVoidResult'];
+export type CommercePaymentEvent = components['schemas']['CommercePaymentEvent'];
+export type CommercePayment = components['schemas']['CommercePayment'];
+export type CreateJourneyRequest = components['schemas']['CreateJourneyRequest'];
+export type JourneyCreated = components['schemas']['JourneyCreated'];
+export type JourneyQueryId = components['schemas']['JourneyQueryId'];
+export type JourneyEvent = components['schemas']['JourneyEvent'];
+export type Journey = components['schemas']['Journey'];
+export type JourneyEventReport = components['schemas']['JourneyEventReport'];
+export type JourneyEventRecorded = components['schemas']['JourneyEventRecorded'];
+export type HealthStatus = components['schemas']['HealthStatus'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
@@ -11998,6 +12748,465 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransactionHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description The wallet, an EVM address or a TRON address.
+                 * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+                 */
+                address: string;
+                /**
+                 * @description The largest number of transfers in the page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description How many transfers to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the wallet's transfers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionHistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportRequests: {
+        parameters: {
+            query: {
+                /**
+                 * @description `incoming` for the requests the account is paid through, `outgoing` for those it pays.
+                 * @example incoming
+                 */
+                flow: "incoming" | "outgoing";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceAuthorizeCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceAuthorizeCalldataRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment was created; send the transaction to authorize it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceAuthorizeCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    authorizeCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment is authorized. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceAuthorizationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    captureCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceCaptureRequest"];
+            };
+        };
+        responses: {
+            /** @description The capture is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceCaptureResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceCaptureCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommerceCaptureRequest"];
+            };
+        };
+        responses: {
+            /** @description The capture transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceEscrowCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidCommercePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CommerceVoidRequest"];
+            };
+        };
+        responses: {
+            /** @description The void is recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceVoidResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateCommerceVoidCalldata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The void transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommerceEscrowCalldata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommercePaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The commerce payment's request, as `POST /v2/commerce-payments/authorize/calldata` answered it.
+                 * @example 015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9
+                 */
+                requestId: components["schemas"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercePayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJourneyRequest"];
+            };
+        };
+        responses: {
+            /** @description The journey was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journey's id.
+                 * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+                 */
+                journeyId: components["schemas"]["JourneyQueryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journey with its steps. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Journey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJourneyEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journey's id, or the `txReference` of a step already reported in it.
+                 * @example 01KMA2Q8W3V6X9Z1B4C7D0E5F8
+                 */
+                journeyId: components["schemas"]["JourneyQueryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JourneyEventReport"];
+            };
+        };
+        responses: {
+            /** @description The step was recorded. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyEventRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -52,6 +52,8 @@ export function planAuthChecks(
   operation: SpecOperation,
   request: ContractRequest,
 ): PlannedCheck[] {
+  // An operation without security (the health check) answers anyone: there is nothing to refuse.
+  if (operation.needsNoCredential) return [];
   const stateless = !context.options.stateful;
   const givenClientId = listCredentials(context.target).find(
     (credentials): credentials is ClientIdCredentials =>

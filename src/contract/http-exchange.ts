@@ -35,7 +35,10 @@ export async function sendRequest(
   timeoutMs: number,
 ): Promise<Exchange> {
   const url = buildUrl(baseUrl, operation, request);
-  const allHeaders: Record<string, string> = { accept: "application/json, application/problem+json" };
+  // The success's own media type first (text/csv for an export), then the JSON ones errors use.
+  const successTypes = Object.keys(operation.responses?.[String(operation.successStatus)]?.content ?? {});
+  const accepted = [...new Set([...successTypes, "application/json", "application/problem+json"])];
+  const allHeaders: Record<string, string> = { accept: accepted.join(", ") };
   Object.assign(allHeaders, request.headers, headers);
   if (request.body) allHeaders["content-type"] = request.body.contentType;
   const body = request.body?.text;

@@ -47,6 +47,15 @@ export function validCallStatuses(operation: SpecOperation, stateful: boolean): 
 function planValidCalls(context: SuiteContext, operation: SpecOperation, calls: ValidCall[]): PlannedCheck[] {
   const accepted = acceptedCredentials(context, operation);
   const statuses = validCallStatuses(operation, context.options.stateful);
+  if (operation.needsNoCredential) {
+    return calls.map((call) =>
+      defineCheck(context, {
+        operationId: operation.operationId,
+        check: "valid call (no credential)",
+        body: () => sendAndJudge(context, operation, call.request, {}, statuses),
+      }),
+    );
+  }
   const checks: PlannedCheck[] = [];
   for (const [index, credentials] of accepted.entries()) {
     // Every example with the main credential; the first one with the other credential.

@@ -70,6 +70,8 @@ export interface SpecOperation {
   acceptsClientId: boolean;
   /** Takes an orchestrator key alone (the orchestrator operations). */
   acceptsOrchestratorKey: boolean;
+  /** Whether the operation takes no credential at all (`security: []`), as the health check. */
+  needsNoCredential: boolean;
 }
 
 /** The header each security scheme of `securitySchemeNames` is sent in, in lower case. */
@@ -224,6 +226,7 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
           acceptsOrchestratorKey: requirements.some(
             (set) => set.length === 1 && set[0] === securitySchemeNames.orchestratorKey,
           ),
+          needsNoCredential: kind === "path" && requirements.length === 0,
         });
       }
     }

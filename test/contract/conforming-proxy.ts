@@ -73,7 +73,9 @@ function rejectFirst(
   const key = request.headers["x-api-key"];
   const client = request.headers["x-client-id"];
   const origin = request.headers.origin;
-  if (operation.acceptsOrchestratorKey) {
+  if (operation.needsNoCredential) {
+    // The health check answers anyone: no credential is checked.
+  } else if (operation.acceptsOrchestratorKey) {
     if (request.headers["x-orchestrator-key"] !== orchestratorKey)
       return [401, "Unauthorized", "no or unknown orchestrator key"];
   } else if (key !== undefined) {
@@ -118,6 +120,7 @@ function rejectFirst(
 
 /** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
 function upstreamCredentials(route: Route | undefined): Record<string, string> {
+  if (route?.operation.needsNoCredential) return {};
   if (route?.operation.acceptsOrchestratorKey) return { "x-orchestrator-key": "orc_any_key_value" };
   if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
   return { "x-client-id": "any", origin: allowedOrigin };

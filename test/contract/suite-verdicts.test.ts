@@ -160,7 +160,10 @@ describe("against a server that breaks the contract", () => {
     // that take nothing else.
     const operations = readPathOperations(loadBundledSpec());
     const clientIdOnly = operations
-      .filter((operation) => !operation.acceptsApiKey && !operation.acceptsOrchestratorKey)
+      .filter(
+        (operation) =>
+          !operation.acceptsApiKey && !operation.acceptsOrchestratorKey && !operation.needsNoCredential,
+      )
       .map((operation) => operation.operationId);
     // The orchestrator operations take only an orchestrator key, which none was given either.
     const orchestratorOnly = operations
@@ -173,6 +176,7 @@ describe("against a server that breaks the contract", () => {
       "getPayeeDestination",
       "getPayeeDestinationSigningData",
       "recordSecurePaymentUserEvent",
+      "getTransactionHistory",
     ]);
     expect(results.filter((result) => result.outcome === "needs-stateful-server")).toEqual([]);
     const notSent = results.filter((result) => result.outcome === "needs-credential");

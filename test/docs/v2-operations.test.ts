@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
-import { unnamedTemplate } from "../support/published-examples.ts";
 import { requestApi0_13_0, requestApi0_31_0 } from "../spec/upstream-operations.ts";
+import { unnamedTemplate } from "../support/published-examples.ts";
 
 interface Row {
   method: string;

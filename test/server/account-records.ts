@@ -208,6 +208,19 @@ const makers: Record<RecordKind, (records: AccountRecords) => Promise<string>> =
     return (await records.expectAsOrchestrator(201, "POST", "/v2/orchestrators/webhooks", { url })).webhook
       .id;
   },
+  journey: async (records) => (await records.expect(201, "POST", "/v2/journey", {})).journeyId,
+  // A commerce payment of 1 USDC on Base, authorized, with nothing captured yet.
+  commercePayment: async (records) => {
+    const { requestId } = await records.expect(201, "POST", "/v2/commerce-payments/authorize/calldata", {
+      merchantId: "shop-42",
+      merchantAddress: payee,
+      buyerAddress: payer,
+      amount: "1000000",
+      paymentCurrency: "USDC-base",
+    });
+    await records.expect(200, "POST", `/v2/commerce-payments/${requestId}/authorize`);
+    return requestId;
+  },
 };
 
 /** An identifier of `kind` in the form the service gives, which no record has. */
@@ -215,6 +228,7 @@ export function unknownRecordId(kind: RecordKind): string {
   const ulid = newUlid(new Date());
   switch (kind) {
     case "request":
+    case "commercePayment":
       return newRequestId();
     case "paymentReference":
       return `0x${randomBytes(8).toString("hex")}`;

@@ -170,6 +170,25 @@ async function orchestratorWebhook(server: TestServer): Promise<string> {
 }
 
 /** A successful call of each operation that writes, after the calls that make it possible. */
+const commerceOrder = {
+  merchantId: "shop-42",
+  merchantAddress: payee,
+  buyerAddress: "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+  amount: "1000000",
+  paymentCurrency: "USDC-base",
+};
+/** A commerce payment, authorized unless `pending`. */
+async function commercePayment(server: TestServer, pending = false): Promise<string> {
+  const { requestId } = await created(
+    server,
+    "POST",
+    "/v2/commerce-payments/authorize/calldata",
+    commerceOrder,
+  );
+  if (!pending) await server.call("POST", `/v2/commerce-payments/${requestId}/authorize`);
+  return requestId as string;
+}
+
 const writingCalls: Record<string, Setup> = {
   createOrchestrator: async () => ({
     method: "POST",
@@ -267,6 +286,31 @@ const writingCalls: Record<string, Setup> = {
       ...asOrchestrator,
     };
   },
+  createJourney: async () => ({ method: "POST", path: "/v2/journey", body: {} }),
+  createJourneyEvent: async (server) => ({
+    method: "POST",
+    path: `/v2/journey/${(await created(server, "POST", "/v2/journey", {})).journeyId}`,
+    body: { status: "PENDING", amount: "1", processedAt: "2026-04-10T13:00:00Z" },
+  }),
+  generateCommerceAuthorizeCalldata: async () => ({
+    method: "POST",
+    path: "/v2/commerce-payments/authorize/calldata",
+    body: commerceOrder,
+  }),
+  authorizeCommercePayment: async (server) => ({
+    method: "POST",
+    path: `/v2/commerce-payments/${await commercePayment(server, true)}/authorize`,
+  }),
+  captureCommercePayment: async (server) => ({
+    method: "POST",
+    path: `/v2/commerce-payments/${await commercePayment(server)}/capture`,
+    body: { captureAmount: "400000" },
+  }),
+  voidCommercePayment: async (server) => ({
+    method: "POST",
+    path: `/v2/commerce-payments/${await commercePayment(server)}/void`,
+    body: { reason: "out_of_stock" },
+  }),
   registerPayer: async () => ({ method: "POST", path: "/v2/payer", body: payerRegistration(freshUserId()) }),
   updatePayerComplianceStatus: async (server) => ({
     method: "PATCH",
@@ -554,6 +598,21 @@ const readingCalls: Record<string, { setup: Setup; status: number }> = {
         body: { raw_data_hex: "0a02", signature: ["3f"], raw_data: { contract: [{}] } },
       };
     },
+  },
+  generateCommerceCaptureCalldata: {
+    status: 200,
+    setup: async (server) => ({
+      method: "POST",
+      path: `/v2/commerce-payments/${await commercePayment(server)}/capture/calldata`,
+      body: { captureAmount: "400000" },
+    }),
+  },
+  generateCommerceVoidCalldata: {
+    status: 200,
+    setup: async (server) => ({
+      method: "POST",
+      path: `/v2/commerce-payments/${await commercePayment(server)}/void/calldata`,
+    }),
   },
   previewSecurePaymentFees: {
     status: 200,

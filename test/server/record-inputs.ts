@@ -21,7 +21,9 @@ export type RecordKind =
   | "webhookEvent"
   | "linkedClientId"
   | "orchestratorFeeConfig"
-  | "orchestratorWebhook";
+  | "orchestratorWebhook"
+  | "journey"
+  | "commercePayment";
 
 /** One input of an operation: a path or query parameter, or a body member at `pointer`. */
 export interface OperationInput {
@@ -69,6 +71,11 @@ const idPaths: [prefix: string, kind: RecordKind][] = [
  * take a record id without this table saying which record it is.
  */
 const rules: Rule[] = [
+  {
+    name: "requestId",
+    in: "path",
+    kind: (operation) => (operation.key.startsWith("/v2/commerce-payments/") ? "commercePayment" : "request"),
+  },
   { name: "requestId", kind: "request" },
   { name: "requestIds", kind: "request" },
   { name: "originalRequestId", kind: "request" },
@@ -102,6 +109,11 @@ const rules: Rule[] = [
   { name: "policyId", none: "a screening provider's policy" },
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
+  { name: "journeyId", in: "path", kind: "journey" },
+  { name: "txReference", in: "body", none: "the transaction reference of a step being reported" },
+  { name: "nextProcessorId", none: "the name of a processor, not a record" },
+  { name: "merchantId", none: "the integrator's own name for a merchant, not a record" },
+  { name: "address", in: "query", none: "a wallet: the history reads the caller's own requests only" },
   { name: "token", none: "a currency symbol" },
   { name: "sourceToken", none: "a currency symbol" },
   { name: "txHash", in: "body", none: "the hash of a transaction being reported" },

@@ -373,8 +373,7 @@ export const operations: OperationCheck[] = [
 
 /**
  * Operations the given spec does not show but the service's published contract (version 0.13.0,
- * and 0.31.0 for the legacy v1 operations, the request list and the newer secure payment
- * operations) has, and that payreq serves too. Their facts come from that contract, not from the given spec.
+ * and 0.31.0 for the operations it added) has, and that payreq serves too. Their facts come from that contract, not from the given spec.
  */
 export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "delete"; path: string }[] = [
   { method: "post", path: "/v2/request" },
@@ -443,6 +442,20 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/secure-payments/{token}/tron/broadcast" },
   { method: "post", path: "/v2/secure-payments/{token}/events" },
   { method: "post", path: "/v2/secure-payments/{token}/multicall-intent" },
+  // Published in 0.31.0.
+  { method: "get", path: "/v2/health" },
+  { method: "get", path: "/v2/transaction-history" },
+  { method: "get", path: "/v2/dashboard/requests/export" },
+  { method: "post", path: "/v2/journey" },
+  { method: "get", path: "/v2/journey/{journeyId}" },
+  { method: "post", path: "/v2/journey/{journeyId}" },
+  { method: "post", path: "/v2/commerce-payments/authorize/calldata" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/authorize" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/capture" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/capture/calldata" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/void" },
+  { method: "post", path: "/v2/commerce-payments/{requestId}/void/calldata" },
+  { method: "get", path: "/v2/commerce-payments/{requestId}/status" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

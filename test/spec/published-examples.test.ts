@@ -44,6 +44,16 @@ const placeholders: { matches: (value: string) => boolean; standIn: string; why:
       "0xe7c0a9a3b30eea0c385e438ecc7767cd418b6136df37fcf2748d18efedb886311f0b1cbaa96843f62f42f23568e9a8c62387decef836829b92538d22f40e2ca61c",
     why: "a made-up permit signature: 1234567890abcdef repeated, 49 bytes where a signature has 65",
   },
+  {
+    matches: (value) => /^01(JOURNEY|EVENT)ULID1234567890ABCDE[FG]$/.test(value),
+    standIn: "01KMA2Q8W3V6X9Z1B4C7D0E5F8",
+    why: "journey and step ids spelt out as words: 27 to 29 characters with U, L and O, not ULIDs",
+  },
+  {
+    matches: (value) => value === "01HXYZABCDEF1234567890QWERTYUIOP",
+    standIn: "015feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+    why: "a made-up request id: 32 letters and digits where a request id has 01 and 64 hex digits",
+  },
 ];
 
 // Published examples that lack a member the service's newer contract (0.31.0) requires of the same

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from "express";
+import type { SpecOperation } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { ServerContext } from "../domain/shared/context.ts";
 import type {
@@ -22,6 +23,13 @@ function sendJson(res: Response, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** The media type of an operation's text success answer, with its charset. */
+function textMediaTypeOf(route: SpecOperation): string {
+  const [mediaType] = Object.keys(route.responses[String(route.successStatus)]?.content ?? {});
+  if (!mediaType) throw new Error(`${route.operationId} answers text but documents no media type`);
+  return `${mediaType}; charset=utf-8`;
+}
+
 /**
  * The one step that answers an operation: the handler of the operationId the route table matched,
  * given the validated inputs, the server's context and the caller's account's clock, answered
@@ -37,7 +45,8 @@ export function dispatchOperation(handlers: OperationHandlers, server: ServerCon
     const handler = handlers[route.operationId as PathOperationId] as
       | OperationHandler<PathOperationId>
       | StatelessOperation<PathOperationId>;
-    const principal = principalOf(res);
+    // An operation that takes no credential has no principal; its handler reads none.
+    const principal = route.needsNoCredential ? (undefined as never) : principalOf(res);
     const input = { principal, path: pathParams as never, query: query as never, body: req.body };
     let body: unknown;
     if (typeof handler !== "function") body = await handler.stateless(server, input);
@@ -50,7 +59,12 @@ export function dispatchOperation(handlers: OperationHandlers, server: ServerCon
     if (body === undefined) res.end();
     // The response validator takes a JSON null for a missing body; the spec documents it all the same.
     else if (body === null) res.type("application/json").send("null");
-    else {
+    else if (typeof body === "string") {
+      // A text answer (the CSV export) is sent as the one media type its success documents.
+      res.type(textMediaTypeOf(route));
+      takeResponseCheck(res)?.(req, res, body);
+      res.send(body);
+    } else {
       takeResponseCheck(res)?.(req, res, body);
       sendJson(res, route.successStatus, body);
     }

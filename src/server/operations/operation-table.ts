@@ -5,8 +5,22 @@ import {
   listClientIds,
   updateClientId,
 } from "../domain/client-ids/client-ids.ts";
+import {
+  authorizeCommercePayment,
+  captureCommercePayment,
+  generateCommerceCaptureCalldata,
+  generateCommerceVoidCalldata,
+  getCommercePaymentStatus,
+  voidCommercePayment,
+} from "../domain/commerce-payments/commerce-payments.ts";
+import { generateCommerceAuthorizeCalldata } from "../domain/commerce-payments/generate-commerce-authorize-calldata.ts";
 import { listConversionRoutes, listConversionRoutesV2 } from "../domain/currencies/list-conversion-routes.ts";
 import { listCurrencies, listCurrenciesV2 } from "../domain/currencies/list-currencies.ts";
+import { exportRequests } from "../domain/dashboard/export-requests.ts";
+import { getHealth } from "../domain/health/get-health.ts";
+import { createJourney } from "../domain/journeys/create-journey.ts";
+import { createJourneyEvent } from "../domain/journeys/create-journey-event.ts";
+import { getJourney } from "../domain/journeys/get-journey.ts";
 import {
   createOrchestratorBranding,
   getOrchestratorBranding,
@@ -97,6 +111,7 @@ import { recordSecurePaymentIntent } from "../domain/secure-payments/record-secu
 import { recordSecurePaymentUserEvent } from "../domain/secure-payments/record-secure-payment-user-event.ts";
 import { refreshSecurePaymentStepTransaction } from "../domain/secure-payments/refresh-secure-payment-step-transaction.ts";
 import type { OperationHandlers } from "../domain/shared/operation-types.ts";
+import { getTransactionHistory } from "../domain/transaction-history/get-transaction-history.ts";
 import {
   getSandboxWebhookDelivery,
   listSandboxWebhookDeliveries,
@@ -137,6 +152,21 @@ export const operationHandlers: OperationHandlers = {
   stopRequestRecurrenceV1,
   sendPaymentIntent,
   searchPayments,
+  getTransactionHistory,
+  exportRequests,
+  getHealth: { stateless: getHealth },
+  // Commerce payments (preview)
+  generateCommerceAuthorizeCalldata,
+  authorizeCommercePayment,
+  captureCommercePayment,
+  generateCommerceCaptureCalldata,
+  voidCommercePayment,
+  generateCommerceVoidCalldata,
+  getCommercePaymentStatus,
+  // Journeys
+  createJourney,
+  getJourney,
+  createJourneyEvent,
   createSecurePayment,
   createPayoutSecurePayment,
   createBatchPayoutSecurePayment,

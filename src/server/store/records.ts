@@ -79,6 +79,78 @@ export interface RequestRecord {
   originalRequestPaymentReference?: string | null;
   /** The recurring payment whose period this request pays; absent or null otherwise. */
   recurringPaymentId?: string | null;
+  /**
+   * `outgoing` when the account pays the request (a payout, a payout link, a recurring payout's
+   * period); absent or `incoming` when the account is paid through it.
+   */
+  flow?: "incoming" | "outgoing";
+}
+
+/** A payment journey: a tracking id that processors report the steps of one payment under. */
+export interface JourneyRecord {
+  id: string;
+  accountId: string;
+  /** The caller's request the journey follows; null for a journey of no request. */
+  requestId: string | null;
+  createdAt: string;
+}
+
+/** One reported step of a journey, kept as the processor sent it. */
+export interface JourneyEventRecord {
+  id: string;
+  accountId: string;
+  journeyId: string;
+  /** The account that reported the step. */
+  processorId: string;
+  status: string;
+  amount: string;
+  currency: string | null;
+  /** Null when the step has none; a later report may name the journey by it. */
+  txReference: string | null;
+  processedAt: string;
+  /** Any JSON value; absent when none was sent. */
+  rawPayload?: unknown;
+  nextProcessorId: string | null;
+  /** When the step was reported: orders steps processed at the same instant. */
+  reportedAt: string;
+}
+
+/** What happened to a commerce payment, oldest first. */
+export interface CommercePaymentEventRecord {
+  type: "AUTHORIZED" | "CAPTURED" | "VOIDED";
+  timestamp: string;
+  transactionHash: `0x${string}`;
+  /** Base units moved. */
+  amount: string;
+}
+
+/**
+ * A commerce payment (preview): an authorization held in escrow for the request of the same id,
+ * captured (in parts) or voided later. Amounts are base units; expiries Unix seconds.
+ */
+export interface CommercePaymentRecord {
+  requestId: string;
+  accountId: string;
+  merchantId: string;
+  network: string;
+  paymentCurrency: string;
+  token: `0x${string}`;
+  payer: `0x${string}`;
+  merchant: `0x${string}`;
+  operator: `0x${string}`;
+  paymentReference: `0x${string}`;
+  status: "PENDING" | "AUTHORIZED" | "PAID" | "VOIDED";
+  amount: string;
+  maxAmount: string;
+  capturedAmount: string;
+  voidedAmount: string;
+  preApprovalExpiry: string;
+  authorizationExpiry: string;
+  refundExpiry: string;
+  voidReason: string | null;
+  events: CommercePaymentEventRecord[];
+  createdAt: string;
+  updatedAt: string;
 }
 
 export type SecurePaymentStatus = Schemas["SecurePaymentStatus"];

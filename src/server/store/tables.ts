@@ -1,6 +1,9 @@
 import type {
   ClientIdLinkIntentRecord,
   ClientIdRecord,
+  CommercePaymentRecord,
+  JourneyEventRecord,
+  JourneyRecord,
   OrchestratorBrandingRecord,
   OrchestratorClientIdLinkRecord,
   OrchestratorFeeConfigRecord,
@@ -104,6 +107,25 @@ export const storeTables = {
     sqlName: "sandbox_clocks",
     key: ["accountId"],
     lookups: {},
+  }),
+  /** Commerce payments (preview), by the id of the request each was created with. */
+  commercePayments: declareTable<CommercePaymentRecord>()({
+    sqlName: "commerce_payments",
+    key: ["requestId"],
+    lookups: {},
+  }),
+  /** Payment journeys, each of one account. */
+  journeys: declareTable<JourneyRecord>()({ sqlName: "journeys", key: ["id"], lookups: {} }),
+  /** The reported steps of journeys. */
+  journeyEvents: declareTable<JourneyEventRecord>()({
+    sqlName: "journey_events",
+    key: ["id"],
+    lookups: {
+      /** A journey's steps, in the order they were reported. */
+      journey: { fields: ["journeyId"], listed: true },
+      /** The step of one of an account's journeys that has a transaction reference. */
+      txReference: { fields: ["accountId", "txReference"] },
+    },
   }),
   webhookEndpoints: declareTable<WebhookEndpointRecord>()({
     sqlName: "webhook_endpoints",

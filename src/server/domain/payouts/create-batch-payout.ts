@@ -74,6 +74,7 @@ export async function createBatchPayout(
         now,
         securePaymentToken: null,
         clientId: callerClientId(principal),
+        flow: "outgoing",
       }),
     );
   } else {

@@ -62,6 +62,7 @@ async function createOneOffPayout(
       now,
       securePaymentToken: null,
       clientId: callerClientId(principal),
+      flow: "outgoing",
     }),
     payer: wallet === undefined ? null : checksummed(wallet),
     customerInfo: readCustomerInfo(body.customerInfo),

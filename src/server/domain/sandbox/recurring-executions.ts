@@ -43,7 +43,13 @@ async function periodRequest(
       token,
       expectedAmount: BigInt(record.amountPerPayment),
     },
-    { accountId: record.accountId, now, securePaymentToken: null, recurringPaymentId: record.id },
+    {
+      accountId: record.accountId,
+      now,
+      securePaymentToken: null,
+      recurringPaymentId: record.id,
+      flow: "outgoing",
+    },
   );
   const request: RequestRecord = original
     ? {

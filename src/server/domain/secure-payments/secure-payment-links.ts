@@ -64,6 +64,7 @@ export async function storeSecurePaymentLink(
         now,
         securePaymentToken: token,
         clientId: callerClientId(principal),
+        ...(details.kind === "incoming" ? {} : { flow: "outgoing" as const }),
       }),
     );
     const createdAt = now.toISOString();

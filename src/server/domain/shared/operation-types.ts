@@ -32,12 +32,14 @@ export type BodyOf<K extends PathOperationId> = operations[K] extends {
 type Responses<K extends PathOperationId> = operations[K]["responses"];
 type SuccessStatus<K extends PathOperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204>;
 
-/** The body of an operation's documented success answer; `undefined` for a `204`. */
+/** The body of an operation's documented success answer: JSON, or text (CSV); `undefined` for a `204`. */
 export type SuccessBodyOf<K extends PathOperationId> = Responses<K>[SuccessStatus<K>] extends {
   content: { "application/json": infer Body };
 }
   ? Body
-  : undefined;
+  : Responses<K>[SuccessStatus<K>] extends { content: { "text/csv": infer Text } }
+    ? Text
+    : undefined;
 
 /** What a handler receives: the caller and the request's inputs, already validated against the spec. */
 export interface OperationInput<K extends PathOperationId> {

@@ -58,6 +58,8 @@ const idTables = {
   webhookDeliveries: "webhook delivery",
   securePayments: "secure payment",
   payeeDestinationNonces: "payee destination nonce",
+  journeys: "journey",
+  commercePayments: "commerce payment of a request",
 } as const;
 type IdTableName = keyof typeof idTables;
 type RecordIn<N extends IdTableName> = NonNullable<Awaited<ReturnType<Store[N]["get"]>>>;
@@ -98,6 +100,31 @@ export async function loadOwnWebhookEndpoint(store: Store, principal: Principal,
 export const loadOwnWebhookDelivery = loadOwnById("webhookDeliveries");
 /** A payee destination signing session of the caller's account, by its nonce. */
 export const findOwnSigningNonce = findOwnById("payeeDestinationNonces");
+export const loadOwnJourney = loadOwnById("journeys");
+/** A commerce payment of the caller's, by the id of its request. */
+export const loadOwnCommercePayment = loadOwnById("commercePayments");
+export const findOwnJourney = findOwnById("journeys");
+
+/**
+ * The caller's journey a path names by its id, or by the `txReference` of one of its steps (the
+ * reference is looked up among the caller's own steps only); 404 when neither finds one.
+ */
+export async function loadOwnJourneyByIdOrReference(
+  store: Store,
+  principal: Principal,
+  idOrReference: string,
+) {
+  const byId = await findOwnJourney(store, principal, idOrReference);
+  if (byId) return byId;
+  const step = await store.journeyEvents.first("txReference", {
+    accountId: principal.accountId,
+    txReference: idOrReference,
+  });
+  const byStep = step && (await findOwnJourney(store, principal, step.journeyId));
+  if (!byStep) throw notFound(`No journey has the id ${idOrReference}, nor a step with that txReference.`);
+  return byStep;
+}
+
 /** One of the caller's secure payments, for tokens in a body. */
 export const findOwnSecurePayment = findOwnById("securePayments");
 

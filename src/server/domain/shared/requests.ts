@@ -112,6 +112,8 @@ export function createRequestRecord(
     /** The public client ID the caller used, when it used one. */
     clientId?: string | null;
     recurringPaymentId?: string | null;
+    /** `outgoing` when the account pays the request; incoming otherwise. */
+    flow?: "outgoing";
   },
 ): RequestRecord {
   const requestId = newRequestId();
@@ -135,6 +137,8 @@ export function createRequestRecord(
     securePaymentToken: context.securePaymentToken,
     clientId: context.clientId ?? null,
     recurringPaymentId: context.recurringPaymentId ?? null,
+    // Only payouts say so: a record without `flow` is one the account is paid through.
+    ...(context.flow === "outgoing" ? { flow: "outgoing" as const } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -183,6 +187,11 @@ export function amountDue(request: RequestRecord): bigint {
 /** The payments a request received: failed attempts moved nothing. */
 export function receivedPayments(request: RequestRecord): RequestPaymentRecord[] {
   return request.payments.filter((payment) => payment.outcome !== "failed");
+}
+
+/** The payments that moved money to the payee: not failures, refunds or processing steps. */
+export function paymentsReceived(request: RequestRecord): RequestPaymentRecord[] {
+  return request.payments.filter((payment) => payment.outcome === "paid" || payment.outcome === "partial");
 }
 
 /** The requests of `ids` that exist, in the order of `ids`. */
