@@ -8,12 +8,13 @@ const pathOperations = readPathOperations(spec);
 
 /**
  * The error statuses an operation can answer, from its shape (openapi/README.md, "Errors"). Every
- * operation can answer 400: unknown query parameters are refused even where none are documented.
+ * operation can answer 400: unknown query parameters are refused even where none are documented;
+ * every one that needs a credential can answer 401.
  */
 function expectedErrorStatuses(operation: SpecOperation): string[] {
   return [
     "400",
-    "401",
+    ...(operation.acceptsAnonymous ? [] : ["401"]),
     ...(operation.acceptsClientId ? ["403"] : []),
     ...(operation.pathParams.length > 0 ? ["404"] : []),
     ...(operation.body ? ["413", "415"] : []),
