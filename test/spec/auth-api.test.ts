@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { httpMethods, readPathOperations } from "../../src/spec/operations.ts";
 import { asObject, isObject, type JsonObject, loadBundledSpec } from "../../src/spec/spec-document.ts";
+import { authApiPathTemplates, isAuthApiPath } from "../../src/wire/auth-api-paths.ts";
 import { referenceFolder, referenceMissingReason, unnamedTemplate } from "../support/published-examples.ts";
 
 // The Auth API (auth.request.network) is described in the same document as the Request API: its
@@ -52,6 +53,15 @@ describe("the Auth API in the one spec", () => {
         (asObject(paths[key]).servers as JsonObject[]).map((server) => server.url),
         key,
       ).toEqual(["http://127.0.0.1:3000", "http://127.0.0.1:4010", authHost]);
+    }
+  });
+
+  it("is the list the client routes to the Auth API's base URL", () => {
+    expect([...authApiPathTemplates].sort()).toEqual([...authPaths].sort());
+    expect(isAuthApiPath("/v1/webhook/we_01KP0JDP70JXW11QHT4WHMJ7S4")).toBe(true);
+    expect(isAuthApiPath("/v1/webhook/we_1/more")).toBe(false);
+    for (const operation of requestApiOperations) {
+      expect(isAuthApiPath(operation.key.replace(/\{[^}]+\}/g, "x")), operation.key).toBe(false);
     }
   });
 
