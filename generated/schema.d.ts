@@ -4,238 +4,6 @@
  */
 
 export interface paths {
-    "/v1/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Check the Auth API
-         * @description Answers `200` while the Auth API answers. It needs no credential and reads nothing stored.
-         */
-        get: operations["getAuthHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Register with an email address and password
-         * @description Creates a user with a new sandbox account of its own, and signs it in: the answer sets the
-         *     `session_token` cookie (HttpOnly) that the Auth API's other operations read. The password is
-         *     kept only as an Argon2id hash. An email address already registered (in any letter case) is
-         *     refused with `400` naming `/body/email`, and so is a call that already carries a valid
-         *     session (log out first). A stale or unknown session cookie is ignored.
-         */
-        post: operations["registerUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign in with an email address and password
-         * @description Checks the password against the user's Argon2id hash and opens a session: the answer sets
-         *     the `session_token` cookie (HttpOnly). A wrong email address or password answers `401`,
-         *     the same for both, so that the answer does not tell which addresses are registered. A call
-         *     that already carries a valid session is refused with `400` (log out first).
-         */
-        post: operations["loginUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/wallet/challenge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask for a wallet sign-in challenge
-         * @description Issues a one-time Sign-In with Ethereum (EIP-4361) message for the wallet, with a random
-         *     nonce and an expiry (5 minutes by default; the server's `walletChallengeLifetimeSeconds`).
-         *     The wallet signs `message` as it is (`personal_sign`), and the signature goes to
-         *     `POST /v1/auth/wallet/verify`. The message's domain and URI are the server's public origin.
-         *     The real service also signs in Tron wallets; this server refuses a Tron address (or any
-         *     address that is not `0x` and 40 hex digits) with `400` naming `/body/address`.
-         */
-        post: operations["createWalletChallenge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/wallet/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign in with a wallet's signature of its challenge
-         * @description Checks the wallet's signature of the challenge's message, and opens a session: the answer
-         *     sets the `session_token` cookie (HttpOnly). The wallet's first sign-in creates its user and
-         *     a new sandbox account of its own. `nonce` and `message` must be the challenge's own (`400`
-         *     naming the field otherwise). A challenge is used once: an unknown, expired or already used
-         *     challenge, or a signature that is not the challenge wallet's, answers `401`.
-         */
-        post: operations["verifyWalletChallenge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/auth/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End the session
-         * @description Ends the session of the `session_token` cookie, and clears the cookie. The token is refused
-         *     from then on.
-         */
-        post: operations["logoutUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/webhook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List webhooks
-         * @description The account's webhooks, oldest first, with their secrets. With a client ID credential: that
-         *     client ID's webhooks and the platform-wide ones.
-         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
-         *     one registered either way is listed, signed for and deleted either way.
-         */
-        get: operations["listWebhooks"];
-        put?: never;
-        /**
-         * Create a webhook
-         * @description Registers a receiver of the account's webhook events and generates its signing secret. With a
-         *     client ID credential the webhook is scoped to that client ID; with a session it is scoped to
-         *     the body's `clientId` (one of the account's client IDs, `400` naming `/body/clientId`
-         *     otherwise), or platform-wide without one. A webhook with the same URL and scope in the
-         *     account is refused with `400` naming `/body/url`. The URL rules and the limit on the number
-         *     of webhooks are the sandbox endpoints' own.
-         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
-         *     one registered either way is listed, signed for and deleted either way.
-         */
-        post: operations["createWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/webhook/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a test event to the webhooks in scope
-         * @description Queues one delivery of `eventType` with placeholder values to each active webhook in scope,
-         *     marked `x-request-network-test: true` and signed with that webhook's secret. With a client
-         *     ID credential the scope is that client ID's webhooks; with a session, the body's
-         *     `clientId`'s webhooks, or the platform-wide ones without it. `404` when no active webhook
-         *     is in scope. Events the sandbox does not produce itself (`client_id.linked`,
-         *     `kyt.screening.completed`, `secure_payment.user_event`, `secure_payment.access_rejected`)
-         *     are sent in the shape the service documents for them.
-         */
-        post: operations["testWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/webhook/{webhookId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The webhook's identifier (its sandbox endpoint id). */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Switch a webhook on or off
-         * @description Switches the webhook off when it is on, and on when it is off. A webhook that is off
-         *     receives no event, test deliveries included; deliveries already queued are still attempted.
-         *     Another account's webhook, or (with a client ID credential) another client ID's, answers
-         *     `404` as an unknown one.
-         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
-         *     one registered either way is listed, signed for and deleted either way.
-         */
-        put: operations["toggleWebhook"];
-        post?: never;
-        /**
-         * Delete a webhook
-         * @description Deletes the webhook; its pending deliveries end as dead, as when its sandbox endpoint is
-         *     deleted. Another account's webhook answers `404` as an unknown one.
-         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
-         *     one registered either way is listed, signed for and deleted either way.
-         */
-        delete: operations["deleteWebhook"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/currencies": {
         parameters: {
             query?: never;
@@ -1854,6 +1622,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the Auth API
+         * @description Answers `200` while the Auth API answers. It needs no credential and reads nothing stored.
+         */
+        get: operations["getAuthHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register with an email address and password
+         * @description Creates a user with a new sandbox account of its own, and signs it in: the answer sets the
+         *     `session_token` cookie (HttpOnly) that the Auth API's other operations read. The password is
+         *     kept only as an Argon2id hash. An email address already registered (in any letter case) is
+         *     refused with `400` naming `/body/email`, and so is a call that already carries a valid
+         *     session (log out first). A stale or unknown session cookie is ignored.
+         */
+        post: operations["registerUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an email address and password
+         * @description Checks the password against the user's Argon2id hash and opens a session: the answer sets
+         *     the `session_token` cookie (HttpOnly). A wrong email address or password answers `401`,
+         *     the same for both, so that the answer does not tell which addresses are registered. A call
+         *     that already carries a valid session is refused with `400` (log out first).
+         */
+        post: operations["loginUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/wallet/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a wallet sign-in challenge
+         * @description Issues a one-time Sign-In with Ethereum (EIP-4361) message for the wallet, with a random
+         *     nonce and an expiry (5 minutes by default; the server's `walletChallengeLifetimeSeconds`).
+         *     The wallet signs `message` as it is (`personal_sign`), and the signature goes to
+         *     `POST /v1/auth/wallet/verify`. The message's domain and URI are the server's public origin.
+         *     The real service also signs in Tron wallets; this server refuses a Tron address (or any
+         *     address that is not `0x` and 40 hex digits) with `400` naming `/body/address`.
+         */
+        post: operations["createWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/wallet/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a wallet's signature of its challenge
+         * @description Checks the wallet's signature of the challenge's message, and opens a session: the answer
+         *     sets the `session_token` cookie (HttpOnly). The wallet's first sign-in creates its user and
+         *     a new sandbox account of its own. `nonce` and `message` must be the challenge's own (`400`
+         *     naming the field otherwise). A challenge is used once: an unknown, expired or already used
+         *     challenge, or a signature that is not the challenge wallet's, answers `401`.
+         */
+        post: operations["verifyWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session
+         * @description Ends the session of the `session_token` cookie, and clears the cookie. The token is refused
+         *     from then on.
+         */
+        post: operations["logoutUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The account's webhooks, oldest first, with their secrets. With a client ID credential: that
+         *     client ID's webhooks and the platform-wide ones.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Registers a receiver of the account's webhook events and generates its signing secret. With a
+         *     client ID credential the webhook is scoped to that client ID; with a session it is scoped to
+         *     the body's `clientId` (one of the account's client IDs, `400` naming `/body/clientId`
+         *     otherwise), or platform-wide without one. A webhook with the same URL and scope in the
+         *     account is refused with `400` naming `/body/url`. The URL rules and the limit on the number
+         *     of webhooks are the sandbox endpoints' own.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the webhooks in scope
+         * @description Queues one delivery of `eventType` with placeholder values to each active webhook in scope,
+         *     marked `x-request-network-test: true` and signed with that webhook's secret. With a client
+         *     ID credential the scope is that client ID's webhooks; with a session, the body's
+         *     `clientId`'s webhooks, or the platform-wide ones without it. `404` when no active webhook
+         *     is in scope. Events the sandbox does not produce itself (`client_id.linked`,
+         *     `kyt.screening.completed`, `secure_payment.user_event`, `secure_payment.access_rejected`)
+         *     are sent in the shape the service documents for them.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Switch a webhook on or off
+         * @description Switches the webhook off when it is on, and on when it is off. A webhook that is off
+         *     receives no event, test deliveries included; deliveries already queued are still attempted.
+         *     Another account's webhook, or (with a client ID credential) another client ID's, answers
+         *     `404` as an unknown one.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        put: operations["toggleWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook; its pending deliveries end as dead, as when its sandbox endpoint is
+         *     deleted. Another account's webhook answers `404` as an unknown one.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -2119,15 +2119,92 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * AuthHealth
-         * @description The Auth API answers.
+         * NetworkName
+         * @description A network name as the service spells it, for example `mainnet`, `base`, `arbitrum-one`, `matic` or `sepolia`.
+         * @example base
          */
-        AuthHealth: {
+        NetworkName: string;
+        /**
+         * CurrencyId
+         * @description A currency (token) identifier of the form `<SYMBOL>-<network>`: the token symbol, a hyphen,
+         *     then the network name, for example `USDC-base` or `ETH-sepolia-sepolia`.
+         * @example USDC-base
+         */
+        CurrencyId: string;
+        /**
+         * EvmAddress
+         * @description An EVM account or contract address, `0x` and 40 hex digits (checksummed or not).
+         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
+         */
+        EvmAddress: string;
+        /**
+         * CurrencyType
+         * @description How a currency exists on chain, which decides how it is paid.
+         *
+         *     - `ERC20`: a token contract; paying it takes an ERC-20 approval of the fee proxy, then a
+         *       `transferFromWithReferenceAndFee` call through the ERC20FeeProxy.
+         *     - `ETH`: the network's native coin, for example ETH on `mainnet`, `base` or `sepolia`, paid
+         *       as the value of a call to the EthereumFeeProxy, with no approval.
+         *     - `ISO4217`: a fiat currency such as `USD` or `EUR`, identified by its three-letter code. It
+         *       has no contract and cannot be paid directly: it is the denomination of a request that is
+         *       paid with a token through a conversion route (see
+         *       `GET /v1/currencies/{currencyId}/conversion-routes`).
+         *
+         *     The token listings of the real service answer `ERC20` and `ETH` entries; `ISO4217` is the
+         *     type the service's currency registry gives fiat currencies and is listed here so that clients
+         *     recognise it. New types may be added within `/v1` (see *Versioning*): a client that meets a
+         *     type it does not know should skip that currency rather than fail.
+         * @example ERC20
+         * @enum {string}
+         */
+        CurrencyType: "ERC20" | "ETH" | "ISO4217";
+        /**
+         * Currency
+         * @description A currency the service can invoice in or be paid in: a token on one network (`ERC20`), or the
+         *     network's native coin (`ETH`). The same symbol on two networks is two currencies with two
+         *     ids, for example `USDC-base` and `USDC-mainnet`.
+         *
+         *     For a native coin there is no contract: the service puts a sentinel value, derived from the
+         *     symbol, in both `address` and `hash` (`0xf5af88e117747e87fc5929f2ff87221b1447652e` for ETH).
+         *     Never send a transaction or an approval to that address.
+         * @example {
+         *       "id": "USDC-base",
+         *       "name": "USD Coin",
+         *       "symbol": "USDC",
+         *       "decimals": 6,
+         *       "address": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "network": "base",
+         *       "type": "ERC20",
+         *       "hash": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+         *       "chainId": 8453
+         *     }
+         */
+        Currency: {
+            /** @description The currency's identifier, `<SYMBOL>-<network>`; used as `paymentCurrency` and `invoiceCurrency` elsewhere. */
+            id: components["schemas"]["CurrencyId"];
+            /** @description The currency's display name as the service knows it, for example `USD Coin`. */
+            name: string;
+            /** @description The ticker symbol, for example `USDC`; the part of `id` before the network name. */
+            symbol: string;
             /**
-             * @description Always `ok` when the Auth API answers.
-             * @enum {string}
+             * @description Number of decimal places of the token's base unit: an amount of `1.5` is
+             *     `1.5 × 10^decimals` base units (6 for USDC and USDT, 18 for ETH and FAU).
              */
-            status: "ok";
+            decimals: number;
+            /** @description The token's contract address on `network`; for a native coin, the same sentinel value as `hash`. */
+            address: components["schemas"]["EvmAddress"];
+            /** @description The network the currency lives on. */
+            network: components["schemas"]["NetworkName"];
+            type: components["schemas"]["CurrencyType"];
+            /**
+             * @description The value that stands for this currency in the on-chain conversion contracts and price
+             *     feeds. For an `ERC20` token it is the contract address (sometimes all lower-case, so
+             *     compare case-insensitively); for a native coin it is the sentinel value derived from the
+             *     symbol.
+             */
+            hash: components["schemas"]["EvmAddress"];
+            /** @description The EIP-155 chain id of `network`, for example 1 for `mainnet`, 8453 for `base`, 11155111 for `sepolia`. */
+            chainId: number;
         };
         /**
          * ValidationIssue
@@ -2252,266 +2329,6 @@ export interface components {
             }[];
             /** @description On secure-payment answers, the link's status. */
             status?: components["schemas"]["SecurePaymentStatus"];
-        };
-        /**
-         * AuthCredentials
-         * @description An email address and password, to register an account or sign in to it.
-         */
-        AuthCredentials: {
-            /**
-             * Format: email
-             * @description The account's email address; compared without regard to letter case.
-             */
-            email: string;
-            /** @description The password, 8 to 100 characters. It is stored only as an Argon2id hash and never echoed. */
-            password: string;
-        };
-        /**
-         * EvmAddress
-         * @description An EVM account or contract address, `0x` and 40 hex digits (checksummed or not).
-         * @example 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7
-         */
-        EvmAddress: string;
-        /**
-         * AuthSession
-         * @description The session just opened. Its token travels only in the `session_token` cookie (HttpOnly), never
-         *     in a body; this answer says who signed in and until when the session lasts.
-         */
-        AuthSession: {
-            /** @description The signed-in user. */
-            userId: string;
-            /** @description The sandbox account the user's session acts for; its records are the only ones the session sees. */
-            accountId: string;
-            /** @description The user's email address; null for a user who signs in with a wallet. */
-            email: string | null;
-            /** @description The user's wallet, lower case; null for a user who signs in with an email address. */
-            walletAddress: components["schemas"]["EvmAddress"] | null;
-            /**
-             * Format: date-time
-             * @description When the session ends unless it is logged out first.
-             */
-            expiresAt: string;
-        };
-        /**
-         * WalletChallengeCreate
-         * @description The wallet that will sign in, and the chain it is connected to.
-         */
-        WalletChallengeCreate: {
-            /**
-             * @description The wallet's address. The real service also accepts Tron addresses (`T...`); this server
-             *     signs in EVM wallets only (`0x` and 40 hex digits) and refuses any other with `400`.
-             */
-            address: string;
-            /**
-             * @description The EIP-155 chain ID the wallet is connected to, written into the message (1 when absent).
-             * @default 1
-             */
-            chainId?: number;
-        };
-        /**
-         * WalletChallenge
-         * @description A one-time Sign-In with Ethereum (EIP-4361) challenge for one wallet.
-         */
-        WalletChallenge: {
-            /** @description Names the challenge when its signature is sent to `POST /v1/auth/wallet/verify`. */
-            challengeId: string;
-            /** @description The challenge's one-time nonce, also written in the message. */
-            nonce: string;
-            /** @description The EIP-4361 message the wallet signs (`personal_sign`), exactly as given. */
-            message: string;
-            /**
-             * Format: date-time
-             * @description When the challenge stops being accepted; also the message's `Expiration Time`.
-             */
-            expiresAt: string;
-        };
-        /**
-         * WalletChallengeVerify
-         * @description A challenge and the wallet's signature of its message.
-         */
-        WalletChallengeVerify: {
-            /** @description The `challengeId` answered by `POST /v1/auth/wallet/challenge`. */
-            challengeId: string;
-            /** @description The challenge's nonce. */
-            nonce: string;
-            /** @description The challenge's message, exactly as signed. */
-            message: string;
-            /** @description The wallet's 65-byte `personal_sign` signature of the message, in hex. */
-            signature: string;
-        };
-        /**
-         * AuthLoggedOut
-         * @description The session has ended; its cookie is cleared.
-         */
-        AuthLoggedOut: {
-            /**
-             * @description Always true.
-             * @constant
-             */
-            loggedOut: true;
-        };
-        /**
-         * Webhook
-         * @description A webhook as the Auth API lists it, with its whole signing secret. It is the same record as the
-         *     sandbox's webhook endpoint of the same `id` (`/sandbox/webhooks/endpoints/{endpointId}`).
-         */
-        Webhook: {
-            /** @description The webhook's identifier, also its sandbox endpoint id. */
-            id: string;
-            /** @description Where events are sent. */
-            url: string;
-            /** @description The signing secret, the key of the HMAC-SHA-256 in `x-request-network-signature`. */
-            secret: string;
-            /** @description Whether events are sent to it; `PUT /v1/webhook/{webhookId}` switches it. */
-            isActive: boolean;
-            /** @description The client ID the webhook is scoped to; null for a platform-wide webhook. */
-            clientId: string | null;
-            /**
-             * Format: date-time
-             * @description When the webhook was registered.
-             */
-            createdAt: string;
-        };
-        /**
-         * WebhookList
-         * @description The caller's webhooks, oldest first.
-         */
-        WebhookList: components["schemas"]["Webhook"][];
-        /**
-         * WebhookCreate
-         * @description Where to send webhook events, and optionally the client ID whose events it receives.
-         */
-        WebhookCreate: {
-            /**
-             * Format: uri
-             * @description The receiver, an http(s) URL that reaches a public address (see the sandbox's endpoint rules).
-             */
-            url: string;
-            /**
-             * @description With a session: one of the account's client IDs (its public `x-client-id` value) to scope
-             *     the webhook to; without it the webhook is platform-wide. With a client ID credential the
-             *     webhook is scoped to that client ID, and a different value here is refused with `400`.
-             */
-            clientId?: string;
-        };
-        /**
-         * WebhookTestEventType
-         * @description An event a delivery can carry: every event the Auth API can send as a test. The sandbox sends
-         *     the events of `WebhookEventName` on its own; the others only as test deliveries.
-         * @example payment.confirmed
-         * @enum {string}
-         */
-        WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
-        /**
-         * WebhookTest
-         * @description The event to send as a test, and optionally the client ID whose webhooks receive it.
-         */
-        WebhookTest: {
-            eventType: components["schemas"]["WebhookTestEventType"];
-            /**
-             * @description With a session: send to the active webhooks of this client ID (one of the account's);
-             *     without it, to the account's active platform-wide webhooks only. With a client ID
-             *     credential the test goes to that client ID's active webhooks.
-             */
-            clientId?: string;
-        };
-        /**
-         * WebhookTestResult
-         * @description The test deliveries queued, one per active webhook in scope. Each is sent with
-         *     `x-request-network-test: true`, signed with its webhook's secret, and can be followed in
-         *     `GET /sandbox/webhooks/deliveries/{deliveryId}`.
-         */
-        WebhookTestResult: {
-            eventType: components["schemas"]["WebhookTestEventType"];
-            /** @description One delivery per webhook that receives the test. */
-            deliveries: {
-                /** @description The webhook sent to. */
-                webhookId: string;
-                /** @description The delivery, also its `x-request-network-delivery` header. */
-                deliveryId: string;
-            }[];
-        };
-        /**
-         * NetworkName
-         * @description A network name as the service spells it, for example `mainnet`, `base`, `arbitrum-one`, `matic` or `sepolia`.
-         * @example base
-         */
-        NetworkName: string;
-        /**
-         * CurrencyId
-         * @description A currency (token) identifier of the form `<SYMBOL>-<network>`: the token symbol, a hyphen,
-         *     then the network name, for example `USDC-base` or `ETH-sepolia-sepolia`.
-         * @example USDC-base
-         */
-        CurrencyId: string;
-        /**
-         * CurrencyType
-         * @description How a currency exists on chain, which decides how it is paid.
-         *
-         *     - `ERC20`: a token contract; paying it takes an ERC-20 approval of the fee proxy, then a
-         *       `transferFromWithReferenceAndFee` call through the ERC20FeeProxy.
-         *     - `ETH`: the network's native coin, for example ETH on `mainnet`, `base` or `sepolia`, paid
-         *       as the value of a call to the EthereumFeeProxy, with no approval.
-         *     - `ISO4217`: a fiat currency such as `USD` or `EUR`, identified by its three-letter code. It
-         *       has no contract and cannot be paid directly: it is the denomination of a request that is
-         *       paid with a token through a conversion route (see
-         *       `GET /v1/currencies/{currencyId}/conversion-routes`).
-         *
-         *     The token listings of the real service answer `ERC20` and `ETH` entries; `ISO4217` is the
-         *     type the service's currency registry gives fiat currencies and is listed here so that clients
-         *     recognise it. New types may be added within `/v1` (see *Versioning*): a client that meets a
-         *     type it does not know should skip that currency rather than fail.
-         * @example ERC20
-         * @enum {string}
-         */
-        CurrencyType: "ERC20" | "ETH" | "ISO4217";
-        /**
-         * Currency
-         * @description A currency the service can invoice in or be paid in: a token on one network (`ERC20`), or the
-         *     network's native coin (`ETH`). The same symbol on two networks is two currencies with two
-         *     ids, for example `USDC-base` and `USDC-mainnet`.
-         *
-         *     For a native coin there is no contract: the service puts a sentinel value, derived from the
-         *     symbol, in both `address` and `hash` (`0xf5af88e117747e87fc5929f2ff87221b1447652e` for ETH).
-         *     Never send a transaction or an approval to that address.
-         * @example {
-         *       "id": "USDC-base",
-         *       "name": "USD Coin",
-         *       "symbol": "USDC",
-         *       "decimals": 6,
-         *       "address": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *       "network": "base",
-         *       "type": "ERC20",
-         *       "hash": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-         *       "chainId": 8453
-         *     }
-         */
-        Currency: {
-            /** @description The currency's identifier, `<SYMBOL>-<network>`; used as `paymentCurrency` and `invoiceCurrency` elsewhere. */
-            id: components["schemas"]["CurrencyId"];
-            /** @description The currency's display name as the service knows it, for example `USD Coin`. */
-            name: string;
-            /** @description The ticker symbol, for example `USDC`; the part of `id` before the network name. */
-            symbol: string;
-            /**
-             * @description Number of decimal places of the token's base unit: an amount of `1.5` is
-             *     `1.5 × 10^decimals` base units (6 for USDC and USDT, 18 for ETH and FAU).
-             */
-            decimals: number;
-            /** @description The token's contract address on `network`; for a native coin, the same sentinel value as `hash`. */
-            address: components["schemas"]["EvmAddress"];
-            /** @description The network the currency lives on. */
-            network: components["schemas"]["NetworkName"];
-            type: components["schemas"]["CurrencyType"];
-            /**
-             * @description The value that stands for this currency in the on-chain conversion contracts and price
-             *     feeds. For an `ERC20` token it is the contract address (sometimes all lower-case, so
-             *     compare case-insensitively); for a native coin it is the sentinel value derived from the
-             *     symbol.
-             */
-            hash: components["schemas"]["EvmAddress"];
-            /** @description The EIP-155 chain id of `network`, for example 1 for `mainnet`, 8453 for `base`, 11155111 for `sepolia`. */
-            chainId: number;
         };
         /**
          * FiatCurrencyCode
@@ -6176,6 +5993,14 @@ export interface components {
             event?: components["schemas"]["WebhookEventName"];
         };
         /**
+         * WebhookTestEventType
+         * @description An event a delivery can carry: every event the Auth API can send as a test. The sandbox sends
+         *     the events of `WebhookEventName` on its own; the others only as test deliveries.
+         * @example payment.confirmed
+         * @enum {string}
+         */
+        WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
+        /**
          * SandboxWebhookDeliveryState
          * @description Where a delivery stands: `pending` while an attempt is waiting or under way, `delivered` once
          *     an attempt got a `2xx`, `dead` once the last retry failed (or its endpoint was deleted).
@@ -6285,6 +6110,181 @@ export interface components {
              *     you page through the list may land on a page already read.
              */
             nextCursor: components["schemas"]["SandboxPageCursor"] | null;
+        };
+        /**
+         * AuthHealth
+         * @description The Auth API answers.
+         */
+        AuthHealth: {
+            /**
+             * @description Always `ok` when the Auth API answers.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /**
+         * AuthCredentials
+         * @description An email address and password, to register an account or sign in to it.
+         */
+        AuthCredentials: {
+            /**
+             * Format: email
+             * @description The account's email address; compared without regard to letter case.
+             */
+            email: string;
+            /** @description The password, 8 to 100 characters. It is stored only as an Argon2id hash and never echoed. */
+            password: string;
+        };
+        /**
+         * AuthSession
+         * @description The session just opened. Its token travels only in the `session_token` cookie (HttpOnly), never
+         *     in a body; this answer says who signed in and until when the session lasts.
+         */
+        AuthSession: {
+            /** @description The signed-in user. */
+            userId: string;
+            /** @description The sandbox account the user's session acts for; its records are the only ones the session sees. */
+            accountId: string;
+            /** @description The user's email address; null for a user who signs in with a wallet. */
+            email: string | null;
+            /** @description The user's wallet, lower case; null for a user who signs in with an email address. */
+            walletAddress: components["schemas"]["EvmAddress"] | null;
+            /**
+             * Format: date-time
+             * @description When the session ends unless it is logged out first.
+             */
+            expiresAt: string;
+        };
+        /**
+         * WalletChallengeCreate
+         * @description The wallet that will sign in, and the chain it is connected to.
+         */
+        WalletChallengeCreate: {
+            /**
+             * @description The wallet's address. The real service also accepts Tron addresses (`T...`); this server
+             *     signs in EVM wallets only (`0x` and 40 hex digits) and refuses any other with `400`.
+             */
+            address: string;
+            /**
+             * @description The EIP-155 chain ID the wallet is connected to, written into the message (1 when absent).
+             * @default 1
+             */
+            chainId?: number;
+        };
+        /**
+         * WalletChallenge
+         * @description A one-time Sign-In with Ethereum (EIP-4361) challenge for one wallet.
+         */
+        WalletChallenge: {
+            /** @description Names the challenge when its signature is sent to `POST /v1/auth/wallet/verify`. */
+            challengeId: string;
+            /** @description The challenge's one-time nonce, also written in the message. */
+            nonce: string;
+            /** @description The EIP-4361 message the wallet signs (`personal_sign`), exactly as given. */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When the challenge stops being accepted; also the message's `Expiration Time`.
+             */
+            expiresAt: string;
+        };
+        /**
+         * WalletChallengeVerify
+         * @description A challenge and the wallet's signature of its message.
+         */
+        WalletChallengeVerify: {
+            /** @description The `challengeId` answered by `POST /v1/auth/wallet/challenge`. */
+            challengeId: string;
+            /** @description The challenge's nonce. */
+            nonce: string;
+            /** @description The challenge's message, exactly as signed. */
+            message: string;
+            /** @description The wallet's 65-byte `personal_sign` signature of the message, in hex. */
+            signature: string;
+        };
+        /**
+         * AuthLoggedOut
+         * @description The session has ended; its cookie is cleared.
+         */
+        AuthLoggedOut: {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            loggedOut: true;
+        };
+        /**
+         * Webhook
+         * @description A webhook as the Auth API lists it, with its whole signing secret. It is the same record as the
+         *     sandbox's webhook endpoint of the same `id` (`/sandbox/webhooks/endpoints/{endpointId}`).
+         */
+        Webhook: {
+            /** @description The webhook's identifier, also its sandbox endpoint id. */
+            id: string;
+            /** @description Where events are sent. */
+            url: string;
+            /** @description The signing secret, the key of the HMAC-SHA-256 in `x-request-network-signature`. */
+            secret: string;
+            /** @description Whether events are sent to it; `PUT /v1/webhook/{webhookId}` switches it. */
+            isActive: boolean;
+            /** @description The client ID the webhook is scoped to; null for a platform-wide webhook. */
+            clientId: string | null;
+            /**
+             * Format: date-time
+             * @description When the webhook was registered.
+             */
+            createdAt: string;
+        };
+        /**
+         * WebhookList
+         * @description The caller's webhooks, oldest first.
+         */
+        WebhookList: components["schemas"]["Webhook"][];
+        /**
+         * WebhookCreate
+         * @description Where to send webhook events, and optionally the client ID whose events it receives.
+         */
+        WebhookCreate: {
+            /**
+             * Format: uri
+             * @description The receiver, an http(s) URL that reaches a public address (see the sandbox's endpoint rules).
+             */
+            url: string;
+            /**
+             * @description With a session: one of the account's client IDs (its public `x-client-id` value) to scope
+             *     the webhook to; without it the webhook is platform-wide. With a client ID credential the
+             *     webhook is scoped to that client ID, and a different value here is refused with `400`.
+             */
+            clientId?: string;
+        };
+        /**
+         * WebhookTest
+         * @description The event to send as a test, and optionally the client ID whose webhooks receive it.
+         */
+        WebhookTest: {
+            eventType: components["schemas"]["WebhookTestEventType"];
+            /**
+             * @description With a session: send to the active webhooks of this client ID (one of the account's);
+             *     without it, to the account's active platform-wide webhooks only. With a client ID
+             *     credential the test goes to that client ID's active webhooks.
+             */
+            clientId?: string;
+        };
+        /**
+         * WebhookTestResult
+         * @description The test deliveries queued, one per active webhook in scope. Each is sent with
+         *     `x-request-network-test: true`, signed with its webhook's secret, and can be followed in
+         *     `GET /sandbox/webhooks/deliveries/{deliveryId}`.
+         */
+        WebhookTestResult: {
+            eventType: components["schemas"]["WebhookTestEventType"];
+            /** @description One delivery per webhook that receives the test. */
+            deliveries: {
+                /** @description The webhook sent to. */
+                webhookId: string;
+                /** @description The delivery, also its `x-request-network-delivery` header. */
+                deliveryId: string;
+            }[];
         };
         /**
          * WebhookRequestId
@@ -6738,8 +6738,57 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is invalid (a parameter or body field is missing, malformed or out of range, or the body is not valid JSON). `errors` lists every problem with its path. */
-        BadRequest: {
+        /**
+         * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
+         *     is given.
+         */
+        CurrencyList: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
+            };
+        };
+        /**
+         * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
+         *     `network` or `id`. `errors` lists every problem with its path.
+         */
+        CurrencyFilterInvalid: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description The API key or client ID is missing or not recognised. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
+        OriginNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description No currency matches the filters (or the `id`). */
+        CurrencyNoMatch: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -6798,41 +6847,18 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
-        /** @description The request body is larger than 1 MiB. */
-        PayloadTooLarge: {
+        /** @description The currency and the currencies it can be converted to. */
+        ConversionRoutesFound: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
-                "application/json": components["schemas"]["ServiceError"];
+                "application/json": components["schemas"]["ConversionRoutes"];
             };
         };
-        /** @description The request body is not `application/json`. */
-        UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-                "application/json": components["schemas"]["ServiceError"];
-            };
-        };
-        /** @description The API key or client ID is missing or not recognised. */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-                "application/json": components["schemas"]["ServiceError"];
-            };
-        };
-        /** @description The client ID was sent from an `Origin` that is not among its allowed domains. */
-        OriginNotAllowed: {
+        /** @description The request is invalid (a parameter or body field is missing, malformed or out of range, or the body is not valid JSON). `errors` lists every problem with its path. */
+        BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -6853,24 +6879,8 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
-        /**
-         * @description The matching currencies: an array, or a single currency when `firstOnly=true` or `id`
-         *     is given.
-         */
-        CurrencyList: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Currency"][] | components["schemas"]["Currency"];
-            };
-        };
-        /**
-         * @description A query parameter is invalid: `firstOnly` other than `true` or `false`, or a malformed
-         *     `network` or `id`. `errors` lists every problem with its path.
-         */
-        CurrencyFilterInvalid: {
+        /** @description The request body is larger than 1 MiB. */
+        PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -6880,8 +6890,8 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
-        /** @description No currency matches the filters (or the `id`). */
-        CurrencyNoMatch: {
+        /** @description The request body is not `application/json`. */
+        UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -6889,16 +6899,6 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
                 "application/json": components["schemas"]["ServiceError"];
-            };
-        };
-        /** @description The currency and the currencies it can be converted to. */
-        ConversionRoutesFound: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConversionRoutes"];
             };
         };
         /**
@@ -7078,28 +7078,15 @@ export interface components {
     };
     pathItems: never;
 }
-export type AuthHealth = components['schemas']['AuthHealth'];
+export type NetworkName = components['schemas']['NetworkName'];
+export type CurrencyId = components['schemas']['CurrencyId'];
+export type EvmAddress = components['schemas']['EvmAddress'];
+export type CurrencyType = components['schemas']['CurrencyType'];
+export type Currency = components['schemas']['Currency'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Problem = components['schemas']['Problem'];
 export type SecurePaymentStatus = components['schemas']['SecurePaymentStatus'];
 export type ServiceError = components['schemas']['ServiceError'];
-export type AuthCredentials = components['schemas']['AuthCredentials'];
-export type EvmAddress = components['schemas']['EvmAddress'];
-export type AuthSession = components['schemas']['AuthSession'];
-export type WalletChallengeCreate = components['schemas']['WalletChallengeCreate'];
-export type WalletChallenge = components['schemas']['WalletChallenge'];
-export type WalletChallengeVerify = components['schemas']['WalletChallengeVerify'];
-export type AuthLoggedOut = components['schemas']['AuthLoggedOut'];
-export type Webhook = components['schemas']['Webhook'];
-export type WebhookList = components['schemas']['WebhookList'];
-export type WebhookCreate = components['schemas']['WebhookCreate'];
-export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
-export type WebhookTest = components['schemas']['WebhookTest'];
-export type WebhookTestResult = components['schemas']['WebhookTestResult'];
-export type NetworkName = components['schemas']['NetworkName'];
-export type CurrencyId = components['schemas']['CurrencyId'];
-export type CurrencyType = components['schemas']['CurrencyType'];
-export type Currency = components['schemas']['Currency'];
 export type FiatCurrencyCode = components['schemas']['FiatCurrencyCode'];
 export type InvoiceCurrency = components['schemas']['InvoiceCurrency'];
 export type ConversionRoutes = components['schemas']['ConversionRoutes'];
@@ -7246,10 +7233,23 @@ export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEn
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
 export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
+export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
+export type AuthHealth = components['schemas']['AuthHealth'];
+export type AuthCredentials = components['schemas']['AuthCredentials'];
+export type AuthSession = components['schemas']['AuthSession'];
+export type WalletChallengeCreate = components['schemas']['WalletChallengeCreate'];
+export type WalletChallenge = components['schemas']['WalletChallenge'];
+export type WalletChallengeVerify = components['schemas']['WalletChallengeVerify'];
+export type AuthLoggedOut = components['schemas']['AuthLoggedOut'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookList = components['schemas']['WebhookList'];
+export type WebhookCreate = components['schemas']['WebhookCreate'];
+export type WebhookTest = components['schemas']['WebhookTest'];
+export type WebhookTestResult = components['schemas']['WebhookTestResult'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -7262,19 +7262,19 @@ export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent']
 export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent'];
 export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
 export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
-export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseCurrencyList = components['responses']['CurrencyList'];
+export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseOriginNotAllowed = components['responses']['OriginNotAllowed'];
+export type ResponseCurrencyNoMatch = components['responses']['CurrencyNoMatch'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseConversionRoutesFound = components['responses']['ConversionRoutesFound'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
-export type ResponseUnauthorized = components['responses']['Unauthorized'];
-export type ResponseOriginNotAllowed = components['responses']['OriginNotAllowed'];
-export type ResponseNotFound = components['responses']['NotFound'];
-export type ResponseCurrencyList = components['responses']['CurrencyList'];
-export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
-export type ResponseCurrencyNoMatch = components['responses']['CurrencyNoMatch'];
-export type ResponseConversionRoutesFound = components['responses']['ConversionRoutesFound'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
@@ -7304,415 +7304,6 @@ export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining
 export type HeaderRateLimitReset = components['headers']['RateLimitReset'];
 export type $defs = Record<string, never>;
 export interface operations {
-    getAuthHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The Auth API answers. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthHealth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    registerUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AuthCredentials"];
-            };
-        };
-        responses: {
-            /** @description The user is registered and signed in; the cookie holds the session. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthSession"];
-                };
-            };
-            /** @description The body is invalid, the email address is already registered, or the call already has a valid session. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    loginUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AuthCredentials"];
-            };
-        };
-        responses: {
-            /** @description The user is signed in; the cookie holds the session. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthSession"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The email address or the password is wrong. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createWalletChallenge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WalletChallengeCreate"];
-            };
-        };
-        responses: {
-            /** @description The challenge to sign. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WalletChallenge"];
-                };
-            };
-            /** @description The body is invalid, or the address is not an EVM address (a Tron address, for example). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    verifyWalletChallenge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WalletChallengeVerify"];
-            };
-        };
-        responses: {
-            /** @description The wallet is signed in; the cookie holds the session. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthSession"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The challenge is unknown, expired or already used, or the signature is not the wallet's. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    logoutUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The session has ended; the cookie is cleared. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthLoggedOut"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description No valid session cookie was sent. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listWebhooks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The webhooks. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["OriginNotAllowed"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookCreate"];
-            };
-        };
-        responses: {
-            /** @description The webhook is registered, with its signing secret. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            /** @description The body is invalid, the URL is refused, a webhook with this URL and scope exists, or the account has as many webhooks as it may. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["OriginNotAllowed"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    testWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookTest"];
-            };
-        };
-        responses: {
-            /** @description The test deliveries are queued. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookTestResult"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["OriginNotAllowed"];
-            /** @description No active webhook is in the test's scope. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["ServiceError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    toggleWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The webhook's identifier (its sandbox endpoint id). */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The webhook as it is now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["OriginNotAllowed"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    deleteWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The webhook's identifier (its sandbox endpoint id). */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The webhook is deleted. The answer has no body. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["OriginNotAllowed"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listCurrencies: {
         parameters: {
             query?: {
@@ -10605,6 +10196,415 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuthHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Auth API answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthHealth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthCredentials"];
+            };
+        };
+        responses: {
+            /** @description The user is registered and signed in; the cookie holds the session. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            /** @description The body is invalid, the email address is already registered, or the call already has a valid session. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    loginUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthCredentials"];
+            };
+        };
+        responses: {
+            /** @description The user is signed in; the cookie holds the session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The email address or the password is wrong. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChallengeCreate"];
+            };
+        };
+        responses: {
+            /** @description The challenge to sign. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletChallenge"];
+                };
+            };
+            /** @description The body is invalid, or the address is not an EVM address (a Tron address, for example). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChallengeVerify"];
+            };
+        };
+        responses: {
+            /** @description The wallet is signed in; the cookie holds the session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The challenge is unknown, expired or already used, or the signature is not the wallet's. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    logoutUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended; the cookie is cleared. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLoggedOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No valid session cookie was sent. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The webhook is registered, with its signing secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The body is invalid, the URL is refused, a webhook with this URL and scope exists, or the account has as many webhooks as it may. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description The test deliveries are queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            /** @description No active webhook is in the test's scope. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    toggleWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook is deleted. The answer has no body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -6,7 +6,7 @@ import {
   type CheckResult,
   type ContractTarget,
   CredentialRefusedError,
-  type Credentials,
+  type TargetCredentials as Credentials,
   formatOperationLine,
   formatResultLine,
   formatSummary,

@@ -2,6 +2,7 @@ import type { SpecOperation } from "../spec/operations.ts";
 import { type CheckDefinition, defineCheck, type SuiteContext, sendAndJudge } from "./check-kit.ts";
 import {
   type ClientIdCredentials,
+  type Credentials,
   credentialHeaders,
   isApiKey,
   listCredentials,
@@ -20,14 +21,23 @@ const prismCannotKnowDomains = "Prism cannot know a client ID's allowed domains"
 const needsClientId =
   "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin";
 
-/** Which credentials of the target an operation accepts. */
-export function acceptedCredentials(context: SuiteContext, operation: SpecOperation) {
-  return listCredentials(context.target).filter((credentials) =>
+/**
+ * Which credentials an operation is called with: none where it needs none; else the target's
+ * that it accepts, then, on a stateful target, a fresh session where it accepts one.
+ */
+export function acceptedCredentials(context: SuiteContext, operation: SpecOperation): Credentials[] {
+  if (operation.acceptsAnonymous) return [{ none: true }];
+  const accepted: Credentials[] = listCredentials(context.target).filter((credentials) =>
     isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId,
   );
+  if (operation.acceptsSession && context.options.stateful) accepted.push({ session: "fresh" });
+  return accepted;
 }
 
 export function missingCredentialReason(operation: SpecOperation): string {
+  if (operation.acceptsSession && !operation.acceptsApiKey && !operation.acceptsClientId) {
+    return "needs a session, which the suite opens by registering a user: a stateful target only";
+  }
   return operation.acceptsApiKey
     ? "needs an API key (--api-key or --extra-api-key): this operation does not accept client IDs"
     : "needs a client ID (--client-id and --origin): this operation does not accept API keys";
@@ -42,6 +52,8 @@ export function planAuthChecks(
   operation: SpecOperation,
   request: ContractRequest,
 ): PlannedCheck[] {
+  // An operation that needs no credential is answered the same with any or none.
+  if (operation.acceptsAnonymous) return [];
   const stateless = !context.options.stateful;
   const givenClientId = listCredentials(context.target).find(
     (credentials): credentials is ClientIdCredentials => !isApiKey(credentials),
@@ -67,6 +79,16 @@ export function planAuthChecks(
 
   const checks = [
     check("no credentials -> 401", {}, 401),
+    ...(operation.acceptsSession
+      ? [
+          check(
+            "session cookie of no session -> 401",
+            { cookie: "session_token=payreq-contract-suite-no-such-session" },
+            401,
+            stateless ? "Prism cannot know which sessions exist" : undefined,
+          ),
+        ]
+      : []),
     check(
       "wrong API key -> 401",
       credentialHeaders({ apiKey: wrongApiKey }),

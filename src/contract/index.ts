@@ -22,4 +22,5 @@ export type {
   Credentials,
   Outcome,
   PlannedCheck,
+  TargetCredentials,
 } from "./target.ts";

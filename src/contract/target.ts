@@ -1,13 +1,26 @@
-/** A credential the service accepts: a secret API key, or a public client ID with the calling page's origin. */
-export type Credentials = ApiKeyCredentials | ClientIdCredentials;
+/** A credential a target is given: a secret API key, or a public client ID with the calling page's origin. */
+export type TargetCredentials = ApiKeyCredentials | ClientIdCredentials;
 export type ApiKeyCredentials = { apiKey: string };
 export type ClientIdCredentials = { clientId: string; origin: string };
+/**
+ * An Auth API session: a fresh one for each request, which the suite gets by registering a new
+ * user with a random email address (`POST /v1/auth/register`), so that no check depends on
+ * another (logging out ends the session it is sent with).
+ */
+export type SessionCredentials = { session: "fresh" };
+/** No credential: the operation needs none (the Auth API's sign-in and health check). */
+export type NoCredentials = { none: true };
+/** What one call presents. */
+export type Credentials = TargetCredentials | SessionCredentials | NoCredentials;
+
+/** The `cookie` header value that http-exchange.ts replaces with a fresh session's cookie. */
+export const freshSessionCookie = "payreq-contract-suite-fresh-session";
 
 /**
  * The deployment under test. `extra` is an optional second valid credential, used for the checks that
  * need a credential of the other kind (a client ID when the main one is an API key, or the reverse).
  */
-export type ContractTarget = { baseUrl: string; extra?: Credentials } & Credentials;
+export type ContractTarget = { baseUrl: string; extra?: TargetCredentials } & TargetCredentials;
 
 export interface ContractSuiteOptions {
   /**
@@ -59,21 +72,27 @@ export function isApiKey(credentials: Credentials): credentials is ApiKeyCredent
   return "apiKey" in credentials;
 }
 
+export function isClientId(credentials: Credentials): credentials is ClientIdCredentials {
+  return "clientId" in credentials;
+}
+
 /** The credentials of a target: the main one first, then `extra`. */
-export function listCredentials(target: ContractTarget): Credentials[] {
-  const main: Credentials = isApiKey(target)
+export function listCredentials(target: ContractTarget): TargetCredentials[] {
+  const main: TargetCredentials = isApiKey(target)
     ? { apiKey: target.apiKey }
     : { clientId: target.clientId, origin: target.origin };
   return target.extra ? [main, target.extra] : [main];
 }
 
 export function describeCredentials(credentials: Credentials): string {
-  return isApiKey(credentials) ? "API key" : "client ID";
+  if (isApiKey(credentials)) return "API key";
+  if (isClientId(credentials)) return "client ID";
+  return "session" in credentials ? "session" : "no credential";
 }
 
-/** The headers that present a credential. */
+/** The headers that present a credential; a session's cookie is filled in as the request is sent. */
 export function credentialHeaders(credentials: Credentials): Record<string, string> {
-  return isApiKey(credentials)
-    ? { "x-api-key": credentials.apiKey }
-    : { "x-client-id": credentials.clientId, origin: credentials.origin };
+  if (isApiKey(credentials)) return { "x-api-key": credentials.apiKey };
+  if (isClientId(credentials)) return { "x-client-id": credentials.clientId, origin: credentials.origin };
+  return "session" in credentials ? { cookie: freshSessionCookie } : {};
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +26,8 @@ const apiKey = "proxy-api-key";
 const clientId = "proxy-client-id";
 const allowedOrigin = "https://app.example";
 const bodyLimit = 1024 * 1024;
+/** The sessions the proxy hands out when a user registers. */
+const sessionPrefix = "proxy-session-";
 
 function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
   const body = {
@@ -71,7 +74,13 @@ function rejectFirst(
   const key = request.headers["x-api-key"];
   const client = request.headers["x-client-id"];
   const origin = request.headers.origin;
-  if (key !== undefined) {
+  const session = /(?:^|;\s*)session_token=([^;]+)/.exec(request.headers.cookie ?? "")?.[1];
+  const anonymous = key === undefined && (client === undefined || !operation.acceptsClientId);
+  if (operation.acceptsAnonymous && anonymous) {
+    // The Auth API's sign-in and health check need no credential.
+  } else if (session !== undefined && operation.acceptsSession && key === undefined) {
+    if (!session.startsWith(sessionPrefix)) return [401, "Unauthorized", "unknown session"];
+  } else if (key !== undefined) {
     if (key !== apiKey || !operation.acceptsApiKey) return [401, "Unauthorized", "unknown API key"];
   } else if (client !== undefined && operation.acceptsClientId) {
     if (client !== clientId || origin === undefined)
@@ -114,6 +123,8 @@ function rejectFirst(
 /** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
 function upstreamCredentials(route: Route | undefined): Record<string, string> {
   if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
+  if (route.operation.acceptsAnonymous) return {};
+  if (!route.operation.acceptsClientId) return { cookie: `session_token=${sessionPrefix}any` };
   return { "x-client-id": "any", origin: allowedOrigin };
 }
 
@@ -145,6 +156,9 @@ async function forward(
   }
   const text = await answer.text();
   const json = readJson(Buffer.from(text));
+  const opensSession = route?.operation.operationId === "registerUser" && answer.status === 201;
+  if (opensSession)
+    response.setHeader("set-cookie", `session_token=${sessionPrefix}${randomUUID()}; Path=/; HttpOnly`);
   response.writeHead(answer.status, copied);
   response.end(
     json && typeof json === "object" && !Array.isArray(json)
