@@ -2543,6 +2543,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the Auth API
+         * @description Answers `200` while the Auth API answers. It needs no credential and reads nothing stored.
+         */
+        get: operations["getAuthHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register with an email address and password
+         * @description Creates a user with a new sandbox account of its own, and signs it in: the answer sets the
+         *     `session_token` cookie (HttpOnly) that the Auth API's other operations read. The password is
+         *     kept only as an Argon2id hash. An email address already registered (in any letter case) is
+         *     refused with `400` naming `/body/email`, and so is a call that already carries a valid
+         *     session (log out first). A stale or unknown session cookie is ignored.
+         */
+        post: operations["registerUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an email address and password
+         * @description Checks the password against the user's Argon2id hash and opens a session: the answer sets
+         *     the `session_token` cookie (HttpOnly). A wrong email address or password answers `401`,
+         *     the same for both, so that the answer does not tell which addresses are registered. A call
+         *     that already carries a valid session is refused with `400` (log out first).
+         */
+        post: operations["loginUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/wallet/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a wallet sign-in challenge
+         * @description Issues a one-time Sign-In with Ethereum (EIP-4361) message for the wallet, with a random
+         *     nonce and an expiry (5 minutes by default; the server's `walletChallengeLifetimeSeconds`).
+         *     The wallet signs `message` as it is (`personal_sign`), and the signature goes to
+         *     `POST /v1/auth/wallet/verify`. The message's domain and URI are the server's public origin.
+         *     The real service also signs in Tron wallets; this server refuses a Tron address (or any
+         *     address that is not `0x` and 40 hex digits) with `400` naming `/body/address`.
+         */
+        post: operations["createWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/wallet/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a wallet's signature of its challenge
+         * @description Checks the wallet's signature of the challenge's message, and opens a session: the answer
+         *     sets the `session_token` cookie (HttpOnly). The wallet's first sign-in creates its user and
+         *     a new sandbox account of its own. `nonce` and `message` must be the challenge's own (`400`
+         *     naming the field otherwise). A challenge is used once: an unknown, expired or already used
+         *     challenge, or a signature that is not the challenge wallet's, answers `401`.
+         */
+        post: operations["verifyWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session
+         * @description Ends the session of the `session_token` cookie, and clears the cookie. The token is refused
+         *     from then on.
+         */
+        post: operations["logoutUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The account's webhooks, oldest first, with their secrets. With a client ID credential: that
+         *     client ID's webhooks and the platform-wide ones.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Registers a receiver of the account's webhook events and generates its signing secret. With a
+         *     client ID credential the webhook is scoped to that client ID; with a session it is scoped to
+         *     the body's `clientId` (one of the account's client IDs, `400` naming `/body/clientId`
+         *     otherwise), or platform-wide without one. A webhook with the same URL and scope in the
+         *     account is refused with `400` naming `/body/url`. The URL rules and the limit on the number
+         *     of webhooks are the sandbox endpoints' own.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the webhooks in scope
+         * @description Queues one delivery of `eventType` with placeholder values to each active webhook in scope,
+         *     marked `x-request-network-test: true` and signed with that webhook's secret. With a client
+         *     ID credential the scope is that client ID's webhooks; with a session, the body's
+         *     `clientId`'s webhooks, or the platform-wide ones without it. `404` when no active webhook
+         *     is in scope. Events the sandbox does not produce itself (`client_id.linked`,
+         *     `kyt.screening.completed`, `secure_payment.user_event`, `secure_payment.access_rejected`)
+         *     are sent in the shape the service documents for them.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Switch a webhook on or off
+         * @description Switches the webhook off when it is on, and on when it is off. A webhook that is off
+         *     receives no event, test deliveries included; deliveries already queued are still attempted.
+         *     Another account's webhook, or (with a client ID credential) another client ID's, answers
+         *     `404` as an unknown one.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        put: operations["toggleWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook; its pending deliveries end as dead, as when its sandbox endpoint is
+         *     deleted. Another account's webhook answers `404` as an unknown one.
+         *     The webhook is the same record as a sandbox webhook endpoint (`/sandbox/webhooks/endpoints`):
+         *     one registered either way is listed, signed for and deleted either way.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -8254,6 +8486,14 @@ export interface components {
             event?: components["schemas"]["WebhookEventName"];
         };
         /**
+         * WebhookTestEventType
+         * @description An event a delivery can carry: every event the Auth API can send as a test. The sandbox sends
+         *     the events of `WebhookEventName` on its own; the others only as test deliveries.
+         * @example payment.confirmed
+         * @enum {string}
+         */
+        WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
+        /**
          * SandboxWebhookDeliveryState
          * @description Where a delivery stands: `pending` while an attempt is waiting or under way, `delivered` once
          *     an attempt got a `2xx`, `dead` once the last retry failed (or its endpoint was deleted).
@@ -8321,8 +8561,8 @@ export interface components {
             url: string;
             /** @description The event it carries; every endpoint's delivery of one event has the same `eventId`. */
             eventId: components["schemas"]["Ulid"];
-            /** @description The event's name; an orchestrator webhook's test deliveries carry an orchestrator event. */
-            event: components["schemas"]["WebhookEventName"] | components["schemas"]["OrchestratorWebhookEventName"];
+            /** @description The event's name (a test delivery may carry an event the sandbox does not otherwise send). */
+            event: components["schemas"]["WebhookTestEventType"];
             /** @description The request the event is about; null for test deliveries. */
             requestId: components["schemas"]["RequestId"] | null;
             /** @description Whether it is a test delivery, sent with `x-request-network-test` and placeholder values. */
@@ -8363,6 +8603,181 @@ export interface components {
              *     you page through the list may land on a page already read.
              */
             nextCursor: components["schemas"]["SandboxPageCursor"] | null;
+        };
+        /**
+         * AuthHealth
+         * @description The Auth API answers.
+         */
+        AuthHealth: {
+            /**
+             * @description Always `ok` when the Auth API answers.
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        /**
+         * AuthCredentials
+         * @description An email address and password, to register an account or sign in to it.
+         */
+        AuthCredentials: {
+            /**
+             * Format: email
+             * @description The account's email address; compared without regard to letter case.
+             */
+            email: string;
+            /** @description The password, 8 to 100 characters. It is stored only as an Argon2id hash and never echoed. */
+            password: string;
+        };
+        /**
+         * AuthSession
+         * @description The session just opened. Its token travels only in the `session_token` cookie (HttpOnly), never
+         *     in a body; this answer says who signed in and until when the session lasts.
+         */
+        AuthSession: {
+            /** @description The signed-in user. */
+            userId: string;
+            /** @description The sandbox account the user's session acts for; its records are the only ones the session sees. */
+            accountId: string;
+            /** @description The user's email address; null for a user who signs in with a wallet. */
+            email: string | null;
+            /** @description The user's wallet, lower case; null for a user who signs in with an email address. */
+            walletAddress: components["schemas"]["EvmAddress"] | null;
+            /**
+             * Format: date-time
+             * @description When the session ends unless it is logged out first.
+             */
+            expiresAt: string;
+        };
+        /**
+         * WalletChallengeCreate
+         * @description The wallet that will sign in, and the chain it is connected to.
+         */
+        WalletChallengeCreate: {
+            /**
+             * @description The wallet's address. The real service also accepts Tron addresses (`T...`); this server
+             *     signs in EVM wallets only (`0x` and 40 hex digits) and refuses any other with `400`.
+             */
+            address: string;
+            /**
+             * @description The EIP-155 chain ID the wallet is connected to, written into the message (1 when absent).
+             * @default 1
+             */
+            chainId?: number;
+        };
+        /**
+         * WalletChallenge
+         * @description A one-time Sign-In with Ethereum (EIP-4361) challenge for one wallet.
+         */
+        WalletChallenge: {
+            /** @description Names the challenge when its signature is sent to `POST /v1/auth/wallet/verify`. */
+            challengeId: string;
+            /** @description The challenge's one-time nonce, also written in the message. */
+            nonce: string;
+            /** @description The EIP-4361 message the wallet signs (`personal_sign`), exactly as given. */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When the challenge stops being accepted; also the message's `Expiration Time`.
+             */
+            expiresAt: string;
+        };
+        /**
+         * WalletChallengeVerify
+         * @description A challenge and the wallet's signature of its message.
+         */
+        WalletChallengeVerify: {
+            /** @description The `challengeId` answered by `POST /v1/auth/wallet/challenge`. */
+            challengeId: string;
+            /** @description The challenge's nonce. */
+            nonce: string;
+            /** @description The challenge's message, exactly as signed. */
+            message: string;
+            /** @description The wallet's 65-byte `personal_sign` signature of the message, in hex. */
+            signature: string;
+        };
+        /**
+         * AuthLoggedOut
+         * @description The session has ended; its cookie is cleared.
+         */
+        AuthLoggedOut: {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            loggedOut: true;
+        };
+        /**
+         * Webhook
+         * @description A webhook as the Auth API lists it, with its whole signing secret. It is the same record as the
+         *     sandbox's webhook endpoint of the same `id` (`/sandbox/webhooks/endpoints/{endpointId}`).
+         */
+        Webhook: {
+            /** @description The webhook's identifier, also its sandbox endpoint id. */
+            id: string;
+            /** @description Where events are sent. */
+            url: string;
+            /** @description The signing secret, the key of the HMAC-SHA-256 in `x-request-network-signature`. */
+            secret: string;
+            /** @description Whether events are sent to it; `PUT /v1/webhook/{webhookId}` switches it. */
+            isActive: boolean;
+            /** @description The client ID the webhook is scoped to; null for a platform-wide webhook. */
+            clientId: string | null;
+            /**
+             * Format: date-time
+             * @description When the webhook was registered.
+             */
+            createdAt: string;
+        };
+        /**
+         * WebhookList
+         * @description The caller's webhooks, oldest first.
+         */
+        WebhookList: components["schemas"]["Webhook"][];
+        /**
+         * WebhookCreate
+         * @description Where to send webhook events, and optionally the client ID whose events it receives.
+         */
+        WebhookCreate: {
+            /**
+             * Format: uri
+             * @description The receiver, an http(s) URL that reaches a public address (see the sandbox's endpoint rules).
+             */
+            url: string;
+            /**
+             * @description With a session: one of the account's client IDs (its public `x-client-id` value) to scope
+             *     the webhook to; without it the webhook is platform-wide. With a client ID credential the
+             *     webhook is scoped to that client ID, and a different value here is refused with `400`.
+             */
+            clientId?: string;
+        };
+        /**
+         * WebhookTest
+         * @description The event to send as a test, and optionally the client ID whose webhooks receive it.
+         */
+        WebhookTest: {
+            eventType: components["schemas"]["WebhookTestEventType"];
+            /**
+             * @description With a session: send to the active webhooks of this client ID (one of the account's);
+             *     without it, to the account's active platform-wide webhooks only. With a client ID
+             *     credential the test goes to that client ID's active webhooks.
+             */
+            clientId?: string;
+        };
+        /**
+         * WebhookTestResult
+         * @description The test deliveries queued, one per active webhook in scope. Each is sent with
+         *     `x-request-network-test: true`, signed with its webhook's secret, and can be followed in
+         *     `GET /sandbox/webhooks/deliveries/{deliveryId}`.
+         */
+        WebhookTestResult: {
+            eventType: components["schemas"]["WebhookTestEventType"];
+            /** @description One delivery per webhook that receives the test. */
+            deliveries: {
+                /** @description The webhook sent to. */
+                webhookId: string;
+                /** @description The delivery, also its `x-request-network-delivery` header. */
+                deliveryId: string;
+            }[];
         };
         /**
          * WebhookRequestId
@@ -9468,10 +9883,23 @@ export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEn
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
 export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
+export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
 export type SandboxWebhookDeliveryList = components['schemas']['SandboxWebhookDeliveryList'];
+export type AuthHealth = components['schemas']['AuthHealth'];
+export type AuthCredentials = components['schemas']['AuthCredentials'];
+export type AuthSession = components['schemas']['AuthSession'];
+export type WalletChallengeCreate = components['schemas']['WalletChallengeCreate'];
+export type WalletChallenge = components['schemas']['WalletChallenge'];
+export type WalletChallengeVerify = components['schemas']['WalletChallengeVerify'];
+export type AuthLoggedOut = components['schemas']['AuthLoggedOut'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookList = components['schemas']['WebhookList'];
+export type WebhookCreate = components['schemas']['WebhookCreate'];
+export type WebhookTest = components['schemas']['WebhookTest'];
+export type WebhookTestResult = components['schemas']['WebhookTestResult'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -14049,6 +14477,415 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuthHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Auth API answers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthHealth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthCredentials"];
+            };
+        };
+        responses: {
+            /** @description The user is registered and signed in; the cookie holds the session. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            /** @description The body is invalid, the email address is already registered, or the call already has a valid session. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    loginUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthCredentials"];
+            };
+        };
+        responses: {
+            /** @description The user is signed in; the cookie holds the session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The email address or the password is wrong. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChallengeCreate"];
+            };
+        };
+        responses: {
+            /** @description The challenge to sign. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletChallenge"];
+                };
+            };
+            /** @description The body is invalid, or the address is not an EVM address (a Tron address, for example). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifyWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChallengeVerify"];
+            };
+        };
+        responses: {
+            /** @description The wallet is signed in; the cookie holds the session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The challenge is unknown, expired or already used, or the signature is not the wallet's. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    logoutUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended; the cookie is cleared. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description The session cookie, `session_token=<token>; Path=/; Expires=<the session's end>; HttpOnly; SameSite=Lax` (and `Secure` on an https origin); cleared on logout. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthLoggedOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No valid session cookie was sent. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The webhook is registered, with its signing secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The body is invalid, the URL is refused, a webhook with this URL and scope exists, or the account has as many webhooks as it may. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description The test deliveries are queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            /** @description No active webhook is in the test's scope. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    toggleWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's identifier (its sandbox endpoint id). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook is deleted. The answer has no body. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OriginNotAllowed"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

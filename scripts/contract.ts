@@ -7,7 +7,7 @@ import {
   type CheckResult,
   type ContractTarget,
   CredentialRefusedError,
-  type Credentials,
+  type TargetCredentials as Credentials,
   formatJUnitReport,
   formatOperationLine,
   formatResultLine,

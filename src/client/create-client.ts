@@ -1,5 +1,6 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../../generated/schema.d.ts";
+import { isAuthApiPath } from "../wire/auth-api-paths.ts";
 import { InvalidValueError } from "../wire/payreq-error.ts";
 import {
   type ApiKeyCredentials,
@@ -15,6 +16,12 @@ export type PayreqClient = Client<paths>;
 interface CommonOptions {
   /** The service's root URL, for example `https://api.example.com` (paths start with `/v1` or `/v2`). */
   baseUrl: string;
+  /**
+   * The Auth API's root URL (`https://auth.request.network` for the real service), where its
+   * operations (`/v1/auth/...`, `/v1/webhook...`, `/v1/health`) are sent. Default: `baseUrl`, as
+   * the reference server answers both APIs on one origin.
+   */
+  authBaseUrl?: string | undefined;
   /** The fetch to send requests with. Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
   /** Headers added to every request. The credential headers take precedence. */
@@ -36,7 +43,10 @@ export function createPayreqClient(options: PayreqClientOptions): PayreqClient {
   const baseFetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
   if (typeof baseFetch !== "function") throw new InvalidValueError("fetch", "a function", baseFetch);
   const retry = options.retry === true ? {} : options.retry;
-  const fetch = retry ? withRetries(baseFetch, retry) : baseFetch;
+  const retrying = retry ? withRetries(baseFetch, retry) : baseFetch;
+  const authBaseUrl =
+    options.authBaseUrl === undefined ? baseUrl : readBaseUrl(options.authBaseUrl, "authBaseUrl");
+  const fetch = authBaseUrl === baseUrl ? retrying : routeAuthApi(retrying, baseUrl, authBaseUrl);
   const client = createClient<paths>({
     baseUrl,
     fetch,
@@ -46,19 +56,32 @@ export function createPayreqClient(options: PayreqClientOptions): PayreqClient {
   return client;
 }
 
-function readBaseUrl(value: unknown): string {
+function readBaseUrl(value: unknown, field = "baseUrl"): string {
   const expected = "an http(s) URL such as https://api.example.com";
-  if (typeof value !== "string") throw new InvalidValueError("baseUrl", expected, value);
+  if (typeof value !== "string") throw new InvalidValueError(field, expected, value);
   let url: URL;
   try {
     url = new URL(value);
   } catch (error) {
-    throw new InvalidValueError("baseUrl", expected, value, { cause: error });
+    throw new InvalidValueError(field, expected, value, { cause: error });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidValueError("baseUrl", expected, value);
+    throw new InvalidValueError(field, expected, value);
   }
   return value;
+}
+
+/** Sends the Auth API's requests to its own root URL, every other one where it was addressed. */
+function routeAuthApi(fetch: FetchLike, baseUrl: string, authBaseUrl: string): FetchLike {
+  const root = baseUrl.replace(/\/+$/, "");
+  const authRoot = authBaseUrl.replace(/\/+$/, "");
+  return (request) => {
+    if (!request.url.startsWith(root)) return fetch(request);
+    const rest = request.url.slice(root.length);
+    const pathname = rest.split(/[?#]/)[0] ?? "";
+    if (!isAuthApiPath(pathname)) return fetch(request);
+    return fetch(new Request(`${authRoot}${rest}`, request));
+  };
 }
 
 /** Checks the credential options at run time too, for callers without the type check. Never echoes a secret. */

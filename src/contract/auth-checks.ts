@@ -3,6 +3,7 @@ import { type CheckDefinition, defineCheck, type SuiteContext, sendAndJudge } fr
 import {
   accepts,
   type ClientIdCredentials,
+  type Credentials,
   credentialHeaders,
   isApiKey,
   isOrchestratorKey,
@@ -25,15 +26,28 @@ const needsClientId = new MissingCredential(
   "needs a client ID: give --client-id and --origin, or --extra-client-id and --extra-origin",
 );
 
-/** Which credentials of the target an operation accepts. */
-export function acceptedCredentials(context: SuiteContext, operation: SpecOperation) {
-  return listCredentials(context.target).filter((credentials) => accepts(operation, credentials));
+/**
+ * Which credentials an operation is called with: none where it needs none; else the target's
+ * that it accepts, then, on a stateful target, a fresh session where it accepts one.
+ */
+export function acceptedCredentials(context: SuiteContext, operation: SpecOperation): Credentials[] {
+  if (operation.acceptsAnonymous) return [{ none: true }];
+  const accepted: Credentials[] = listCredentials(context.target).filter((credentials) =>
+    accepts(operation, credentials),
+  );
+  if (operation.acceptsSession && context.options.stateful) accepted.push({ session: "fresh" });
+  return accepted;
 }
 
 export function missingCredentialReason(operation: SpecOperation): MissingCredential {
   if (operation.acceptsOrchestratorKey) {
     return new MissingCredential(
       "needs an orchestrator key (--orchestrator-key): this operation takes no other credential",
+    );
+  }
+  if (operation.acceptsSession && !operation.acceptsApiKey && !operation.acceptsClientId) {
+    return new MissingCredential(
+      "needs a session, which the suite opens by registering a user: a stateful target only",
     );
   }
   return new MissingCredential(
@@ -52,8 +66,8 @@ export function planAuthChecks(
   operation: SpecOperation,
   request: ContractRequest,
 ): PlannedCheck[] {
-  // An operation without security (the health check) answers anyone: there is nothing to refuse.
-  if (operation.needsNoCredential) return [];
+  // An operation that needs no credential is answered the same with any or none.
+  if (operation.acceptsAnonymous) return [];
   const stateless = !context.options.stateful;
   const givenClientId = listCredentials(context.target).find(
     (credentials): credentials is ClientIdCredentials =>
@@ -98,6 +112,16 @@ export function planAuthChecks(
   }
   const checks = [
     check("no credentials -> 401", {}, 401),
+    ...(operation.acceptsSession
+      ? [
+          check(
+            "session cookie of no session -> 401",
+            { cookie: "session_token=payreq-contract-suite-no-such-session" },
+            401,
+            stateless ? "Prism cannot know which sessions exist" : undefined,
+          ),
+        ]
+      : []),
     check(
       "wrong API key -> 401",
       credentialHeaders({ apiKey: wrongApiKey }),

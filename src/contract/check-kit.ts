@@ -2,7 +2,7 @@ import type { SpecOperation } from "../spec/operations.ts";
 import type { SchemaValidator } from "../spec/schema-validator.ts";
 import type { SpecDocument } from "../spec/spec-document.ts";
 import { describeAnswer, judgeAnswer } from "./answer-verdict.ts";
-import { type Exchange, NoAnswerError, sendRequest } from "./http-exchange.ts";
+import { type Exchange, NoAnswerError, SessionUnavailableError, sendRequest } from "./http-exchange.ts";
 import {
   type CheckResult,
   type ContractSuiteOptions,
@@ -108,7 +108,9 @@ export function defineCheck(context: SuiteContext, definition: CheckDefinition):
       try {
         verdict = await definition.body();
       } catch (error) {
-        if (error instanceof NoAnswerError) return result("fail", error.message);
+        if (error instanceof NoAnswerError || error instanceof SessionUnavailableError) {
+          return result("fail", error.message);
+        }
         throw error;
       }
       if (verdict.issues.length === 0) return result("pass", verdict.summary);

@@ -50,3 +50,11 @@ export const extraInvalidBodies: Record<string, ExtraInvalidBody[]> = {
     },
   ],
 };
+
+/**
+ * Statuses a valid call may also get because its example names what the target never issued:
+ * the example's wallet challenge is refused as unknown (the signed sign-in is a scenario).
+ */
+export const unissuedExampleStatuses: Record<string, number[]> = {
+  verifyWalletChallenge: [401],
+};

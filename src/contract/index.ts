@@ -23,5 +23,6 @@ export type {
   Credentials,
   Outcome,
   PlannedCheck,
+  TargetCredentials,
 } from "./target.ts";
 export { MissingCredential } from "./target.ts";

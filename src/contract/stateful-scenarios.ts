@@ -8,6 +8,7 @@ import { createThenReadRequest, signRecurringPayout } from "./request-scenarios.
 import { credentialHeaders, type PlannedCheck } from "./target.ts";
 import { planV2Scenarios } from "./v2-scenarios.ts";
 import { listValidCalls } from "./valid-inputs.ts";
+import { signInWithNewWallet } from "./wallet-sign-in.ts";
 
 const prismIsStateless =
   "Prism is stateless: it does not keep what it answers 201 to, and checks no signature";
@@ -164,6 +165,13 @@ const scenarios: Scenario[] = [
     calls: ["createBatchPayout"],
     stateless: true,
     run: (context, [batch]) => batchAnswerAsTheAppReadsIt(context, batch as SpecOperation),
+  },
+  {
+    operationId: "verifyWalletChallenge",
+    check: "challenge signed by a new wallet -> 200 with a session cookie; the same challenge again -> 401",
+    calls: ["createWalletChallenge", "verifyWalletChallenge"],
+    run: (context, [challenge, verify]) =>
+      signInWithNewWallet(context, challenge as SpecOperation, verify as SpecOperation),
   },
 ];
 

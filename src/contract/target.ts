@@ -1,11 +1,22 @@
-/**
- * A credential the service accepts: a secret API key, a public client ID with the calling page's
- * origin, or an orchestrator's key (the orchestrator operations take only that).
- */
-export type Credentials = ApiKeyCredentials | ClientIdCredentials | OrchestratorKeyCredentials;
+/** A credential a target is given: a secret API key, or a public client ID with the calling page's origin. */
+export type TargetCredentials = ApiKeyCredentials | ClientIdCredentials;
 export type ApiKeyCredentials = { apiKey: string };
 export type ClientIdCredentials = { clientId: string; origin: string };
+/** An orchestrator's key: the orchestrator operations take only that. */
 export type OrchestratorKeyCredentials = { orchestratorKey: string };
+/**
+ * An Auth API session: a fresh one for each request, which the suite gets by registering a new
+ * user with a random email address (`POST /v1/auth/register`), so that no check depends on
+ * another (logging out ends the session it is sent with).
+ */
+export type SessionCredentials = { session: "fresh" };
+/** No credential: the operation needs none (the sign-in operations and the health checks). */
+export type NoCredentials = { none: true };
+/** What one call presents. */
+export type Credentials = TargetCredentials | OrchestratorKeyCredentials | SessionCredentials | NoCredentials;
+
+/** The `cookie` header value that http-exchange.ts replaces with a fresh session's cookie. */
+export const freshSessionCookie = "payreq-contract-suite-fresh-session";
 
 /**
  * The deployment under test. `extra` is an optional second valid credential, used for the checks that
@@ -14,9 +25,9 @@ export type OrchestratorKeyCredentials = { orchestratorKey: string };
  */
 export type ContractTarget = {
   baseUrl: string;
-  extra?: ApiKeyCredentials | ClientIdCredentials;
+  extra?: TargetCredentials;
   orchestratorKey?: string;
-} & (ApiKeyCredentials | ClientIdCredentials);
+} & TargetCredentials;
 
 export interface ContractSuiteOptions {
   /**
@@ -80,14 +91,19 @@ export function isApiKey(credentials: Credentials): credentials is ApiKeyCredent
   return "apiKey" in credentials;
 }
 
+export function isClientId(credentials: Credentials): credentials is ClientIdCredentials {
+  return "clientId" in credentials;
+}
+
 export function isOrchestratorKey(credentials: Credentials): credentials is OrchestratorKeyCredentials {
   return "orchestratorKey" in credentials;
 }
 
 /** The credentials of a target: the main one first, then `extra`, then the orchestrator key. */
-export function listCredentials(target: ContractTarget): Credentials[] {
-  const main: Credentials =
-    "apiKey" in target ? { apiKey: target.apiKey } : { clientId: target.clientId, origin: target.origin };
+export function listCredentials(target: ContractTarget): (TargetCredentials | OrchestratorKeyCredentials)[] {
+  const main: TargetCredentials = isApiKey(target)
+    ? { apiKey: target.apiKey }
+    : { clientId: target.clientId, origin: target.origin };
   return [
     main,
     ...(target.extra ? [target.extra] : []),
@@ -97,22 +113,32 @@ export function listCredentials(target: ContractTarget): Credentials[] {
 
 /** Whether an operation takes a credential of this kind. */
 export function accepts(
-  operation: { acceptsApiKey: boolean; acceptsClientId: boolean; acceptsOrchestratorKey: boolean },
+  operation: {
+    acceptsApiKey: boolean;
+    acceptsClientId: boolean;
+    acceptsOrchestratorKey: boolean;
+    acceptsSession: boolean;
+    acceptsAnonymous: boolean;
+  },
   credentials: Credentials,
 ): boolean {
   if (isOrchestratorKey(credentials)) return operation.acceptsOrchestratorKey;
-  return isApiKey(credentials) ? operation.acceptsApiKey : operation.acceptsClientId;
+  if (isApiKey(credentials)) return operation.acceptsApiKey;
+  if (isClientId(credentials)) return operation.acceptsClientId;
+  return "session" in credentials ? operation.acceptsSession : operation.acceptsAnonymous;
 }
 
 export function describeCredentials(credentials: Credentials): string {
   if (isOrchestratorKey(credentials)) return "orchestrator key";
-  return isApiKey(credentials) ? "API key" : "client ID";
+  if (isApiKey(credentials)) return "API key";
+  if (isClientId(credentials)) return "client ID";
+  return "session" in credentials ? "session" : "no credential";
 }
 
-/** The headers that present a credential. */
+/** The headers that present a credential; a session's cookie is filled in as the request is sent. */
 export function credentialHeaders(credentials: Credentials): Record<string, string> {
   if (isOrchestratorKey(credentials)) return { "x-orchestrator-key": credentials.orchestratorKey };
-  return isApiKey(credentials)
-    ? { "x-api-key": credentials.apiKey }
-    : { "x-client-id": credentials.clientId, origin: credentials.origin };
+  if (isApiKey(credentials)) return { "x-api-key": credentials.apiKey };
+  if (isClientId(credentials)) return { "x-client-id": credentials.clientId, origin: credentials.origin };
+  return "session" in credentials ? { cookie: freshSessionCookie } : {};
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import type { NetworkName, PaymentContracts } from "../chain/index.ts";
 import { wasmKeccakReady } from "../chain/keccak-utf8.ts";
-import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
+import { credentialHeaders, readPathOperations, sessionCookieName } from "../spec/operations.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
 import { createApiKeyVerifier } from "./auth/api-keys.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -128,6 +128,11 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       maxEndpointsPerAccount: config.maxWebhookEndpointsPerAccount,
       enqueue: (deliveryId) => dispatcher.enqueue(deliveryId),
     },
+    auth: {
+      sessionCookie: sessionCookieName(spec),
+      sessionLifetimeSeconds: config.sessionLifetimeSeconds,
+      walletChallengeLifetimeSeconds: config.walletChallengeLifetimeSeconds,
+    },
   };
 
   // The first requests hash payment references in WebAssembly (keccak-utf8.ts).
@@ -151,6 +156,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         baseClock,
         publicOrigin,
         headers,
+        sessionCookie: ctx.auth.sessionCookie,
       }),
       limitClientIdRate(limiter),
       parseJsonBody(),

@@ -47,6 +47,21 @@ export const securitySchemeNames = {
 
 export type CredentialRole = keyof typeof securitySchemeNames;
 
+/** The Auth API's client ID scheme: the same header as `ClientIdAuth`, checked the same way. */
+export const authClientIdSchemeName = "client_id";
+
+/** The Auth API's session: a cookie, set by signing in. */
+export const sessionSchemeName = "session_token";
+
+/** The name of the session cookie, from the spec's `session_token` scheme. */
+export function sessionCookieName(document: SpecDocument = loadBundledSpec()): string {
+  const scheme = asObject(asObject(asObject(document.components).securitySchemes)[sessionSchemeName]);
+  if (scheme.type !== "apiKey" || scheme.in !== "cookie" || typeof scheme.name !== "string") {
+    throw new Error(`security scheme ${sessionSchemeName} must be an apiKey in a cookie`);
+  }
+  return scheme.name;
+}
+
 /** One operation of the document's `paths` or `webhooks`, with its references resolved. */
 export interface SpecOperation {
   kind: "path" | "webhook";
@@ -67,11 +82,14 @@ export interface SpecOperation {
   /** Each credential set that is accepted, as the header names (lower case) it needs together. */
   credentials: string[][];
   acceptsApiKey: boolean;
+  /** A client ID with `Origin` (`ClientIdAuth`, or the Auth API's `client_id`). */
   acceptsClientId: boolean;
   /** Takes an orchestrator key alone (the orchestrator operations). */
   acceptsOrchestratorKey: boolean;
-  /** Whether the operation takes no credential at all (`security: []`), as the health check. */
-  needsNoCredential: boolean;
+  /** The Auth API's `session_token` cookie. */
+  acceptsSession: boolean;
+  /** No credential needed: `security: []`, or an empty requirement (`{}`) among the alternatives. */
+  acceptsAnonymous: boolean;
 }
 
 /** The header each security scheme of `securitySchemeNames` is sent in, in lower case. */
@@ -86,12 +104,19 @@ export function credentialHeaders(
     }
     return scheme.name.toLowerCase();
   };
-  return {
+  const headers = {
     apiKey: headerOf("apiKey"),
     clientId: headerOf("clientId"),
     origin: headerOf("origin"),
     orchestratorKey: headerOf("orchestratorKey"),
   };
+  const authClientId = asObject(schemes[authClientIdSchemeName]);
+  if (authClientId.type !== undefined && String(authClientId.name).toLowerCase() !== headers.clientId) {
+    throw new Error(
+      `security scheme ${authClientIdSchemeName} must name the header of ${securitySchemeNames.clientId}`,
+    );
+  }
+  return headers;
 }
 
 function readParameter(document: SpecDocument, entry: unknown): OperationParameter {
@@ -166,8 +191,10 @@ function readCredentials(document: SpecDocument, requirements: string[][]): stri
   return requirements.map((requirement) =>
     requirement.map((scheme) => {
       const definition = asObject(schemes[scheme]);
+      // A cookie travels in the Cookie header.
+      if (definition.in === "cookie" && typeof definition.name === "string") return "cookie";
       if (definition.in !== "header" || typeof definition.name !== "string") {
-        throw new Error(`security scheme ${scheme} is not a header, which is not handled`);
+        throw new Error(`security scheme ${scheme} is not a header or a cookie, which is not handled`);
       }
       return definition.name.toLowerCase();
     }),
@@ -222,11 +249,15 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
           acceptsApiKey: requirements.some(
             (set) => set.length === 1 && set[0] === securitySchemeNames.apiKey,
           ),
-          acceptsClientId: requirements.some((set) => set.includes(securitySchemeNames.clientId)),
+          acceptsClientId: requirements.some(
+            (set) => set.includes(securitySchemeNames.clientId) || set.includes(authClientIdSchemeName),
+          ),
           acceptsOrchestratorKey: requirements.some(
             (set) => set.length === 1 && set[0] === securitySchemeNames.orchestratorKey,
           ),
-          needsNoCredential: kind === "path" && requirements.length === 0,
+          acceptsSession: requirements.some((set) => set.length === 1 && set[0] === sessionSchemeName),
+          acceptsAnonymous:
+            kind === "path" && (requirements.length === 0 || requirements.some((set) => set.length === 0)),
         });
       }
     }

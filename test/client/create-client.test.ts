@@ -55,6 +55,37 @@ describe("createPayreqClient authentication", () => {
   });
 });
 
+describe("createPayreqClient and the Auth API", () => {
+  it("sends the Auth API's operations to authBaseUrl, and the Request API's to baseUrl", async () => {
+    const stub = stubFetch(jsonResponse(200, []), jsonResponse(200, specExample("WebhookDisabled")));
+    const client = createPayreqClient({
+      baseUrl,
+      authBaseUrl: "https://auth.example.com",
+      clientId: "cid_live_4f1c2e",
+      origin: "https://shop.example.com",
+      fetch: stub.fetch,
+    });
+    await client.GET("/v1/currencies");
+    await client.PUT("/v1/webhook/{webhookId}", { params: { path: { webhookId: "we_1" } } });
+    expect(stub.sent.map((request) => [request.method, request.url, request.headers["x-client-id"]])).toEqual(
+      [
+        ["GET", `${baseUrl}/v1/currencies`, "cid_live_4f1c2e"],
+        ["PUT", "https://auth.example.com/v1/webhook/we_1", "cid_live_4f1c2e"],
+      ],
+    );
+  });
+
+  it("sends both to baseUrl when no authBaseUrl is given, and refuses one that is not an http(s) URL", async () => {
+    const stub = stubFetch(jsonResponse(200, specExample("AuthHealthOk")));
+    const client = createPayreqClient({ baseUrl, apiKey: "sk_test_123", fetch: stub.fetch });
+    await client.GET("/v1/health");
+    expect(stub.sent[0]?.url).toBe(`${baseUrl}/v1/health`);
+    expect(() =>
+      createPayreqClient({ baseUrl, authBaseUrl: "ftp://auth.example.com", apiKey: "sk_test_123" }),
+    ).toThrow(InvalidValueError);
+  });
+});
+
 describe("createPayreqClient requests and answers", () => {
   it("serialises the query and returns the typed data", async () => {
     const stub = stubFetch(jsonResponse(200, specExample("CurrencyUsdcBase")));

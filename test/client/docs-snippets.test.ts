@@ -6,7 +6,7 @@ const guidePath = "docs/client.md";
 describe("docs/client.md", () => {
   it("has TypeScript snippets that import from payreq", () => {
     const snippets = guideSnippets(guidePath);
-    expect(snippets).toHaveLength(9);
+    expect(snippets).toHaveLength(10);
     for (const snippet of snippets) expect(snippet).toContain('from "payreq"');
   });
 

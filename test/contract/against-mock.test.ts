@@ -28,7 +28,7 @@ describe("the plan for the mock", () => {
     const operations = readPathOperations(loadBundledSpec());
     const operationIds = operations.map((operation) => operation.operationId);
     const open = new Set(
-      operations.filter((operation) => operation.needsNoCredential).map((op) => op.operationId),
+      operations.filter((operation) => operation.acceptsAnonymous).map((op) => op.operationId),
     );
     expect(operationIds.length).toBeGreaterThanOrEqual(11);
     expect([...new Set(checks.map((check) => check.operationId))]).toEqual(operationIds);

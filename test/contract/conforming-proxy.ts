@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,8 @@ const clientId = "proxy-client-id";
 const orchestratorKey = "orc_proxy_orchestrator_key";
 const allowedOrigin = "https://app.example";
 const bodyLimit = 1024 * 1024;
+/** The sessions the proxy hands out when a user registers. */
+const sessionPrefix = "proxy-session-";
 
 function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
   const body = {
@@ -73,11 +76,15 @@ function rejectFirst(
   const key = request.headers["x-api-key"];
   const client = request.headers["x-client-id"];
   const origin = request.headers.origin;
-  if (operation.needsNoCredential) {
-    // The health check answers anyone: no credential is checked.
+  const session = /(?:^|;\s*)session_token=([^;]+)/.exec(request.headers.cookie ?? "")?.[1];
+  const anonymous = key === undefined && (client === undefined || !operation.acceptsClientId);
+  if (operation.acceptsAnonymous && anonymous) {
+    // The sign-in operations and the health checks need no credential.
   } else if (operation.acceptsOrchestratorKey) {
     if (request.headers["x-orchestrator-key"] !== orchestratorKey)
       return [401, "Unauthorized", "no or unknown orchestrator key"];
+  } else if (session !== undefined && operation.acceptsSession && key === undefined) {
+    if (!session.startsWith(sessionPrefix)) return [401, "Unauthorized", "unknown session"];
   } else if (key !== undefined) {
     if (key !== apiKey || !operation.acceptsApiKey) return [401, "Unauthorized", "unknown API key"];
   } else if (client !== undefined && operation.acceptsClientId) {
@@ -120,9 +127,11 @@ function rejectFirst(
 
 /** Credentials Prism takes for the operation: it checks only that the documented headers are there. */
 function upstreamCredentials(route: Route | undefined): Record<string, string> {
-  if (route?.operation.needsNoCredential) return {};
+  if (route?.operation.acceptsAnonymous) return {};
   if (route?.operation.acceptsOrchestratorKey) return { "x-orchestrator-key": "orc_any_key_value" };
   if (route === undefined || route.operation.acceptsApiKey) return { "x-api-key": "any" };
+  if (route.operation.acceptsAnonymous) return {};
+  if (!route.operation.acceptsClientId) return { cookie: `session_token=${sessionPrefix}any` };
   return { "x-client-id": "any", origin: allowedOrigin };
 }
 
@@ -154,6 +163,9 @@ async function forward(
   }
   const text = await answer.text();
   const json = readJson(Buffer.from(text));
+  const opensSession = route?.operation.operationId === "registerUser" && answer.status === 201;
+  if (opensSession)
+    response.setHeader("set-cookie", `session_token=${sessionPrefix}${randomUUID()}; Path=/; HttpOnly`);
   response.writeHead(answer.status, copied);
   response.end(
     json && typeof json === "object" && !Array.isArray(json)

@@ -196,7 +196,7 @@ describe("CORS", () => {
     expect(answer.status).toBe(204);
     expect(answer.headers.get("access-control-allow-origin")).toBe(browserOrigin);
     // DELETE for the payee's own deactivation of a payee destination.
-    expect(answer.headers.get("access-control-allow-methods")).toBe("GET, POST, PATCH, DELETE");
+    expect(answer.headers.get("access-control-allow-methods")).toBe("GET, POST, PATCH, DELETE, PUT");
     expect(answer.headers.get("access-control-allow-headers")).toBe(
       "Content-Type, X-Client-Id, X-Request-Id",
     );

@@ -7,6 +7,8 @@ import { problemsOf } from "./helpers.ts";
 /** The defaults of config-schema.ts, as parseConfig fills them in. */
 const configDefaults = {
   securePaymentLifetimeSeconds: 604_800,
+  sessionLifetimeSeconds: 86_400,
+  walletChallengeLifetimeSeconds: 300,
   clientIdRateLimitPerMinute: 300,
   requestTimeoutMs: 30_000,
   webhookRetryDelaysMs: [1000, 5000, 15000],

@@ -48,6 +48,8 @@ const mayNameRecord = /^(id|token|tokens|nonce|address)$|Ids?$|Tokens?$|Referenc
 
 type Rule = {
   name: string;
+  /** Only in this operation's inputs. */
+  operationId?: string;
   in?: OperationInput["in"];
   /** The body pointer, joined with `/`, when the name alone is not enough. */
   at?: string;
@@ -101,12 +103,24 @@ const rules: Rule[] = [
   { name: "paymentDetailsId", in: "path", kind: "paymentDetail" },
   { name: "paymentDetailsId", in: "query", kind: "paymentDetail", pairedWith: "clientUserId" },
   { name: "destinationId", kind: "payeeDestination" },
+  {
+    name: "challengeId",
+    operationId: "verifyWalletChallenge",
+    none: "a wallet sign-in challenge: it belongs to no account, and is answered before any session exists",
+  },
+  { name: "nonce", operationId: "verifyWalletChallenge", none: "the nonce written in a sign-in challenge" },
   { name: "nonce", in: "body", at: "nonce", kind: "signingNonce" },
   { name: "nonce", in: "body", none: "the nonce of signed typed data, not a record" },
   { name: "endpointId", kind: "webhookEndpoint" },
   { name: "clientId", kind: "linkedClientId" },
   { name: "externalId", none: "the orchestrator's own name for an invited recipient" },
   { name: "policyId", none: "a screening provider's policy" },
+  { name: "webhookId", kind: "webhookEndpoint" },
+  {
+    name: "clientId",
+    in: "body",
+    none: "a client ID's public value scoping a webhook: with a client ID credential only the caller's own is accepted, any other refused alike; with a session, another account's is refused as unknown (test/server/domain/webhooks/webhooks.test.ts)",
+  },
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
   { name: "journeyId", in: "path", kind: "journey" },
@@ -127,10 +141,11 @@ const rules: Rule[] = [
   { name: "id", in: "body", at: "step/id", none: "a bridge route step, which the sandbox does not keep" },
 ];
 
-function ruleFor(input: OperationInput): Rule | undefined {
+function ruleFor(input: OperationInput, operation: SpecOperation): Rule | undefined {
   return rules.find(
     (rule) =>
       rule.name === input.name &&
+      (rule.operationId === undefined || rule.operationId === operation.operationId) &&
       (rule.in === undefined || rule.in === input.in) &&
       (rule.at === undefined || rule.at === input.pointer.join("/")),
   );
@@ -180,7 +195,7 @@ function candidateInputs(document: SpecDocument, operation: SpecOperation): Oper
 /** The inputs of an operation that name a record, each with its kind. */
 export function recordInputsOf(document: SpecDocument, operation: SpecOperation): RecordInput[] {
   return candidateInputs(document, operation).flatMap((input) => {
-    const rule = ruleFor(input);
+    const rule = ruleFor(input, operation);
     if (!rule || "none" in rule) return [];
     const kind = typeof rule.kind === "function" ? rule.kind(operation) : rule.kind;
     if (kind === undefined) return [];
@@ -193,7 +208,7 @@ export function unclassifiedInputs(document: SpecDocument, operations: SpecOpera
   return operations.flatMap((operation) =>
     candidateInputs(document, operation)
       .filter((input) => {
-        const rule = ruleFor(input);
+        const rule = ruleFor(input, operation);
         return !rule || ("kind" in rule && typeof rule.kind === "function" && !rule.kind(operation));
       })
       .map((input) => `${operation.operationId} ${input.in}:${input.pointer.join("/")}`),

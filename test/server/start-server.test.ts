@@ -33,7 +33,11 @@ describe("npm start (scripts/start-server.ts, bundled)", () => {
     expect(banner).toContain(
       `${sampleCredentials.clientId}   (header x-client-id, with Origin http://localhost:5173 or ${url})`,
     );
-    expect(banner).toContain(sampleCredentials.webhookSecret);
+    // No secret that signs nothing the user registered: it says how to get a webhook's own.
+    expect(banner).not.toContain(sampleCredentials.webhookSecret);
+    expect(banner).toContain(
+      "  Webhooks:        register a receiver to get its signing secret: POST /sandbox/webhooks/endpoints",
+    );
   });
 
   it("runs the quick start of docs/reference-server.md as written (only BASE points at this server)", async () => {

@@ -456,6 +456,18 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "post", path: "/v2/commerce-payments/{requestId}/void" },
   { method: "post", path: "/v2/commerce-payments/{requestId}/void/calldata" },
   { method: "get", path: "/v2/commerce-payments/{requestId}/status" },
+  // The Auth API (auth.request.network), served on the same origin.
+  { method: "get", path: "/v1/health" },
+  { method: "post", path: "/v1/auth/register" },
+  { method: "post", path: "/v1/auth/login" },
+  { method: "post", path: "/v1/auth/wallet/challenge" },
+  { method: "post", path: "/v1/auth/wallet/verify" },
+  { method: "post", path: "/v1/auth/logout" },
+  { method: "post", path: "/v1/webhook" },
+  { method: "get", path: "/v1/webhook" },
+  { method: "put", path: "/v1/webhook/{webhookId}" },
+  { method: "delete", path: "/v1/webhook/{webhookId}" },
+  { method: "post", path: "/v1/webhook/test" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -8,14 +8,13 @@ const pathOperations = readPathOperations(spec);
 
 /**
  * The error statuses an operation can answer, from its shape (openapi/README.md, "Errors"). Every
- * operation can answer 400: unknown query parameters are refused even where none are documented.
- * Every one but the health check, which takes none, can refuse a credential.
+ * operation can answer 400: unknown query parameters are refused even where none are documented;
+ * every one that needs a credential can answer 401.
  */
 function expectedErrorStatuses(operation: SpecOperation): string[] {
   return [
     "400",
-    // The health check takes no credential, so it cannot refuse one.
-    ...(operation.needsNoCredential ? [] : ["401"]),
+    ...(operation.acceptsAnonymous ? [] : ["401"]),
     ...(operation.acceptsClientId ? ["403"] : []),
     ...(operation.pathParams.length > 0 ? ["404"] : []),
     ...(operation.body ? ["413", "415"] : []),

@@ -165,7 +165,9 @@ function describeCredentials(config: SandboxConfig, usesDefault: boolean, origin
       "Sandbox credentials (sandbox-only values):",
       `  API key:         ${sampleCredentials.apiKey}   (header x-api-key)`,
       `  Client ID:       ${sampleCredentials.clientId}   (header x-client-id, with Origin http://localhost:5173 or ${origin})`,
-      `  Webhook secret:  ${sampleCredentials.webhookSecret}`,
+      // A webhook's secret comes with the webhook: none is signed with a secret printed here.
+      "  Webhooks:        register a receiver to get its signing secret: POST /sandbox/webhooks/endpoints",
+      "                   (API key), or POST /v1/webhook (Auth API: session or client ID); see docs/auth-api.md",
       `  Orchestrator key: ${sampleCredentials.orchestratorKey}   (header x-orchestrator-key)`,
     ];
   }

@@ -114,6 +114,9 @@ export const sandboxConfigSchema = {
       maximum: 315_360_000,
       default: 7 * 24 * 60 * 60,
     },
+    // Auth API sessions last a day, and a wallet challenge 5 minutes, unless configured.
+    sessionLifetimeSeconds: { type: "integer", minimum: 1, maximum: 31_536_000, default: 24 * 60 * 60 },
+    walletChallengeLifetimeSeconds: { type: "integer", minimum: 1, maximum: 86_400, default: 5 * 60 },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1, default: 300 },
     requestTimeoutMs: { type: "integer", minimum: 100, maximum: 600_000, default: 30_000 },
     webhookRetryDelaysMs: {

@@ -57,6 +57,10 @@ export interface SandboxConfig {
   /** The hosted payment page; `securePaymentUrl` is this URL with the `token` query parameter. */
   securePaymentPageUrl?: string;
   securePaymentLifetimeSeconds?: number;
+  /** How long an Auth API session lasts after signing in (24 hours by default, at most a year). */
+  sessionLifetimeSeconds?: number;
+  /** How long a wallet sign-in challenge can be answered (5 minutes by default, at most a day). */
+  walletChallengeLifetimeSeconds?: number;
   clientIdRateLimitPerMinute?: number;
   /** How long a request may take to arrive in full, headers and body; then 408 (30 s by default). */
   requestTimeoutMs?: number;
@@ -107,6 +111,8 @@ export interface SandboxConfig {
 /** The fields config-schema.ts gives a `default`: always present once parseConfig has run. */
 type DefaultedField =
   | "securePaymentLifetimeSeconds"
+  | "sessionLifetimeSeconds"
+  | "walletChallengeLifetimeSeconds"
   | "clientIdRateLimitPerMinute"
   | "requestTimeoutMs"
   | "webhookRetryDelaysMs"

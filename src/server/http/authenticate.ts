@@ -3,6 +3,7 @@ import type { CredentialRole } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import { hashOrchestratorKey } from "../auth/orchestrator-keys.ts";
+import { findLiveSession, readCookie } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
@@ -11,16 +12,22 @@ import { stateOf } from "./request-state.ts";
 
 const unauthorized = (detail: string) => new ProblemError("unauthorized", detail);
 
+/** Where the operations that accept a session tell the caller to get one. */
+const signInHint = "the session_token cookie that POST /v1/auth/login or /v1/auth/wallet/verify set";
+
 /**
  * Checks the credential the operation requires before any handler runs: an API key in
- * `x-api-key`, or, where the operation accepts it, a client ID in `x-client-id` with an `Origin`
+ * `x-api-key`; where the operation accepts it, the Auth API's session cookie (`session_token`,
+ * read from the store by its hash, refused once expired or logged out); or, where the operation
+ * accepts it, a client ID in `x-client-id` with an `Origin`
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
  * destinations) ignores an API key; the orchestrator operations take only an orchestrator key in
  * `x-orchestrator-key`. Never echoes a credential. A client ID's check reads the
  * store, and its account's sandbox clock with it (to stamp `lastUsedAt`), for every later step;
- * an API key's check reads nothing stored.
+ * an API key's check reads nothing stored. An operation that needs no credential (the Auth API's
+ * sign-in) goes on without a principal when none is sent, and ignores a stale session cookie.
  */
 export function authenticate(options: {
   verifyApiKey: ApiKeyVerifier;
@@ -30,18 +37,19 @@ export function authenticate(options: {
   publicOrigin: () => string;
   /** The header of each credential, from the spec's security schemes. */
   headers: Record<CredentialRole, string>;
+  /** The session cookie's name, from the spec's `session_token` scheme. */
+  sessionCookie: string;
 }): RequestHandler {
   const {
     apiKey: apiKeyHeader,
     clientId: clientIdHeader,
     orchestratorKey: orchestratorKeyHeader,
   } = options.headers;
+  const { sessionCookie } = options;
   return async (req, res, next) => {
     const state = stateOf(res);
     const route = state.route;
     if (!route) return next(new Error("authenticate runs after resolveOperation"));
-    // An operation without security (the health check) answers anyone, whatever they send.
-    if (route.needsNoCredential) return next();
     if (route.acceptsOrchestratorKey) {
       // The orchestrator operations take the orchestrator key and nothing else. The store holds
       // only the key's hash, so the presented key is found by its hash.
@@ -72,6 +80,37 @@ export function authenticate(options: {
       state.principal = { kind: "apiKey", accountId };
       return next();
     }
+    const sessionToken =
+      route.acceptsSession || route.acceptsAnonymous
+        ? readCookie(req.get("cookie"), sessionCookie)
+        : undefined;
+    if (sessionToken !== undefined && route.acceptsSession) {
+      const session = await findLiveSession(options.store, sessionToken, options.baseClock.now());
+      if (session) {
+        state.principal = { kind: "session", accountId: session.accountId, session };
+        return next();
+      }
+      const hasClientId = clientId !== undefined && clientId !== "" && route.acceptsClientId;
+      if (!route.acceptsAnonymous && !hasClientId) {
+        return next(
+          unauthorized(
+            `The ${sessionCookie} cookie names no live session (expired or logged out): sign in again.`,
+          ),
+        );
+      }
+    }
+    if (route.acceptsAnonymous && (clientId === undefined || clientId === "" || !route.acceptsClientId)) {
+      return next();
+    }
+    if ((clientId === undefined || clientId === "") && route.acceptsSession) {
+      return next(
+        unauthorized(
+          route.acceptsClientId
+            ? `Send ${signInHint}, or a client ID in ${clientIdHeader} together with Origin.`
+            : `Sign in first: send ${signInHint}.`,
+        ),
+      );
+    }
     if (clientId === undefined || clientId === "") {
       return next(
         unauthorized(
@@ -86,7 +125,9 @@ export function authenticate(options: {
     if (!route.acceptsClientId) {
       return next(
         unauthorized(
-          `This operation requires an API key in ${apiKeyHeader}; client IDs are not accepted here.`,
+          route.acceptsSession
+            ? `Sign in first: send ${signInHint}; client IDs are not accepted here.`
+            : `This operation requires an API key in ${apiKeyHeader}; client IDs are not accepted here.`,
         ),
       );
     }

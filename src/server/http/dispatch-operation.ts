@@ -1,6 +1,8 @@
 import type { RequestHandler, Response } from "express";
 import type { SpecOperation } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
+import { sessionCookieWriter } from "../auth/session-cookie.ts";
+import { SandboxClock } from "../clock.ts";
 import type { ServerContext } from "../domain/shared/context.ts";
 import type {
   OperationHandler,
@@ -8,6 +10,7 @@ import type {
   PathOperationId,
   StatelessOperation,
 } from "../domain/shared/operation-types.ts";
+import { anonymousCaller, type Caller } from "../domain/shared/principal.ts";
 import { principalOf, stateOf, takeResponseCheck } from "./request-state.ts";
 
 /**
@@ -45,14 +48,28 @@ export function dispatchOperation(handlers: OperationHandlers, server: ServerCon
     const handler = handlers[route.operationId as PathOperationId] as
       | OperationHandler<PathOperationId>
       | StatelessOperation<PathOperationId>;
-    // An operation that takes no credential has no principal; its handler reads none.
-    const principal = route.needsNoCredential ? (undefined as never) : principalOf(res);
-    const input = { principal, path: pathParams as never, query: query as never, body: req.body };
+    // An operation that needs no credential runs without a principal when none was sent.
+    const principal: Caller = route.acceptsAnonymous
+      ? (state.principal ?? anonymousCaller)
+      : principalOf(res);
+    const input = {
+      principal: principal as never,
+      path: pathParams as never,
+      query: query as never,
+      body: req.body,
+    };
+    const cookies = sessionCookieWriter(res, server.auth.sessionCookie, () =>
+      server.publicOrigin().startsWith("https:"),
+    );
     let body: unknown;
     if (typeof handler !== "function") body = await handler.stateless(server, input);
     else {
-      state.clock ??= await loadAccountClock(server.store, server.baseClock, principal.accountId);
-      body = await handler({ ...server, clock: state.clock }, input);
+      // A caller without an account runs on the base clock: it has no sandbox clock of its own.
+      state.clock ??=
+        principal.kind === "anonymous"
+          ? new SandboxClock(server.baseClock)
+          : await loadAccountClock(server.store, server.baseClock, principal.accountId);
+      body = await handler({ ...server, clock: state.clock, cookies }, input);
     }
     // Set first: the response check picks its schema by the answer's status.
     res.status(route.successStatus);

@@ -1,3 +1,9 @@
+import { createWalletChallenge } from "../domain/auth/create-wallet-challenge.ts";
+import { getAuthHealth } from "../domain/auth/get-auth-health.ts";
+import { loginUser } from "../domain/auth/login-user.ts";
+import { logoutUser } from "../domain/auth/logout-user.ts";
+import { registerUser } from "../domain/auth/register-user.ts";
+import { verifyWalletChallenge } from "../domain/auth/verify-wallet-challenge.ts";
 import {
   createClientId,
   deleteClientId,
@@ -125,6 +131,13 @@ import {
   rotateSandboxWebhookEndpointSecret,
   sendSandboxWebhookTest,
 } from "../domain/webhooks/webhook-endpoints.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  testWebhook,
+  toggleWebhook,
+} from "../domain/webhooks/webhooks.ts";
 
 /**
  * The server's operations by operationId: each entry is the domain function of the same name.
@@ -133,6 +146,18 @@ import {
  * and answers while the database is unavailable.
  */
 export const operationHandlers: OperationHandlers = {
+  // Auth API: sessions and the webhooks they manage
+  getAuthHealth: { stateless: getAuthHealth },
+  registerUser,
+  loginUser,
+  createWalletChallenge,
+  verifyWalletChallenge,
+  logoutUser,
+  createWebhook,
+  listWebhooks,
+  toggleWebhook,
+  deleteWebhook,
+  testWebhook,
   // Currencies and routes
   listCurrencies: { stateless: listCurrencies },
   listConversionRoutes: { stateless: listConversionRoutes },

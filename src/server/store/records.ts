@@ -522,20 +522,22 @@ export interface WebhookEndpointRecord {
   scope: WebhookEndpointScope;
   /** The orchestrator of an `orchestrator` endpoint; absent for the account's own. */
   orchestratorId?: string;
-  /** Whether events are sent to it; absent means active (account endpoints are never inactive). */
-  active?: boolean;
   url: string;
   /** The signing secret; never logged, shown only when created or rotated. */
   secret: string;
   /** The events sent to it. */
   events: WebhookEventName[];
   source: WebhookEndpointSource;
+  /**
+   * The public client ID whose events it receives (an Auth API webhook scoped to a client ID);
+   * null or absent: every event of the account (platform-wide).
+   */
+  clientId?: string | null;
+  /** Whether events are sent to it; absent on endpoints made before the Auth API: on. */
+  active?: boolean;
   createdAt: string;
   updatedAt: string;
 }
-
-/** The event of a delivery: an account's webhook event, or an orchestrator's (its webhooks' tests). */
-export type DeliveredEventName = WebhookEventName | Schemas["OrchestratorWebhookEventName"];
 
 export type WebhookDeliveryState = Schemas["SandboxWebhookDelivery"]["state"];
 
@@ -543,13 +545,16 @@ export type WebhookDeliveryState = Schemas["SandboxWebhookDelivery"]["state"];
 export type WebhookAttemptRecord = Schemas["SandboxWebhookAttempt"];
 
 /** One event sent to one endpoint, with every attempt. Its id is the `x-request-network-delivery`. */
+/** An event a delivery can carry: the sandbox's own, or one only test deliveries carry. */
+export type DeliveryEventName = Schemas["WebhookTestEventType"];
+
 export interface WebhookDeliveryRecord {
   id: string;
   accountId: string;
   endpointId: string;
   url: string;
   eventId: string;
-  event: DeliveredEventName;
+  event: DeliveryEventName;
   /** The request the event is about; null for test events. */
   requestId: string | null;
   test: boolean;
@@ -619,4 +624,42 @@ export interface WebhookDeliveryFilter {
   eventId?: string;
   requestId?: string;
   state?: WebhookDeliveryState;
+}
+
+/** A user of the Auth API: signs in with an email address and password, or with a wallet. */
+export interface UserRecord {
+  id: string;
+  /** The sandbox account the user's sessions act for, made for the user at its first sign-in. */
+  accountId: string;
+  /** How the user signs in, unique: `email:<address>` or `wallet:<address>`, in lower case. */
+  login: string;
+  email: string | null;
+  walletAddress: `0x${string}` | null;
+  /** The password's Argon2id hash (PHC string); null for a wallet's user. */
+  passwordHash: string | null;
+  createdAt: string;
+}
+
+/** A signed-in session. The token itself is never stored: only its SHA-256. */
+export interface SessionRecord {
+  /** SHA-256 of the `session_token` cookie, in hex. */
+  tokenHash: string;
+  userId: string;
+  accountId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A wallet sign-in challenge: an EIP-4361 message with a one-time nonce. */
+export interface WalletChallengeRecord {
+  id: string;
+  /** The wallet, lower case. */
+  address: `0x${string}`;
+  chainId: number;
+  nonce: string;
+  /** The message issued: the signature must be over exactly this. */
+  message: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
 }

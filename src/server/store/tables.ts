@@ -17,8 +17,11 @@ import type {
   RequestRecord,
   SandboxClockRecord,
   SecurePaymentRecord,
+  SessionRecord,
+  UserRecord,
   WalletAllowanceRecord,
   WalletBalanceRecord,
+  WalletChallengeRecord,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
 } from "./records.ts";
@@ -190,6 +193,24 @@ export const storeTables = {
       /** One delivery of an event to an endpoint. */
       eventAndEndpoint: { fields: ["eventId", "endpointId"], unique: true },
     },
+  }),
+  /** Auth API users; each has its own sandbox account. */
+  users: declareTable<UserRecord>()({
+    sqlName: "users",
+    key: ["id"],
+    lookups: { login: { fields: ["login"], unique: true } },
+  }),
+  /** Auth API sessions, by the SHA-256 of their token. */
+  sessions: declareTable<SessionRecord>()({
+    sqlName: "sessions",
+    key: ["tokenHash"],
+    lookups: {},
+  }),
+  /** Wallet sign-in challenges, each used at most once. */
+  walletChallenges: declareTable<WalletChallengeRecord>()({
+    sqlName: "wallet_challenges",
+    key: ["id"],
+    lookups: {},
   }),
 };
 

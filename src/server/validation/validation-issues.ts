@@ -77,6 +77,13 @@ function valueAt(sources: Readonly<Record<string, unknown>>, pointer: string): u
   return current;
 }
 
+/** Members whose values are secrets: an issue about one names it, never writes its value back. */
+const secretMembers = new Set(["password"]);
+
+function isSecretMember(pointer: string): boolean {
+  return secretMembers.has(pointer.slice(pointer.lastIndexOf("/") + 1));
+}
+
 function describe(issue: ValidatorIssue, value: unknown, hints: Map<string, string>): string {
   const pattern = /^must match pattern "(.*)"$/.exec(issue.message);
   let message = issue.message;
@@ -164,7 +171,9 @@ export function toValidationIssues(
       }
     }
     if (keyword === "oneOf" || keyword === "anyOf") continue; // the branch errors say what is wrong
-    add(path, issue.message, () => describe(issue, valueAt(sources, path), wording.patternHints));
+    add(path, issue.message, () =>
+      describe(issue, isSecretMember(path) ? undefined : valueAt(sources, path), wording.patternHints),
+    );
   }
   if (seen.size === 0) {
     // Only union keywords failed: keep one issue so that the answer still names the field.

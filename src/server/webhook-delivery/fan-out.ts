@@ -3,7 +3,7 @@ import { loadAccountClock } from "../account-clock.ts";
 import type { Clock } from "../clock.ts";
 import { newUlid } from "../ids.ts";
 import type {
-  DeliveredEventName,
+  DeliveryEventName,
   DomainEvent,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
@@ -18,11 +18,24 @@ export const webhookOutboxConsumer = "webhooks";
 const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventName } =>
   isWebhookEventName(event.type);
 
+/**
+ * Whether an endpoint receives an event: it is on, subscribed to the event, and either
+ * platform-wide or scoped to the client ID the payload names.
+ */
+export function endpointReceives(
+  endpoint: WebhookEndpointRecord,
+  event: WebhookEventName,
+  payload: Record<string, unknown>,
+): boolean {
+  if (endpoint.active === false || !endpoint.events.includes(event)) return false;
+  return (endpoint.clientId ?? null) === null || payload.clientId === endpoint.clientId;
+}
+
 /** A new pending delivery of one event to one endpoint; its id is the `x-request-network-delivery`. */
 export function createDeliveryRecord(input: {
   endpoint: WebhookEndpointRecord;
   eventId: string;
-  event: DeliveredEventName;
+  event: DeliveryEventName;
   requestId: string | null;
   payload: Record<string, unknown>;
   test: boolean;
@@ -89,7 +102,9 @@ export async function fanOutWebhookEvents(
         const data = event.data as unknown as WebhookEventData;
         const endpoints = (await tx.webhookEndpoints.find("account", data.accountId)).items;
         const now = await nowOf(data.accountId);
-        for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
+        for (const endpoint of endpoints.filter((candidate) =>
+          endpointReceives(candidate, event.type, data.payload),
+        )) {
           const delivery = createDeliveryRecord({
             endpoint,
             eventId: data.eventId,

@@ -1,4 +1,5 @@
 import type { PaymentContracts } from "../../../chain/index.ts";
+import type { SessionCookieWriter } from "../../auth/session-cookie.ts";
 import type { Clock, SandboxClock } from "../../clock.ts";
 import type { Store } from "../../store/store.ts";
 import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow-list.ts";
@@ -7,6 +8,8 @@ import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow
 export interface DomainContext extends ServerContext {
   /** The caller's account's sandbox clock, which every time decision reads; the sandbox API moves it. */
   clock: SandboxClock;
+  /** The answer's session cookie, for the operations that sign in and out. */
+  cookies: SessionCookieWriter;
 }
 
 /** What the server gives every operation, whoever calls. */
@@ -22,6 +25,17 @@ export interface ServerContext {
   /** The hosted payment page; `securePaymentUrl` is this URL with the `token` query parameter. */
   securePaymentPageUrl(): string;
   webhooks: WebhookContext;
+  auth: AuthContext;
+}
+
+/** The Auth API's settings. */
+export interface AuthContext {
+  /** The session cookie's name, from the spec. */
+  sessionCookie: string;
+  /** How long a session lasts after signing in. */
+  sessionLifetimeSeconds: number;
+  /** How long a wallet sign-in challenge may be answered. */
+  walletChallengeLifetimeSeconds: number;
 }
 
 /** What the sandbox's webhook operations need from the delivery worker and the configuration. */

@@ -1,6 +1,6 @@
 import type { operations, paths } from "../../../../generated/schema.d.ts";
 import type { DomainContext, ServerContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
+import type { Caller, Principal } from "./principal.ts";
 
 type Method = "get" | "put" | "post" | "delete" | "patch";
 
@@ -41,9 +41,27 @@ export type SuccessBodyOf<K extends PathOperationId> = Responses<K>[SuccessStatu
     ? Text
     : undefined;
 
+/**
+ * The operations that answer without a credential: their security is `[]`, or has an empty
+ * requirement among its alternatives. The server refuses to start when the spec says otherwise.
+ */
+export const anonymousOperationIds = [
+  "getAuthHealth",
+  "getHealth",
+  "registerUser",
+  "loginUser",
+  "createWalletChallenge",
+  "verifyWalletChallenge",
+] as const satisfies readonly PathOperationId[];
+
+export type AnonymousOperationId = (typeof anonymousOperationIds)[number];
+
+/** The caller an operation sees: possibly anonymous where no credential is needed. */
+export type CallerOf<K extends PathOperationId> = K extends AnonymousOperationId ? Caller : Principal;
+
 /** What a handler receives: the caller and the request's inputs, already validated against the spec. */
 export interface OperationInput<K extends PathOperationId> {
-  principal: Principal;
+  principal: CallerOf<K>;
   path: PathParamsOf<K>;
   query: QueryOf<K>;
   body: BodyOf<K>;

@@ -98,6 +98,27 @@ export async function loadOwnWebhookEndpoint(store: Store, principal: Principal,
   return record;
 }
 export const loadOwnWebhookDelivery = loadOwnById("webhookDeliveries");
+
+/**
+ * Whether a caller sees a webhook of its account: a client ID sees its own and the platform-wide
+ * ones, other credentials every one.
+ */
+export function webhookVisibleTo(principal: Principal, endpoint: { clientId?: string | null }): boolean {
+  const scope = endpoint.clientId ?? null;
+  return principal.kind !== "clientId" || scope === null || scope === principal.clientId.clientId;
+}
+
+/** A webhook (a webhook endpoint) the caller sees, by its id: another client ID's answers as unknown. */
+export async function loadOwnWebhook(store: Store, principal: Principal, id: string) {
+  const endpoint = await loadOwnWebhookEndpoint(store, principal, id);
+  if (!webhookVisibleTo(principal, endpoint)) throw notFound(`No webhook endpoint has the id ${id}.`);
+  return endpoint;
+}
+
+/** One of the caller's account's client IDs, by its public value (`x-client-id`), for values in a body. */
+export async function findOwnClientIdByValue(store: Store, principal: Principal, value: string) {
+  return findOwnRecord(store.clientIds.first("publicValue", value), principal);
+}
 /** A payee destination signing session of the caller's account, by its nonce. */
 export const findOwnSigningNonce = findOwnById("payeeDestinationNonces");
 export const loadOwnJourney = loadOwnById("journeys");

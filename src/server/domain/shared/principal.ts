@@ -1,12 +1,33 @@
-import type { ClientIdRecord, OrchestratorRecord } from "../../store/records.ts";
+import type { ClientIdRecord, OrchestratorRecord, SessionRecord } from "../../store/records.ts";
 
-/** Who is calling: an account, through its API key, one of its client IDs, or one of its orchestrators' keys. */
+/**
+ * Who is calling: an account, through its API key, one of its client IDs, one of its
+ * orchestrators' keys, or a signed-in user's session (the Auth API's `session_token` cookie). A
+ * session acts for its user's account and sees that account's records only, as the other
+ * credentials do.
+ */
 export type Principal =
   | { kind: "apiKey"; accountId: string }
   | { kind: "clientId"; accountId: string; clientId: ClientIdRecord }
-  | { kind: "orchestrator"; accountId: string; orchestrator: OrchestratorRecord };
+  | { kind: "orchestrator"; accountId: string; orchestrator: OrchestratorRecord }
+  | { kind: "session"; accountId: string; session: SessionRecord };
 
-/** The public client ID a caller used (its `x-client-id`), or null for an API key. */
+/** A caller without a credential, where the operation's security allows one (`{}`, or none). */
+export interface AnonymousCaller {
+  kind: "anonymous";
+}
+
+/** The caller of an operation that may be called without a credential. */
+export type Caller = Principal | AnonymousCaller;
+
+export const anonymousCaller: AnonymousCaller = Object.freeze({ kind: "anonymous" });
+
+/** The public client ID a caller used (its `x-client-id`), or null for another credential. */
 export function callerClientId(principal: Principal): string | null {
   return principal.kind === "clientId" ? principal.clientId.clientId : null;
+}
+
+/** The session a caller signed in with, or undefined. */
+export function callerSession(caller: Caller): SessionRecord | undefined {
+  return caller.kind === "session" ? caller.session : undefined;
 }

@@ -1,6 +1,8 @@
 import type { TokenRecord } from "../../../chain/index.ts";
+import { isWebhookEventName } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
 import type {
+  DeliveryEventName,
   RecurringPaymentRecord,
   RequestPaymentRecord,
   RequestRecord,
@@ -214,8 +216,61 @@ const placeholderTxHash = `0x${"0".repeat(64)}`;
 const placeholderWallet = `0x${"0".repeat(39)}1`;
 const placeholderToken = "0".repeat(26);
 
+const placeholderClientId = "pk_test_placeholder";
+const placeholderUlid = "01KP0000000000000000000000";
+
+/**
+ * The body of a test delivery of an event the sandbox does not produce on its own, in the shape
+ * the service documents for it, with placeholder values.
+ */
+function buildDocumentedTestPayload(
+  event: Exclude<DeliveryEventName, WebhookEventName>,
+  timestamp: string,
+): Record<string, unknown> {
+  switch (event) {
+    case "client_id.linked":
+      return {
+        event,
+        clientId: placeholderClientId,
+        orchestratorId: placeholderUlid,
+        linkId: placeholderUlid,
+        intentId: placeholderUlid,
+        externalId: "test-merchant",
+        destinationId: `${placeholderWallet}@eip155:8453#00000000:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913`,
+        destinationWalletAddress: placeholderWallet,
+        chain: "base",
+        currency: "USDC",
+        timestamp,
+      };
+    case "kyt.screening.completed":
+      return {
+        event,
+        paymentToken: placeholderUlid,
+        clientId: placeholderClientId,
+        orchestratorId: placeholderUlid,
+        walletAddress: placeholderWallet,
+        eoaAddress: placeholderWallet,
+        smartAccountAddress: null,
+        status: "approved",
+        provider: "test",
+        policyId: null,
+        timestamp,
+      };
+    case "secure_payment.access_rejected":
+      return {
+        event,
+        requestId: placeholderRequestId,
+        clientId: placeholderClientId,
+        orchestratorId: placeholderUlid,
+        attemptedPayerWalletAddress: placeholderWallet,
+        timestamp,
+      };
+  }
+}
+
 /** The body of a test delivery: placeholder values a receiver must not act on. */
-export function buildTestPayload(event: WebhookEventName, now: Date): Record<string, unknown> {
+export function buildTestPayload(event: DeliveryEventName, now: Date): Record<string, unknown> {
+  if (!isWebhookEventName(event)) return buildDocumentedTestPayload(event, now.toISOString());
   const timestamp = now.toISOString();
   const identity = {
     event,

@@ -32,7 +32,7 @@ function withSecret(record: WebhookEndpointRecord): Schemas["SandboxWebhookEndpo
 }
 
 /** One payment fans out to every endpoint of its account: their number is bounded. */
-async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
+export async function requireRoomForEndpoint(ctx: DomainContext, tx: StoreOperations, accountId: string) {
   const most = ctx.webhooks.maxEndpointsPerAccount;
   const count = (await tx.webhookEndpoints.find("account", accountId)).items.length;
   if (count >= most) {
@@ -88,20 +88,25 @@ export async function deleteSandboxWebhookEndpoint(
 ): Promise<undefined> {
   await ctx.store.withTransaction(async (tx) => {
     await loadOwnWebhookEndpoint(tx, principal, id);
-    await tx.webhookEndpoints.delete(id);
-    const now = ctx.clock.now().toISOString();
-    const pending = await tx.webhookDeliveries.find("endpoint", id, undefined, { state: "pending" });
-    for (const delivery of pending.items) {
-      await tx.webhookDeliveries.put({
-        ...delivery,
-        state: "dead",
-        deadReason: "endpoint_deleted",
-        nextAttemptAt: null,
-        updatedAt: now,
-      });
-    }
+    await removeEndpoint(ctx, tx, id);
   });
   return undefined;
+}
+
+/** Deletes an endpoint in the caller's transaction, and ends its pending deliveries as dead. */
+export async function removeEndpoint(ctx: DomainContext, tx: StoreOperations, id: string): Promise<void> {
+  await tx.webhookEndpoints.delete(id);
+  const now = ctx.clock.now().toISOString();
+  const pending = await tx.webhookDeliveries.find("endpoint", id, undefined, { state: "pending" });
+  for (const delivery of pending.items) {
+    await tx.webhookDeliveries.put({
+      ...delivery,
+      state: "dead",
+      deadReason: "endpoint_deleted",
+      nextAttemptAt: null,
+      updatedAt: now,
+    });
+  }
 }
 
 /** Replaces the signing secret; attempts from now on, retries included, are signed with the new one. */
