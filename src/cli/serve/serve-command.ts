@@ -122,6 +122,7 @@ export async function runServe(
   const server = createServer({
     config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
     ...(store ? { store } : {}),
+    ...(chain ? { chain: { rpcUrl: chain.rpcUrl, network: chain.network } } : {}),
   });
   const stop = watchStopSignals();
   try {

@@ -1,4 +1,6 @@
 import type {
+  ChainCursorRecord,
+  ChainLogRecord,
   ClientIdRecord,
   PayeeDestinationNonceRecord,
   PayeeDestinationRecord,
@@ -119,6 +121,17 @@ export const storeTables = {
       /** One delivery of an event to an endpoint. */
       eventAndEndpoint: { fields: ["eventId", "endpointId"], unique: true },
     },
+  }),
+  /** Payment detection on a local chain: how far each chain is read, and the logs handled. */
+  chainCursors: declareTable<ChainCursorRecord>()({
+    sqlName: "chain_cursors",
+    key: ["chainId"],
+    lookups: {},
+  }),
+  chainLogs: declareTable<ChainLogRecord>()({
+    sqlName: "chain_logs",
+    key: ["logId"],
+    lookups: {},
   }),
 };
 
