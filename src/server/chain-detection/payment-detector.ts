@@ -44,7 +44,10 @@ export class PaymentDetector {
   private readonly proxies: Hex[];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private stopped = true;
+  /** No tick is scheduled (before start, after stop). */
+  private idle = true;
+  /** Set by stop(): a read under way ends after the logs it has. */
+  private halted = false;
   private lastError: string | undefined;
 
   constructor(private readonly options: PaymentDetectorOptions) {
@@ -55,14 +58,16 @@ export class PaymentDetector {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (!this.idle) return;
+    this.idle = false;
+    this.halted = false;
     this.schedule(0);
   }
 
   /** Stops reading; resolves once a read under way has finished. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.idle = true;
+    this.halted = true;
     clearTimeout(this.timer);
     await this.running;
   }
@@ -73,7 +78,7 @@ export class PaymentDetector {
     const cursorKey = String(this.chainId);
     const cursor = await this.options.store.chainCursors.get(cursorKey);
     let from = cursor ? BigInt(cursor.lastBlock) + 1n : 0n;
-    while (from <= head && !this.stopped) {
+    while (from <= head && !this.halted) {
       const to = from + maxBlocksPerRead - 1n < head ? from + maxBlocksPerRead - 1n : head;
       const logs = await this.client.getLogs({
         address: this.proxies,
@@ -93,7 +98,7 @@ export class PaymentDetector {
   }
 
   private schedule(delayMs: number): void {
-    if (this.stopped) return;
+    if (this.idle) return;
     this.timer = setTimeout(() => {
       this.running = this.readOnce()
         .then(() => {
