@@ -52,6 +52,11 @@ export interface CreateServerOptions {
   logger?: ServerLogger;
   /** What the webhook worker waits between attempts with (timers by default). */
   webhookScheduler?: WebhookScheduler;
+  /**
+   * A chain whose payments the server detects while it listens: the fee proxies' logs on the node
+   * at `rpcUrl`, which stands for `network` (a local sepolia, see src/chain/local/).
+   */
+  chain?: { rpcUrl: string; network: NetworkName; pollIntervalMs?: number };
 }
 
 export interface RunningServer {
@@ -197,11 +202,24 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
           server.close((error) => (error ? reject(error) : resolve()));
           server.closeAllConnections();
         });
-      // The worker stops with the server: no timer outlives it, no attempt is left running.
+      // Loaded only for a chain: a server without one never reads the chain code.
+      const detector = options.chain
+        ? await import("./chain-detection/payment-detector.ts").then(
+            ({ PaymentDetector }) =>
+              new PaymentDetector({
+                store,
+                baseClock,
+                logger,
+                ...(options.chain as NonNullable<typeof options.chain>),
+              }),
+          )
+        : undefined;
+      // The workers stop with the server: no timer outlives it, no attempt is left running.
       const close = async () => {
-        await Promise.all([closeHttp(), dispatcher.stop()]);
+        await Promise.all([closeHttp(), dispatcher.stop(), detector?.stop()]);
       };
       dispatcher.start();
+      detector?.start();
       return { url, port: address.port, close };
     },
   };

@@ -1,3 +1,6 @@
+import { formatUnits } from "viem";
+import { fundedEther, fundedTokenUnits } from "../../chain/local/funding.ts";
+import type { LocalChain } from "../../chain/local/local-chain.ts";
 import {
   createDefaultConfig,
   type SandboxConfig,
@@ -19,6 +22,7 @@ export interface ServeCommandOptions {
 
 function serveUsage(command: string): string {
   return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]
+       [--chain | --chain-rpc http://...]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service. It keeps
 its records in memory, or, with --database (or DATABASE_URL), in PostgreSQL, where they survive
@@ -32,6 +36,11 @@ Options:
   --database U     a postgres:// URL; the schema is created or brought up to date at start
   --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
                    them as the service does; the same as "strictBodies": true in the config
+  --chain          start a local sepolia (anvil, chain id 11155111) with the Request Network
+                   contracts at their official addresses, the test tokens and funded accounts;
+                   payments sent to it are detected and recorded, webhooks included
+  --chain-rpc U    the same on a node you run (anvil, or any node that takes anvil_setCode or
+                   hardhat_setCode) at the http(s) URL U, instead of starting one
   -h, --help       show this help`;
 }
 
@@ -41,6 +50,8 @@ const serveOptions = {
   config: { type: "string" },
   database: { type: "string" },
   "strict-bodies": { type: "boolean" },
+  chain: { type: "boolean" },
+  "chain-rpc": { type: "string" },
 } as const;
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
@@ -62,6 +73,11 @@ export async function runServe(
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new UsageError("--database (or DATABASE_URL) must be a postgres:// or postgresql:// URL", command);
   }
+  const chainRpc = parsed.values["chain-rpc"];
+  if (chainRpc !== undefined && !/^https?:\/\/./.test(chainRpc)) {
+    throw new UsageError("--chain-rpc must be an http:// or https:// URL", command);
+  }
+  const wantsChain = parsed.values.chain === true || chainRpc !== undefined;
   const usesDefault = configFile === undefined || configFile === "";
   // The server (Express, the validator, the spec) loads only once the command line is good,
   // and the PostgreSQL driver only for a database.
@@ -101,9 +117,12 @@ export async function runServe(
               { cause: error },
             );
           });
+  // anvil and the contracts' bytecode load only for a local chain: without one, nothing waits on them.
+  const chain = wantsChain ? await startChain(chainRpc) : undefined;
   const server = createServer({
     config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
     ...(store ? { store } : {}),
+    ...(chain ? { chain: { rpcUrl: chain.rpcUrl, network: chain.network } } : {}),
   });
   const stop = watchStopSignals();
   try {
@@ -133,6 +152,7 @@ export async function runServe(
           : []),
         ...(origin === running.url ? [] : [`  Public:   ${origin}`]),
         `  Store:    ${databaseUrl === undefined ? "in memory (lost when the server stops)" : `PostgreSQL ${describeDatabase(databaseUrl)}`}`,
+        ...(chain ? describeChain(chain) : []),
         ...describeCredentials(config, usesDefault, origin),
         ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),
         "Stop with Ctrl+C.",
@@ -144,8 +164,28 @@ export async function runServe(
     return 0;
   } finally {
     stop.dispose();
-    await store?.close();
+    await Promise.all([store?.close(), chain?.stop()]);
   }
+}
+
+async function startChain(rpcUrl: string | undefined): Promise<LocalChain> {
+  const { startLocalChain } = await import("../../chain/local/local-chain.ts");
+  return startLocalChain(rpcUrl === undefined ? {} : { rpcUrl }).catch((error: Error) => {
+    throw new CommandError(
+      `Cannot ${rpcUrl === undefined ? "start the local chain" : `set up the chain at ${rpcUrl}`}: ${error.message}`,
+      { cause: error },
+    );
+  });
+}
+
+/** Where the chain runs and the accounts that can pay on it (their keys are public test keys). */
+function describeChain(chain: LocalChain): string[] {
+  const tokens = chain.tokens.map((token) => token.symbol).join(", ");
+  return [
+    `  Chain:    local ${chain.network}, chain id ${chain.chainId}, RPC ${chain.rpcUrl} (${chain.started ? "anvil, stopped with the server" : "your node"})`,
+    `  Funded accounts (test mnemonic "test test test test test test test test test test test junk"; each has ${formatUnits(fundedEther, 18)} ETH and ${fundedTokenUnits.toLocaleString("en-US")} of ${tokens}):`,
+    ...chain.accounts.map((account) => `    ${account.address}  key ${account.privateKey}`),
+  ];
 }
 
 /** A database URL without its credentials: host, port and database name only. */

@@ -480,6 +480,27 @@ export interface SandboxClockRecord {
   offsetMs: number;
 }
 
+/** How far payment detection has read a chain: every block up to `lastBlock` is handled. */
+export interface ChainCursorRecord {
+  /** The chain id, in decimal. */
+  chainId: string;
+  lastBlock: string;
+}
+
+/**
+ * A contract log payment detection handled, whether it paid a request or named none: a log is
+ * handled once, whichever instance reads it first.
+ */
+export interface ChainLogRecord {
+  /** `<chainId>:<txHash>:<logIndex>`, the transaction hash in lower case. */
+  logId: string;
+  chainId: string;
+  blockNumber: string;
+  /** The request it paid; null when its reference named no request or the request took no payment. */
+  requestId: string | null;
+  handledAt: string;
+}
+
 /** A state change, kept in the store's outbox in the same transaction as the change itself. */
 export interface DomainEvent {
   /** Position in the outbox, assigned by the store. */

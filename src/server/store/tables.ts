@@ -1,5 +1,7 @@
 import type {
   ClientIdLinkIntentRecord,
+  ChainCursorRecord,
+  ChainLogRecord,
   ClientIdRecord,
   CommercePaymentRecord,
   JourneyEventRecord,
@@ -210,6 +212,17 @@ export const storeTables = {
   walletChallenges: declareTable<WalletChallengeRecord>()({
     sqlName: "wallet_challenges",
     key: ["id"],
+    lookups: {},
+  }),
+  /** Payment detection on a local chain: how far each chain is read, and the logs handled. */
+  chainCursors: declareTable<ChainCursorRecord>()({
+    sqlName: "chain_cursors",
+    key: ["chainId"],
+    lookups: {},
+  }),
+  chainLogs: declareTable<ChainLogRecord>()({
+    sqlName: "chain_logs",
+    key: ["logId"],
     lookups: {},
   }),
 };

@@ -346,4 +346,12 @@ export const sampleRecords: { [N in StoreTableName]: RecordOf<StoreTableDeclarat
     expiresAt: "2026-04-12T10:05:00.000Z",
     usedAt: null,
   },
+  chainCursors: { chainId: "11155111", lastBlock: "42" },
+  chainLogs: {
+    logId: "11155111:0x5f1c8e2a9b3d4c6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f:3",
+    chainId: "11155111",
+    blockNumber: "42",
+    requestId: requestId("a"),
+    handledAt: at,
+  },
 };
