@@ -177,6 +177,8 @@ export async function bundleForNode(entry, outfile, { format = "esm" } = {}) {
     // Its ES module build, whose unused hash functions the bundle leaves out (its CommonJS main holds them all).
     alias: { "hash-wasm": "./node_modules/hash-wasm/dist/index.esm.js" },
     plugins: [oneCopyOfEachVersion, unicodeOnlyIconv],
+    // A native addon (.node) cannot be bundled: it is required from node_modules at run time.
+    external: ["@node-rs/argon2"],
     ...(format === "esm"
       ? // CommonJS dependencies call require(); an ES module has none of its own.
         {
