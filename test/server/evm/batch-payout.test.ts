@@ -78,7 +78,12 @@ describe("a batch payout's calldata, executed in an EVM through BatchConversionP
     ]);
     const [aliceRef, bobRef, carolRef] = requests.map((request) => keccak256(request.paymentReference));
     // One approval of the batch contract for FAU, then one batchPayments call carrying the ETH.
-    expect(Object.keys(answer.body).sort()).toEqual(["ERC20ApprovalTransactions", "batchPaymentTransaction"]);
+    expect(Object.keys(answer.body).sort()).toEqual([
+      "ERC20ApprovalTransactions",
+      "batchPaymentTransaction",
+      "metadata",
+      "requests",
+    ]);
     expect(answer.body.ERC20ApprovalTransactions.map((tx: { to: string }) => tx.to)).toEqual([fau.address]);
     expect(answer.body.batchPaymentTransaction.to).toBe(contracts.batchConversionPayments);
     expect(answer.body.batchPaymentTransaction.value).toEqual({ type: "BigNumber", hex: "0x369f7b256bf000" });

@@ -69,8 +69,8 @@ describe("a secure payment's pay calldata, executed in an EVM", () => {
       hasEnoughGas: true,
     });
     expect(pay.transactions.map((tx: { to: string; value: unknown }) => [tx.to, tx.value])).toEqual([
-      [fau.address, 0],
-      [contracts.erc20FeeProxy, 0],
+      [fau.address, { type: "BigNumber", hex: "0x00" }],
+      [contracts.erc20FeeProxy, { type: "BigNumber", hex: "0x00" }],
     ]);
     const payerFau = await fauBalanceOf(payer.address);
     const payerWei = await chain.balanceOf(payer.address);

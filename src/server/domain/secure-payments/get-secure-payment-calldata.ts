@@ -5,7 +5,7 @@ import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { loadSecurePaymentForPayer } from "../shared/own-records.ts";
-import { buildSameChainCalldata } from "../shared/pay-calldata.ts";
+import { buildSameChainCalldata, withBigNumberValues } from "../shared/pay-calldata.ts";
 import { amountDue, loadRequests, paymentTokenOf } from "../shared/requests.ts";
 import { checkWalletFunds } from "../shared/wallet-funds.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -29,14 +29,16 @@ export async function getSecurePaymentCalldata(
 
   const [only] = requests;
   if (record.requestIds.length === 1 && only) {
-    const calldata = await buildSameChainCalldata(ctx, {
-      accountId: principal.accountId,
-      request: only,
-      token: paymentTokenOf(only),
-      amount: amountDue(only),
-      fee,
-      wallet,
-    });
+    const calldata = withBigNumberValues(
+      await buildSameChainCalldata(ctx, {
+        accountId: principal.accountId,
+        request: only,
+        token: paymentTokenOf(only),
+        amount: amountDue(only),
+        fee,
+        wallet,
+      }),
+    );
     return {
       paymentType: "single",
       transactions: calldata.transactions,

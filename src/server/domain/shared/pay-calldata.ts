@@ -83,10 +83,16 @@ export async function buildPayCalldata(
     fee,
     wallet: query.wallet,
   });
-  // The contract's same-chain answer carries every value as an ethers BigNumber object.
+  return withBigNumberValues(sameChain);
+}
+
+/** The contract's same-chain answer carries every value as an ethers BigNumber object. */
+export function withBigNumberValues<T extends { transactions: Schemas["PayCalldata"]["transactions"] }>(
+  calldata: T,
+): T {
   return {
-    ...sameChain,
-    transactions: sameChain.transactions.map((transaction, index) => ({
+    ...calldata,
+    transactions: calldata.transactions.map((transaction, index) => ({
       ...transaction,
       value: toBigNumberJson(transactionValueToBigInt(transaction.value, `transactions[${index}].value`)),
     })),
