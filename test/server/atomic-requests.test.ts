@@ -7,6 +7,7 @@ import { createMemoryStore } from "../../src/server/store/memory-store.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { readTypedData } from "../../src/wire/typed-data.ts";
 import { createFailingStore } from "../support/failing-store.ts";
+import { sessionCookieOf, signChallenge, withSession } from "./domain/auth/sign-in.ts";
 import { bankAccount, payerRegistration } from "./fixtures.ts";
 import {
   type CallOptions,
@@ -189,7 +190,113 @@ async function commercePayment(server: TestServer, pending = false): Promise<str
   return requestId as string;
 }
 
+const password = "correct horse battery staple";
+const freshEmail = () => `atomic-${++sequence}@shop.example.com`;
+
+/** A new user's email address, registered (which signs it in). */
+async function registeredUser(server: TestServer): Promise<{ email: string; cookie: string }> {
+  const email = freshEmail();
+  const answer = await server.call("POST", "/v1/auth/register", { auth: "none", body: { email, password } });
+  if (answer.status !== 201) throw new Error(`register failed: ${answer.text}`);
+  return { email, cookie: sessionCookieOf(answer) };
+}
+
+/** A new platform-wide webhook of a new user's session. */
+async function sessionWebhook(server: TestServer): Promise<{ cookie: string; id: string }> {
+  const { cookie } = await registeredUser(server);
+  const answer = await server.call("POST", "/v1/webhook", {
+    ...withSession(cookie),
+    body: { url: `${hookTarget}?webhook=${++sequence}` },
+  });
+  if (answer.status !== 201) throw new Error(`webhook failed: ${answer.text}`);
+  return { cookie, id: answer.body.id };
+}
+
 const writingCalls: Record<string, Setup> = {
+  createRequestV1: async () => ({
+    method: "POST",
+    path: "/v1/request",
+    body: { payee, amount: "40", invoiceCurrency: "USD", paymentCurrency: "USDC-base" },
+  }),
+  stopRequestRecurrenceV1: async (server) => {
+    const { paymentReference } = await newRequest(server, {
+      recurrence: { startDate: "2026-05-01", frequency: "MONTHLY" },
+    });
+    return { method: "PATCH", path: `/v1/request/${paymentReference}/stop-recurrence` };
+  },
+  createPayoutV1: async () => ({
+    method: "POST",
+    path: "/v1/pay",
+    body: {
+      payee,
+      amount: "0.2",
+      invoiceCurrency: "ETH-sepolia-sepolia",
+      paymentCurrency: "ETH-sepolia-sepolia",
+    },
+  }),
+  registerPayerV1: async () => ({
+    method: "POST",
+    path: "/v1/payer",
+    body: payerRegistration(freshUserId()),
+  }),
+  updatePayerComplianceStatusV1: async (server) => ({
+    method: "PATCH",
+    path: `/v1/payer/${await registered(server)}`,
+    body: { agreementCompleted: true },
+  }),
+  registerUser: async () => ({
+    method: "POST",
+    path: "/v1/auth/register",
+    auth: "none",
+    body: { email: freshEmail(), password },
+  }),
+  loginUser: async (server) => ({
+    method: "POST",
+    path: "/v1/auth/login",
+    auth: "none",
+    body: { email: (await registeredUser(server)).email, password },
+  }),
+  createWalletChallenge: async () => ({
+    method: "POST",
+    path: "/v1/auth/wallet/challenge",
+    auth: "none",
+    body: { address: wallet.address, chainId: 8453 },
+  }),
+  verifyWalletChallenge: async (server) => {
+    // A wallet never seen: its first sign-in also makes its user and account.
+    const { challengeId, nonce, message, signature } = await signChallenge(server, generatePrivateKey());
+    return {
+      method: "POST",
+      path: "/v1/auth/wallet/verify",
+      auth: "none",
+      body: { challengeId, nonce, message, signature },
+    };
+  },
+  logoutUser: async (server) => ({
+    method: "POST",
+    path: "/v1/auth/logout",
+    ...withSession((await registeredUser(server)).cookie),
+  }),
+  createWebhook: async (server) => ({
+    method: "POST",
+    path: "/v1/webhook",
+    ...withSession((await registeredUser(server)).cookie),
+    body: { url: `${hookTarget}?webhook=${++sequence}` },
+  }),
+  testWebhook: async (server) => ({
+    method: "POST",
+    path: "/v1/webhook/test",
+    ...withSession((await sessionWebhook(server)).cookie),
+    body: { eventType: "payment.confirmed" },
+  }),
+  toggleWebhook: async (server) => {
+    const { cookie, id } = await sessionWebhook(server);
+    return { method: "PUT", path: `/v1/webhook/${id}`, ...withSession(cookie) };
+  },
+  deleteWebhook: async (server) => {
+    const { cookie, id } = await sessionWebhook(server);
+    return { method: "DELETE", path: `/v1/webhook/${id}`, ...withSession(cookie) };
+  },
   createOrchestrator: async () => ({
     method: "POST",
     path: "/v2/orchestrators",

@@ -220,9 +220,10 @@ export async function buildCrossChainIntent(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
+  // Everything is read before the one write, so that a failure leaves nothing behind.
+  const route = await buildSourceTransactions(ctx, input, source, wallet, sourceAmount);
   // Kept so that POST /v2/request/payment-intents/{id} can check the signatures against it.
   await ctx.store.paymentIntents.put(issued);
-  const route = await buildSourceTransactions(ctx, input, source, wallet, sourceAmount);
   return {
     transactions: route.transactions,
     paymentIntentId: issued.id,
