@@ -47,7 +47,7 @@ describe("the guides' sh blocks, against npm start", () => {
     it("runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails", () => {
       const lines = runGuide("payers.md");
       expect(lines[0]).toBe("status before registration: 404");
-      expect(lines).toContain("{ agreementStatus: 'pending', kycStatus: 'initiated' }");
+      expect(lines).toContain("{ agreementStatus: 'not_started', kycStatus: 'not_started' }");
       expect(lines).toContain("pending / initiated / compliant: false");
       expect(lines).toContain("completed / initiated / compliant: false");
       expect(lines).toContain("compliant: true");

@@ -72,6 +72,9 @@ const idPaths: [prefix: string, kind: RecordKind][] = [
  * input that matches none is reported by `unclassifiedInputs`, so that a new operation cannot
  * take a record id without this table saying which record it is.
  */
+const webhookScopeWhy =
+  "a client ID's public value scoping a webhook: with a client ID credential only the caller's own is accepted, any other refused alike; with a session, another account's is refused as unknown (test/server/domain/webhooks/webhooks.test.ts)";
+
 const rules: Rule[] = [
   {
     name: "requestId",
@@ -112,15 +115,16 @@ const rules: Rule[] = [
   { name: "nonce", in: "body", at: "nonce", kind: "signingNonce" },
   { name: "nonce", in: "body", none: "the nonce of signed typed data, not a record" },
   { name: "endpointId", kind: "webhookEndpoint" },
+  ...(["createWebhook", "testWebhook"] as const).map((operationId) => ({
+    name: "clientId",
+    operationId,
+    in: "body" as const,
+    none: webhookScopeWhy,
+  })),
   { name: "clientId", kind: "linkedClientId" },
   { name: "externalId", none: "the orchestrator's own name for an invited recipient" },
   { name: "policyId", none: "a screening provider's policy" },
   { name: "webhookId", kind: "webhookEndpoint" },
-  {
-    name: "clientId",
-    in: "body",
-    none: "a client ID's public value scoping a webhook: with a client ID credential only the caller's own is accepted, any other refused alike; with a session, another account's is refused as unknown (test/server/domain/webhooks/webhooks.test.ts)",
-  },
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
   { name: "journeyId", in: "path", kind: "journey" },

@@ -35,6 +35,8 @@ describe("webhook settings in the configuration file", () => {
       securePaymentLifetimeSeconds: 604_800,
       clientIdRateLimitPerMinute: 300,
       requestTimeoutMs: 30_000,
+      sessionLifetimeSeconds: 86_400,
+      walletChallengeLifetimeSeconds: 300,
       webhookPollIntervalMs: 1000,
       eventLogRetention: 10_000,
       webhookDeliveryRetention: 10_000,
