@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ContractTarget } from "../../src/contract/target.ts";
+import { type ContractTarget, MissingCredential } from "../../src/contract/target.ts";
 import { v2ScenarioChecks } from "../../src/contract/v2-scenarios.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
@@ -38,19 +38,25 @@ describe("the plan for the mock", () => {
         names.some((name) => name.startsWith("valid call")),
         operationId,
       ).toBe(true);
-      // The health check takes no credential: it has none to refuse.
-      if (open.has(operationId)) expect(names, operationId).toEqual(["valid call (no credential)"]);
-      else expect(names, operationId).toContain("no credentials -> 401");
+      // The health checks and the sign-in operations take no credential: they have none to refuse.
+      if (open.has(operationId)) {
+        expect(names[0], operationId).toBe("valid call (no credential)");
+        expect(names, operationId).not.toContain("no credentials -> 401");
+      } else expect(names, operationId).toContain("no credentials -> 401");
     }
   });
 
   it("marks exactly the checks that need state, with Prism's reason", () => {
-    const marked = checks.filter((check) => check.notRunReason !== undefined);
+    // Checks not sent for want of a credential (an Auth API session, which only a stateful target
+    // can open) are reported as such, not as needing state.
+    const marked = checks.filter(
+      (check) => check.notRunReason !== undefined && !(check.notRunReason instanceof MissingCredential),
+    );
     const scenarios = v2ScenarioChecks.map((entry) => `${entry.operationId} ${entry.check}`);
     for (const check of marked) {
       if (scenarios.includes(`${check.operationId} ${check.check}`)) continue;
       expect(check.check).toMatch(
-        /^(wrong API key -> 401|unknown client ID -> 401|client ID from a disallowed origin -> 403|path \w+: unknown id -> 404|body: over 1 MiB .* -> 413|body: items on different networks -> 400|token of a secure payment just created .*|calldata of a request just created .*|request just created .*|recurring payout just created: .*)$/,
+        /^(wrong API key -> 401|wrong orchestrator key -> 401|session cookie of no session -> 401|API key instead of an orchestrator key -> 401|unknown client ID -> 401|client ID from a disallowed origin -> 403|path \w+: unknown id -> 404|body: over 1 MiB .* -> 413|body: items on different networks -> 400|token of a secure payment just created .*|calldata of a request just created .*|request just created .*|recurring payout just created: .*|challenge signed by a new wallet -> .*)$/,
       );
     }
     // Every v2 scenario is reported, not run: each needs state or the server's own currency table.
@@ -61,8 +67,11 @@ describe("the plan for the mock", () => {
     expect([...reasons].sort()).toEqual([
       "Prism accepts any API key value",
       "Prism accepts any client ID value",
+      "Prism accepts any credential of the operation's security",
+      "Prism accepts any orchestrator key value",
       "Prism answers examples, not the currency table both paths read",
       "Prism cannot know a client ID's allowed domains",
+      "Prism cannot know which sessions exist",
       "Prism cannot tell unknown ids: it answers every well-formed id with an example",
       "Prism has no body size limit: it accepts the padded body",
       "Prism is stateless: it does not keep what it answers 201 to, and checks no signature",
