@@ -72,6 +72,11 @@ export interface RequestRecord {
   payer?: `0x${string}` | null;
   recurrence?: RequestRecurrenceRecord | null;
   isRecurrenceStopped?: boolean;
+  /**
+   * How many later periods of this recurring request the sandbox has created: the next one is
+   * number this plus one. Kept on the first request so that each period is created once.
+   */
+  recurrencePeriodsIssued?: number;
   isCryptoToFiatAvailable?: boolean;
   customerInfo?: CustomerInfoRecord | null;
   reference?: string | null;
