@@ -77,6 +77,8 @@ export interface RequestRecord {
    * number this plus one. Kept on the first request so that each period is created once.
    */
   recurrencePeriodsIssued?: number;
+  /** The account, on the first request of a recurring invoice (created with `recurrence`); else absent or null. */
+  recurringInvoiceOf?: string | null;
   isCryptoToFiatAvailable?: boolean;
   customerInfo?: CustomerInfoRecord | null;
   reference?: string | null;

@@ -43,10 +43,9 @@ export async function issueDueRequestPeriods(
   accountId: string,
   now: Date,
 ): Promise<number> {
-  const { items } = await tx.requests.find("account", accountId);
+  const { items } = await tx.requests.find("recurringInvoices", accountId);
   let issued = 0;
   for (const original of items) {
-    // A period of another request, even with a recurrence of its own, is not a first request.
     if (!original.recurrence || original.isRecurrenceStopped || original.originalRequestId) continue;
     const done = original.recurrencePeriodsIssued ?? 0;
     const due = periodsDue(original, now);
