@@ -2110,6 +2110,10 @@ export interface paths {
          *     survives a restart and every server instance sharing the database reads it. Use it to expire payment links (7 days) or to reach a rate-limit window's
          *     end without waiting. Moving back is allowed: a link then reads as payable again if nothing
          *     else ended it.
+         *
+         *     A move past the start of later periods of the account's recurring requests (created with
+         *     `recurrence` and not stopped) creates each of those periods' requests once, with a
+         *     `request.recurring` webhook for each; moving back creates none.
          */
         post: operations["setSandboxClock"];
         delete?: never;

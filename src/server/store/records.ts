@@ -72,6 +72,13 @@ export interface RequestRecord {
   payer?: `0x${string}` | null;
   recurrence?: RequestRecurrenceRecord | null;
   isRecurrenceStopped?: boolean;
+  /**
+   * How many later periods of this recurring request the sandbox has created: the next one is
+   * number this plus one. Kept on the first request so that each period is created once.
+   */
+  recurrencePeriodsIssued?: number;
+  /** The account, on the first request of a recurring invoice (created with `recurrence`); else absent or null. */
+  recurringInvoiceOf?: string | null;
   isCryptoToFiatAvailable?: boolean;
   customerInfo?: CustomerInfoRecord | null;
   reference?: string | null;

@@ -1,7 +1,7 @@
 import type {
-  ClientIdLinkIntentRecord,
   ChainCursorRecord,
   ChainLogRecord,
+  ClientIdLinkIntentRecord,
   ClientIdRecord,
   CommercePaymentRecord,
   JourneyEventRecord,
@@ -44,6 +44,8 @@ export const storeTables = {
       account: { fields: ["accountId"], listed: true },
       /** The periods a recurring payment's executions created. */
       recurringPayment: { fields: ["recurringPaymentId"], listed: true },
+      /** An account's first requests of recurring invoices, whose later periods a clock move creates. */
+      recurringInvoices: { fields: ["recurringInvoiceOf"], listed: true },
     },
     caseInsensitive: ["paymentReference"],
   }),

@@ -152,7 +152,7 @@ export const payeeDestinationNonce = (nonce: string): PayeeDestinationNonceRecor
  * new table is a type error here until it has one.
  */
 export const sampleRecords: { [N in StoreTableName]: RecordOf<StoreTableDeclarations[N]> } = {
-  requests: { ...request(requestId("a")), recurringPaymentId: "rp_1" },
+  requests: { ...request(requestId("a")), recurringPaymentId: "rp_1", recurringInvoiceOf: "acct_1" },
   paymentIntents: paymentIntent("01KP3G7ZQ6V2D8W4N5R9T1XHJC"),
   securePayments: {
     token: "tok",

@@ -94,6 +94,8 @@ export async function createRequest(
       ...created,
       originalRequestId: original?.requestId ?? null,
       originalRequestPaymentReference: original?.paymentReference ?? null,
+      // Only a first period issues the later ones.
+      recurringInvoiceOf: created.recurrence && !original ? principal.accountId : null,
     };
     await storeNewRequest(tx, request, { securePaymentToken: null }, now.toISOString());
     // The next period of a recurring invoice: receivers file it under the original.

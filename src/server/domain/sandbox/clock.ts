@@ -4,6 +4,7 @@ import { invalidField } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
+import { issueDueRequestPeriods } from "./request-periods.ts";
 
 function toWireClock(clock: SandboxClock): Schemas["SandboxClock"] {
   return { now: clock.now().toISOString(), offsetSeconds: clock.offsetMs / 1000 };
@@ -44,6 +45,7 @@ function moveClock(clock: SandboxClock, body: OperationInput<"setSandboxClock">[
  * Moves the caller's account's sandbox clock by `advanceSeconds` or to `now`, and keeps where it
  * stands in the store; other accounts' clocks stay where they are. The clock is read, checked,
  * moved and saved in one transaction: two moves at once both count, and a refused one saves nothing.
+ * The later periods of recurring requests the move passes are created in the same transaction.
  */
 export async function setSandboxClock(
   ctx: DomainContext,
@@ -53,6 +55,7 @@ export async function setSandboxClock(
     const clock = await loadAccountClock(tx, ctx.baseClock, accountId);
     moveClock(clock, body);
     await tx.sandboxClocks.put({ accountId, offsetMs: clock.offsetMs });
+    await issueDueRequestPeriods(tx, accountId, clock.now());
     return clock;
   });
   return toWireClock(moved);

@@ -1,4 +1,5 @@
 import { invalidField } from "../../problems.ts";
+import type { RequestRecord } from "../../store/records.ts";
 import type { Schemas } from "./wire-types.ts";
 
 type Frequency = Schemas["RecurrenceFrequency"];
@@ -12,6 +13,11 @@ export const periodSecondsOf: Readonly<Record<Frequency, number>> = {
 };
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The instant a stored recurrence starts: a date is midnight UTC, an instant is read as written. */
+export function recurrenceStart(value: string): Date {
+  return dateOnly.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(value);
+}
 
 /**
  * The instant a recurrence starts: a date is midnight UTC, an instant is read as written. Refused
@@ -35,4 +41,13 @@ export function readStartDate(value: string, now: Date, path: string): Date {
     throw invalidField(path, `cannot be in the past (today is ${today} in UTC), got "${value}"`);
   }
   return start;
+}
+
+/** How many later periods of `original` have started by `now`: the first period is the request itself. */
+export function periodsDue(original: RequestRecord, now: Date): number {
+  if (!original.recurrence) return 0;
+  const start = recurrenceStart(original.recurrence.startDate).getTime();
+  const periodMs = periodSecondsOf[original.recurrence.frequency] * 1000;
+  const elapsed = now.getTime() - start;
+  return Number.isNaN(elapsed) || elapsed < periodMs ? 0 : Math.floor(elapsed / periodMs);
 }
