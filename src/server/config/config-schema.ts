@@ -1,5 +1,6 @@
 import { schemaEnum } from "../../spec/schemas.ts";
 import { webhookEventNames } from "../../wire/webhook-event.ts";
+import { defaultDatabaseTimeouts } from "../store/database-timeouts.ts";
 
 /**
  * How Ajv compiles the schema below, at build time (scripts/build-config-validator.ts): every
@@ -144,9 +145,24 @@ export const sandboxConfigSchema = {
     webhookDeliveryRetention: { type: "integer", minimum: 1, default: 10_000 },
     strictBodies: { type: "boolean", default: false },
     // With a database: how long to wait for it before answering 503 (docs/shared-sandbox.md).
-    databaseConnectTimeoutMs: { type: "integer", minimum: 100, maximum: 60_000, default: 5000 },
-    databaseStatementTimeoutMs: { type: "integer", minimum: 100, maximum: 600_000, default: 5000 },
-    databaseLockTimeoutMs: { type: "integer", minimum: 10, maximum: 60_000, default: 2000 },
+    databaseConnectTimeoutMs: {
+      type: "integer",
+      minimum: 100,
+      maximum: 60_000,
+      default: defaultDatabaseTimeouts.connectTimeoutMs,
+    },
+    databaseStatementTimeoutMs: {
+      type: "integer",
+      minimum: 100,
+      maximum: 600_000,
+      default: defaultDatabaseTimeouts.statementTimeoutMs,
+    },
+    databaseLockTimeoutMs: {
+      type: "integer",
+      minimum: 10,
+      maximum: 60_000,
+      default: defaultDatabaseTimeouts.lockTimeoutMs,
+    },
   },
 } as const;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { sandboxConfigSchema } from "../../config/config-schema.ts";
+import { defaultDatabaseTimeouts } from "../database-timeouts.ts";
 import type { DomainEvent, WebhookDeliveryRecord } from "../records.ts";
 import type { Store, StoreOperations, StoreOwnOperations } from "../store.ts";
 import { mapStoreTables, type RecordTables } from "../tables.ts";
@@ -71,16 +71,12 @@ export interface PostgresStoreOptions {
   timeouts?: { [Field in keyof DatabaseTimeouts]?: number | undefined };
 }
 
-const defaultOf = (
-  field: "databaseConnectTimeoutMs" | "databaseStatementTimeoutMs" | "databaseLockTimeoutMs",
-) => sandboxConfigSchema.properties[field].default;
-
 /** The configuration's defaults under what `given` sets. */
 function resolveTimeouts(given: PostgresStoreOptions["timeouts"] = {}): DatabaseTimeouts {
   return {
-    connectTimeoutMs: given.connectTimeoutMs ?? defaultOf("databaseConnectTimeoutMs"),
-    statementTimeoutMs: given.statementTimeoutMs ?? defaultOf("databaseStatementTimeoutMs"),
-    lockTimeoutMs: given.lockTimeoutMs ?? defaultOf("databaseLockTimeoutMs"),
+    connectTimeoutMs: given.connectTimeoutMs ?? defaultDatabaseTimeouts.connectTimeoutMs,
+    statementTimeoutMs: given.statementTimeoutMs ?? defaultDatabaseTimeouts.statementTimeoutMs,
+    lockTimeoutMs: given.lockTimeoutMs ?? defaultDatabaseTimeouts.lockTimeoutMs,
   };
 }
 
