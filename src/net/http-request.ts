@@ -84,8 +84,9 @@ export async function requestText(url: URL, options: HttpRequestOptions): Promis
     return await sendOnce(url, options);
   } catch (error) {
     // A kept-alive connection the server closed as it was reused: the request never reached the
-    // server, and is sent again once on a new connection (as Node's documentation advises).
-    if (error instanceof ReusedConnectionReset) return sendOnce(url, options);
+    // server, and is sent again once on a new connection (as Node's documentation advises): not
+    // on another pooled one, which the server may have closed at the same moment.
+    if (error instanceof ReusedConnectionReset) return sendOnce(url, options, { freshConnection: true });
     throw error;
   }
 }
@@ -93,7 +94,11 @@ export async function requestText(url: URL, options: HttpRequestOptions): Promis
 /** A reset of a kept-alive connection at its reuse, before any of the answer arrived. */
 class ReusedConnectionReset extends Error {}
 
-function sendOnce(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
+function sendOnce(
+  url: URL,
+  options: HttpRequestOptions,
+  { freshConnection = false } = {},
+): Promise<HttpAnswer> {
   const headers = { ...options.headers };
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
   if (body) headers["content-length"] = String(body.length);
@@ -101,7 +106,12 @@ function sendOnce(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
     const outgoing = (secure ? https : http).request(
       url,
-      { method: options.method, headers, agent: agents[secure ? "https:" : "http:"] },
+      {
+        method: options.method,
+        headers,
+        // `false`: a connection of its own, outside the pool, closed after the answer.
+        agent: freshConnection ? false : agents[secure ? "https:" : "http:"],
+      },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
