@@ -43,7 +43,9 @@ export function createSpecAjv(document: SpecDocument, options: Options = {}): Sp
   const ajv = new Ajv2020({ strict: false, validateFormats: true, validateSchema: false, ...options });
   addFormats(ajv);
   ajv.addFormat("date-time", dateTimeFormat);
-  ajv.addSchema({ $id: specId, components: document.components ?? {} } as object);
+  // Only the schemas: the components' examples and responses are no schema's target, and Ajv walks all it is given.
+  const schemas = isObject(document.components) ? document.components.schemas : undefined;
+  ajv.addSchema({ $id: specId, components: { schemas: schemas ?? {} } } as object);
   return {
     ajv,
     compile: <T>(schema: unknown) => ajv.compile<T>(anchorReferences(schema) as object),

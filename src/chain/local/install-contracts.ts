@@ -1,19 +1,27 @@
 import {
   type Address,
   type Chain,
+  type Client,
   concatHex,
-  createPublicClient,
-  createWalletClient,
+  createClient,
   encodeAbiParameters,
   erc20Abi,
   type Hex,
   http,
   keccak256,
   numberToHex,
-  type PublicClient,
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import {
+  getCode,
+  getStorageAt,
+  getTransactionCount,
+  getTransactionReceipt,
+  readContract,
+  sendTransaction,
+  waitForTransactionReceipt,
+} from "viem/actions";
 import { getOfficialContracts, type OfficialContracts } from "../contracts.ts";
 import { listTokens, type TokenRecord } from "../tokens.ts";
 import { type DevAccount, devAccounts } from "./default-accounts.ts";
@@ -39,25 +47,25 @@ const copiedSlots = 16;
  * get ETH and each token.
  */
 export async function installRequestContracts(rpcUrl: string, chain: Chain): Promise<InstalledContracts> {
-  const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
+  const client = createClient({ chain, transport: http(rpcUrl) });
   const node = new DevNode(client);
   const deployer = devAccounts[0] as DevAccount;
   await Promise.all(devAccounts.map((account) => node.setBalance(account.address, fundedEther)));
   const signer = privateKeyToAccount(deployer.privateKey);
-  const wallet = createWalletClient({ chain, transport: http(rpcUrl), account: signer });
-  const firstNonce = await client.getTransactionCount({ address: deployer.address, blockTag: "pending" });
+  const wallet = createClient({ chain, transport: http(rpcUrl), account: signer });
+  const firstNonce = await getTransactionCount(client, { address: deployer.address, blockTag: "pending" });
   let deployments = 0;
   const deploy = async (name: RequestContractName, args: Hex = "0x"): Promise<Address> => {
     const nonce = firstNonce + deployments++;
-    const hash = await wallet.sendTransaction({
+    const hash = await sendTransaction(wallet, {
       data: concatHex([readCreationBytecode(name), args]),
       nonce,
       gas: 8_000_000n,
     });
     // anvil mines each transaction as it arrives; a node that mines on a timer is waited for.
-    const receipt = await client
-      .getTransactionReceipt({ hash })
-      .catch(() => client.waitForTransactionReceipt({ hash, pollingInterval: 100 }));
+    const receipt = await getTransactionReceipt(client, { hash }).catch(() =>
+      waitForTransactionReceipt(client, { hash, pollingInterval: 100 }),
+    );
     if (!receipt.contractAddress || receipt.status !== "success") throw new Error(`deploying ${name} failed`);
     return receipt.contractAddress;
   };
@@ -109,7 +117,7 @@ function mappingSlot(key: Address, slot: bigint): Hex {
 class DevNode {
   private prefix: "anvil" | "hardhat" = "anvil";
 
-  constructor(private readonly client: PublicClient) {}
+  constructor(private readonly client: Client) {}
 
   private async call(method: string, params: unknown[]): Promise<unknown> {
     const request = this.client.request as (args: { method: string; params: unknown[] }) => Promise<unknown>;
@@ -137,25 +145,25 @@ class DevNode {
     const slots = Array.from({ length: copiedSlots }, (_, slot) => numberToHex(slot, { size: 32 }));
     await Promise.all(
       slots.map(async (slot) => {
-        const value = await this.client.getStorageAt({ address: from, slot });
+        const value = await getStorageAt(this.client, { address: from, slot });
         if (value && BigInt(value) !== 0n) await this.setStorage(to, slot, BigInt(value));
       }),
     );
-    const code = await this.client.getCode({ address: from });
+    const code = await getCode(this.client, { address: from });
     if (!code) throw new Error(`no code at ${from}`);
     await this.call("setCode", [to, code]);
   }
 
   /** The slot of a token's balances mapping: the one holding `holder`'s balance as `balanceOf` reads it. */
   async findBalanceSlot(token: Address, holder: Address): Promise<bigint> {
-    const balance = await this.client.readContract({
+    const balance = await readContract(this.client, {
       address: token,
       abi: erc20Abi,
       functionName: "balanceOf",
       args: [holder],
     });
     for (let slot = 0n; slot < BigInt(copiedSlots); slot++) {
-      const value = await this.client.getStorageAt({ address: token, slot: mappingSlot(holder, slot) });
+      const value = await getStorageAt(this.client, { address: token, slot: mappingSlot(holder, slot) });
       if (value && BigInt(value) === balance) return slot;
     }
     throw new Error(`cannot find the balances of the token at ${token}`);

@@ -1,4 +1,5 @@
-import { createPublicClient, http } from "viem";
+import { createClient, http } from "viem";
+import { getChainId } from "viem/actions";
 import { sepolia } from "viem/chains";
 import { chainIds } from "../networks.ts";
 import { startAnvil } from "./anvil-process.ts";
@@ -24,8 +25,7 @@ export async function startLocalChain(options: { rpcUrl?: string } = {}): Promis
   const anvil = options.rpcUrl === undefined ? await startAnvil({ chainId }) : undefined;
   const rpcUrl = anvil?.rpcUrl ?? (options.rpcUrl as string);
   try {
-    const client = createPublicClient({ transport: http(rpcUrl) });
-    const nodeChainId = await client.getChainId();
+    const nodeChainId = await getChainId(createClient({ transport: http(rpcUrl) }));
     if (nodeChainId !== chainId) {
       throw new Error(
         `the node at ${rpcUrl} runs chain ${nodeChainId}; a local sepolia needs chain id ${chainId}`,

@@ -1,4 +1,5 @@
-import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { type Client, createClient, type Hex, http } from "viem";
+import { getBlock, getBlockNumber, getLogs, getTransaction } from "viem/actions";
 import {
   erc20FeeProxyAbi,
   ethereumFeeProxyAbi,
@@ -39,7 +40,7 @@ const maxBlocksPerRead = 2000n;
  * instances on one database each handle a log only if no other has (recordDetectedTransfer).
  */
 export class PaymentDetector {
-  private readonly client: PublicClient;
+  private readonly client: Client;
   private readonly chainId: number;
   private readonly proxies: Hex[];
   private timer: NodeJS.Timeout | undefined;
@@ -51,7 +52,7 @@ export class PaymentDetector {
   private lastError: string | undefined;
 
   constructor(private readonly options: PaymentDetectorOptions) {
-    this.client = createPublicClient({ transport: http(options.rpcUrl) }) as PublicClient;
+    this.client = createClient({ transport: http(options.rpcUrl) });
     this.chainId = chainIds[options.network];
     const contracts = resolveContracts(options.network, undefined);
     this.proxies = [contracts.erc20FeeProxy, contracts.ethereumFeeProxy];
@@ -74,13 +75,13 @@ export class PaymentDetector {
 
   /** Reads the chain once, up to its newest block; what each tick does. */
   async readOnce(): Promise<void> {
-    const head = await this.client.getBlockNumber({ cacheTime: 0 });
+    const head = await getBlockNumber(this.client, { cacheTime: 0 });
     const cursorKey = String(this.chainId);
     const cursor = await this.options.store.chainCursors.get(cursorKey);
     let from = cursor ? BigInt(cursor.lastBlock) + 1n : 0n;
     while (from <= head && !this.halted) {
       const to = from + maxBlocksPerRead - 1n < head ? from + maxBlocksPerRead - 1n : head;
-      const logs = await this.client.getLogs({
+      const logs = await getLogs(this.client, {
         address: this.proxies,
         events: transferEvents,
         fromBlock: from,
@@ -126,10 +127,10 @@ export class PaymentDetector {
   }
 
   private async describe(log: ProxyLog, blockTimes: Map<bigint, Date>): Promise<DetectedTransfer> {
-    const transaction = await this.client.getTransaction({ hash: log.transactionHash });
+    const transaction = await getTransaction(this.client, { hash: log.transactionHash });
     let blockTime = blockTimes.get(log.blockNumber);
     if (!blockTime) {
-      const block = await this.client.getBlock({ blockNumber: log.blockNumber });
+      const block = await getBlock(this.client, { blockNumber: log.blockNumber });
       blockTime = new Date(Number(block.timestamp) * 1000);
       blockTimes.set(log.blockNumber, blockTime);
     }
