@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
+import { UsageError } from "../../src/cli/cli-errors.ts";
+import { contractCommand, readContractCommandLine } from "../../src/contract/command-line.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
@@ -35,7 +37,6 @@ describe("npm run contract: arguments", () => {
   });
 
   it.each([
-    [["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--bogus"], "unknown option --bogus"],
     [["--api-key", "k"], "--base-url is required"],
     [
       ["--base-url", "ftp://example.com", "--api-key", "k"],
@@ -66,17 +67,25 @@ describe("npm run contract: arguments", () => {
       "the extra credential must be of the other kind than the first (API key vs client ID)",
     ],
     [
-      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--operation", "createSecurePayments"],
-      '--operation: no operation of the spec has the operationId "createSecurePayments"',
-    ],
-    [
       ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--timeout", "soon"],
       '--timeout must be a whole number of milliseconds, got "soon"',
     ],
-  ])("rejects %j with a clear message and exit status 2", async (args, message) => {
+  ])("rejects %j with a clear message", (args, message) => {
+    expect(() => readContractCommandLine(args, { PAYREQ_API_KEY: "" })).toThrow(
+      new UsageError(message, contractCommand),
+    );
+  });
+
+  it.each([
+    [["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--bogus"], "unknown option --bogus"],
+    [
+      ["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--operation", "createSecurePayments"],
+      '--operation: no operation of the spec has the operationId "createSecurePayments"',
+    ],
+  ])("run with %j, says so in one line, pointing to --help, with exit status 2", async (args, message) => {
     const run = await runCli(args, { PAYREQ_API_KEY: "" });
     expect(run.status).toBe(2);
-    expect(run.stderr.split("\n")[0]).toBe(message);
+    expect(run.stderr).toBe(`${message}\nRun 'npm run contract -- --help' for the options.\n`);
     expect(run.stdout).toBe("");
   });
 });
