@@ -59,6 +59,7 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<number> {
       return (await import("./mock/mock-command.ts")).runMock(rest, io, { command: "payreq mock" });
     case "webhooks":
       return (await import("./webhooks/webhooks-command.ts")).runWebhooks(rest, io);
+    case undefined: // `npx payreq` alone: what it can do, not an error
     case "help":
     case "--help":
     case "-h":
@@ -68,8 +69,6 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<number> {
     case "-v":
       printLine(io.stdout, readPackageJson().version);
       return 0;
-    case undefined:
-      throw new UsageError("give a command: serve, mock or webhooks", "payreq");
     default:
       throw new UsageError(
         command.startsWith("-")

@@ -21,6 +21,7 @@ import { parseJsonBody } from "./http/parse-json-body.ts";
 import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
 import { waitUntilReady } from "./http/readiness.ts";
 import { assignRequestId } from "./http/request-id.ts";
+import { logRequests, type RequestLogOptions } from "./http/request-log.ts";
 import { answerUnknownPath, resolveOperation } from "./http/resolve-operation.ts";
 import { buildRouteTable } from "./http/route-table.ts";
 import { checkHandlersCoverSpec } from "./operations/check-handlers.ts";
@@ -50,6 +51,8 @@ export interface CreateServerOptions {
   /** The OpenAPI document to serve (default generated/openapi.json). */
   spec?: SpecDocument;
   logger?: ServerLogger;
+  /** Logs one line per request answered (`payreq serve` does, unless --quiet); none without it. */
+  requestLog?: RequestLogOptions;
   /** What the webhook worker waits between attempts with (timers by default). */
   webhookScheduler?: WebhookScheduler;
   /**
@@ -148,6 +151,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  if (options.requestLog) app.use(logRequests(options.requestLog));
   // Every step of the API in one Express layer; a path of no operation goes on to the pages.
   app.use(
     inSequence([

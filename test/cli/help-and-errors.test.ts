@@ -20,6 +20,8 @@ describe("payreq --help", () => {
       "Usage: payreq <command> [options]",
       ["serve", "mock", "webhooks listen", "webhooks trigger", "--version"],
     ],
+    // `npx payreq` alone, as a first try: the help, not an error.
+    [[], "Usage: payreq <command> [options]", ["serve", "mock", "webhooks listen"]],
     [["webhooks", "--help"], "Usage: payreq webhooks <listen|trigger> [options]", ["listen", "trigger"]],
     [
       ["webhooks", "listen", "--help"],
@@ -108,7 +110,6 @@ describe("payreq --help", () => {
 
 describe("bad command lines exit 2 with a message naming the problem", () => {
   it.each([
-    [[], "give a command: serve, mock or webhooks", "payreq"],
     [["deploy"], 'unknown command "deploy": give serve, mock or webhooks', "payreq"],
     [["--bogus"], "unknown option --bogus: give a command first (serve, mock or webhooks)", "payreq"],
     [["webhooks"], "give a webhooks command: listen or trigger", "payreq webhooks"],

@@ -22,7 +22,7 @@ export interface ServeCommandOptions {
 
 function serveUsage(command: string): string {
   return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]
-       [--chain | --chain-rpc http://...]
+       [--chain | --chain-rpc http://...] [--quiet | --log-format text|json]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service. It keeps
 its records in memory, or, with --database (or DATABASE_URL), in PostgreSQL, where they survive
@@ -41,6 +41,9 @@ Options:
                    payments sent to it are detected and recorded, webhooks included
   --chain-rpc U    the same on a node you run (anvil, or any node that takes anvil_setCode or
                    hardhat_setCode) at the http(s) URL U, instead of starting one
+  --log-format F   each request's log line as text (the default: method, path, status,
+                   operationId, milliseconds) or as a JSON object (json), on standard output
+  --quiet          log no requests
   -h, --help       show this help`;
 }
 
@@ -52,7 +55,11 @@ const serveOptions = {
   "strict-bodies": { type: "boolean" },
   chain: { type: "boolean" },
   "chain-rpc": { type: "string" },
+  quiet: { type: "boolean" },
+  "log-format": { type: "string" },
 } as const;
+
+const logFormats = ["text", "json"] as const;
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves with the exit status. */
 export async function runServe(
@@ -78,6 +85,17 @@ export async function runServe(
     throw new UsageError("--chain-rpc must be an http:// or https:// URL", command);
   }
   const wantsChain = parsed.values.chain === true || chainRpc !== undefined;
+  const logFormat = parsed.values["log-format"] ?? "text";
+  if (!logFormats.includes(logFormat as never)) {
+    throw new UsageError(`--log-format must be text or json, got "${logFormat}"`, command);
+  }
+  if (parsed.values.quiet === true && parsed.values["log-format"] !== undefined) {
+    throw new UsageError("give either --quiet or --log-format, not both", command);
+  }
+  const requestLog =
+    parsed.values.quiet === true
+      ? undefined
+      : { format: logFormat as (typeof logFormats)[number], write: (line: string) => io.stdout.write(line) };
   const usesDefault = configFile === undefined || configFile === "";
   // The server (Express, the validator, the spec) loads only once the command line is good,
   // and the PostgreSQL driver only for a database.
@@ -123,6 +141,7 @@ export async function runServe(
     config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
     ...(store ? { store } : {}),
     ...(chain ? { chain: { rpcUrl: chain.rpcUrl, network: chain.network } } : {}),
+    ...(requestLog ? { requestLog } : {}),
   });
   const stop = watchStopSignals();
   try {
@@ -155,6 +174,9 @@ export async function runServe(
         ...(chain ? describeChain(chain) : []),
         ...describeCredentials(config, usesDefault, origin),
         ...describeWebhookTargets(config, usesDefault, allowsLocalReceivers),
+        requestLog
+          ? `Requests are logged below, one line each${requestLog.format === "json" ? " as JSON" : ""} (--quiet for none).`
+          : "Requests are not logged (--quiet).",
         "Stop with Ctrl+C.",
         "",
       ].join("\n"),
