@@ -11,6 +11,7 @@ const inputFiles = [
   "package-lock.json",
   "tsconfig.json",
   "tsconfig.build.json",
+  "tsconfig.testing-types.json",
   "scripts/build-lib.mjs",
   "scripts/build-inputs.mjs",
   "scripts/bundle-cli.mjs",

@@ -1,16 +1,24 @@
 // `npm run build:lib`, which the `prepare` script runs: compiles the library to dist/ with tsc and
-// bundles the `payreq` command (bundle-cli.mjs), unless dist/ was built from these very inputs.
+// bundles the `payreq` command and `payreq/testing` (bundle-cli.mjs), unless dist/ was built from these very inputs.
 // npm runs `prepare` twice when it installs payreq from a git URL (once the clone's dependencies
 // are in, and again when it packs the clone); the second build would only repeat the first.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashBuildInputs } from "./build-inputs.mjs";
 import { repoRoot } from "./bundle-sources.mjs";
 import { nativeTypeScriptCompiler } from "./typescript-native.mjs";
 
 const recordFile = path.join(repoRoot, ".cache", "build-lib", "inputs.sha256");
-const outputs = ["dist/index.js", "dist/contract/index.js", "dist/cli/main.cjs"];
+const outputs = [
+  "dist/index.js",
+  "dist/contract/index.js",
+  "dist/cli/main.cjs",
+  "dist/testing/index.js",
+  "dist/testing/index.d.ts",
+];
+/** The declarations of `payreq/testing`: its public types name only the spec's, not the server's. */
+const testingDeclarations = ["index.d.ts", "sandbox-types.d.ts", "start-sandbox.d.ts"];
 
 const inputs = hashBuildInputs(repoRoot);
 const built =
@@ -30,6 +38,17 @@ if (built) {
     cwd: repoRoot,
     stdio: "inherit",
   });
+  // payreq/testing runs from a bundle (the server is not in tsc's library); its declarations come
+  // from a declarations-only compile of its entry, of which only its own files are kept.
+  const typesDir = path.join(repoRoot, ".cache", "testing-types");
+  rmSync(typesDir, { recursive: true, force: true });
+  execFileSync(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.testing-types.json"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  });
+  for (const file of testingDeclarations) {
+    copyFileSync(path.join(typesDir, "testing", file), path.join(repoRoot, "dist", "testing", file));
+  }
   mkdirSync(path.dirname(recordFile), { recursive: true });
   writeFileSync(recordFile, inputs);
 }

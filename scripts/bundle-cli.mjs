@@ -11,3 +11,10 @@ await bundleForNode(
     format: "cjs",
   },
 );
+
+// payreq/testing: the reference server in an integrator's test process, as an ES module (the
+// test runners import it), its dependencies bundled as the command's are.
+await bundleForNode(
+  path.join(repoRoot, "src", "testing", "index.ts"),
+  path.join(repoRoot, "dist", "testing", "index.js"),
+);

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { nativeTypeScriptCompiler } from "../../scripts/typescript-native.mjs";
+import { guideBlocks } from "../support/compile-guide-snippets.ts";
 import { cacheWithScratchSpace, makeScratchDirectory } from "../support/scratch-directory.ts";
 import { writeConsumerProject } from "./consumer-lockfile.ts";
 
@@ -51,7 +53,14 @@ const quietEnv = {
  * development dependencies, so the clone installs the build's tools rather than the whole test
  * toolchain (Prism, Redocly, Chromium's driver...), which npm would install only to leave unused.
  */
-const buildTools = ["typescript-native", "esbuild", "@types/node", "@types/express", "@types/pg"];
+const buildTools = [
+  "typescript-native",
+  "esbuild",
+  "@types/node",
+  "@types/express",
+  "@types/pg",
+  "@types/morgan",
+];
 
 const run = promisify(execFile);
 
@@ -139,6 +148,21 @@ const wei = transactionValueToBigInt({ type: "BigNumber", hex: "0x2386f26fc10000
 console.log(JSON.stringify({ sent, ids, notFound, wei }));
 `;
 
+// payreq/testing's declarations, used as a test suite would: they must compile cleanly too.
+const testingSource = `import { type CapturedWebhook, type Sandbox, startSandbox } from "payreq/testing";
+
+export async function paidWebhook(): Promise<CapturedWebhook> {
+  const sandbox: Sandbox = await startSandbox({ config: { strictBodies: true } });
+  try {
+    await sandbox.clock.advance(60);
+    await sandbox.trigger("payment.confirmed", { amount: "1" });
+    return await sandbox.webhooks.waitFor((delivery) => delivery.event === "payment.confirmed", { timeoutMs: 5000 });
+  } finally {
+    await sandbox.stop();
+  }
+}
+`;
+
 // Each line below must be refused by tsc; the test checks the line, column and error code.
 const badSource = `import { createPayreqClient } from "payreq";
 const client = createPayreqClient({ baseUrl: "https://api.payreq.test", apiKey: "k" });
@@ -196,8 +220,9 @@ beforeAll(async () => {
   await installConsumer(consumerDir, snapshotRepository(), workDir);
   installedFiles = listFiles(path.join(consumerDir, "node_modules", "payreq"));
   writeFiles(consumerDir, {
-    "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts", "bad.ts"] }),
+    "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts", "testing.ts", "bad.ts"] }),
     "good.ts": goodSource,
+    "testing.ts": testingSource,
     "bad.ts": badSource,
   });
   const names = Object.keys(compilers) as CompilerName[];
@@ -253,6 +278,13 @@ describe("payreq installed from a git URL into a consumer project", () => {
     // The server and the command line run from that bundle alone: tsc compiles only what the
     // library's entries import.
     expect(installedFiles.filter((file) => file.startsWith("dist/server/"))).toEqual([]);
+    // payreq/testing: the server in one ES module bundle, and declarations naming only the spec's types.
+    expect(installedFiles.filter((file) => file.startsWith("dist/testing/"))).toEqual([
+      "dist/testing/index.d.ts",
+      "dist/testing/index.js",
+      "dist/testing/sandbox-types.d.ts",
+      "dist/testing/start-sandbox.d.ts",
+    ]);
     expect(installedFiles.filter((file) => file.startsWith("dist/cli/"))).toEqual(["dist/cli/main.cjs"]);
     expect(installedFiles.filter((file) => !file.startsWith("dist/"))).toEqual([
       "LICENSE",
@@ -342,6 +374,36 @@ describe("payreq installed from a git URL into a consumer project", () => {
       notFound: [404, "/problems/not-found", "req-1"],
       wei: "10000000000000000",
     });
+  });
+});
+
+describe("payreq/testing installed in a consumer project", () => {
+  it("runs the node:test example of docs/testing.md as written", () => {
+    const [example] = guideBlocks("docs/testing.md", "js", "With node:test");
+    writeFileSync(path.join(consumerDir, "sandbox.test.mjs"), example as string);
+    const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap", "sandbox.test.mjs"], {
+      cwd: consumerDir,
+      encoding: "utf8",
+    });
+    expect(run.stdout).toContain("ok 1 - a partial payment sends payment.partial");
+    expect(run.stdout).toContain("# pass 1");
+    expect(run.status).toBe(0);
+  });
+
+  it("runs the vitest example of docs/testing.md as written", () => {
+    const [example] = guideBlocks("docs/testing.md", "ts", "With vitest");
+    writeFileSync(path.join(consumerDir, "sandbox.test.ts"), example as string);
+    // The consumer's own vitest: this repository's copy, linked where npm would install it.
+    const linked = path.join(consumerDir, "node_modules", "vitest");
+    if (!existsSync(linked)) symlinkSync(path.join(repoRoot, "node_modules", "vitest"), linked);
+    const run = spawnSync(
+      process.execPath,
+      [path.join(linked, "vitest.mjs"), "run", "sandbox.test.ts", "--reporter=verbose", "--no-color"],
+      { cwd: consumerDir, encoding: "utf8", env: { ...process.env, CI: "true" } },
+    );
+    expect(run.stdout).toContain("marks the order paid when the payment webhook arrives");
+    expect(run.stdout).toMatch(/Tests {2}1 passed \(1\)/);
+    expect(run.status).toBe(0);
   });
 });
 
