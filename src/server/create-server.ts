@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import type { ServerContext } from "./domain/shared/context.ts";
+import { answerPreferredExample } from "./forced-answers/answer-preferred.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { answerCors } from "./http/cors.ts";
@@ -169,6 +170,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         strictBodies: config.strictBodies,
         validateResponses: options.validateResponses ?? true,
       }),
+      answerPreferredExample(spec),
       dispatchOperation(operationHandlers, ctx),
     ]),
   );
