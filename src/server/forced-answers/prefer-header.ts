@@ -1,3 +1,6 @@
+/** The request header that forces a documented answer; browsers may send it too (CORS). */
+export const preferHeaderName = "Prefer";
+
 /** The preferences of a `Prefer` header that choose a forced answer, as Prism reads them. */
 export interface AnswerPreferences {
   /** The status asked for, as sent (`code=404`). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestText } from "../../../src/net/http-request.ts";
 import { specExample } from "../../../src/spec/spec-document.ts";
-import { apiKey, problemErrors, startTestServer, type TestServer } from "../helpers.ts";
+import { apiKey, browserOrigin, problemErrors, startTestServer, type TestServer } from "../helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -107,6 +107,22 @@ describe("Prefer: code and example on the reference server", () => {
           'example=missing-field is not an example of listCurrencies\'s 400 answer; use one of "firstOnlyInvalid", "serviceInvalid"',
       },
     ]);
+  });
+
+  it("answers a browser's client-ID call too, whose preflight allows the header", async () => {
+    const preflight = await server.call("OPTIONS", "/v1/currencies", {
+      auth: "none",
+      headers: {
+        origin: browserOrigin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "x-client-id, prefer",
+      },
+    });
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Prefer");
+    const answer = await server.call("GET", "/v1/currencies", { auth: "clientId", ...prefer("code=503") });
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual(specExample("ProblemServiceUnavailable"));
+    expect(answer.headers.get("retry-after")).toBe("12");
   });
 
   it("still answers 401 to a request without a credential", async () => {
