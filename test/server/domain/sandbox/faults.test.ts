@@ -7,6 +7,7 @@ import {
   type CallOptions,
   payee,
   problemErrors,
+  problemsOf,
   startTestServer,
   startTestServerWithOtherAccount,
   type TestServer,
@@ -254,6 +255,15 @@ describe("faults from the configuration file", () => {
     } finally {
       await configured.close();
     }
+  });
+
+  it("are checked against the fault's schema, naming the field", () => {
+    const config = createDefaultConfig();
+    const account = { ...config.accounts[0], faults: [{ kind: "explode", share: 2 }] };
+    expect(problemsOf({ ...config, accounts: [account] })).toEqual([
+      'accounts[0].faults[0].kind: must be equal to one of the allowed values, got "explode"',
+      "accounts[0].faults[0].share: must be <= 1, got 2",
+    ]);
   });
 
   it("stop the start when a fault names no operation or its members do not fit, naming each field", () => {
