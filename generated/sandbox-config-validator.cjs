@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"faults":{"type":"array","maxItems":100,"items":{"type":"object","title":"SandboxFaultCreate","description":"Sandbox only. A fault for the calls of one operation, or of every operation but the\n`/sandbox/faults` ones, made with a credential of the API key's account. `kind` `status` needs\n`status`; `latency` needs `latencyMs`. It applies to the next `calls` calls, or to a `share` of\nthe calls (never both), or, with neither, to every call until it is deleted.\n","additionalProperties":false,"required":["kind"],"properties":{"operationId":{"type":"string","pattern":"^[a-z][A-Za-z0-9]{0,99}$","description":"The operation whose calls it applies to, by its operationId; every operation when absent."},"kind":{"type":"string","title":"SandboxFaultKind","description":"Sandbox only. What a fault does to a call it applies to: `status` answers the Problem of\n`status` without running the operation; `latency` waits `latencyMs`, then runs the operation\nand answers as usual; `drop` closes the connection without an answer.\n","enum":["status","latency","drop"],"examples":["status"]},"status":{"type":"integer","enum":[429,500,503],"description":"With `kind` `status`, the status to answer."},"retryAfterSeconds":{"type":"integer","minimum":1,"maximum":3600,"description":"With `status` `429` or `503`, the `Retry-After` to answer (1 by default)."},"latencyMs":{"type":"integer","minimum":1,"maximum":60000,"description":"With `kind` `latency`, the milliseconds to wait before running the operation."},"calls":{"type":"integer","minimum":1,"maximum":100000,"description":"Apply to the next this many calls, then end."},"share":{"type":"number","minimum":0,"maximum":1,"description":"Apply to this share of the calls, spread evenly and without chance: call `n` (counting\nfrom 1) is faulted when `floor(n × share)` is greater than `floor((n − 1) × share)`, so\n`0.25` faults calls 4, 8, 12, ...\n"}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"rateLimit":{"type":"boolean","default":false},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -11,11 +11,12 @@ const pattern1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$", "u");
 const pattern2 = new RegExp("^https?://\\S+$", "u");
 const pattern3 = new RegExp("^[0-9A-HJKMNP-TV-Z]{26}$", "u");
 const pattern4 = new RegExp("^orc_[A-Za-z0-9_]{8,200}$", "u");
-const pattern6 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
-const pattern7 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
-const pattern8 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
-const pattern10 = new RegExp("^https?://[^/?#\\s]+$", "u");
-const pattern11 = new RegExp("^https?://[^\\s#]+$", "u");
+const pattern5 = new RegExp("^[a-z][A-Za-z0-9]{0,99}$", "u");
+const pattern7 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
+const pattern8 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
+const pattern9 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern11 = new RegExp("^https?://[^/?#\\s]+$", "u");
+const pattern12 = new RegExp("^https?://[^\\s#]+$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -39,6 +40,9 @@ data.walletChallengeLifetimeSeconds = 300;
 }
 if(data.clientIdRateLimitPerMinute === undefined){
 data.clientIdRateLimitPerMinute = 300;
+}
+if(data.rateLimit === undefined){
+data.rateLimit = false;
 }
 if(data.requestTimeoutMs === undefined){
 data.requestTimeoutMs = 30000;
@@ -162,7 +166,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "clientIds"))){
+if(!(((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "faults")) || (key1 === "clientIds"))){
 const err7 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -719,15 +723,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data1.clientIds !== undefined){
-let data18 = data1.clientIds;
+if(data1.faults !== undefined){
+let data18 = data1.faults;
 if(Array.isArray(data18)){
-const len5 = data18.length;
-for(let i6=0; i6<len5; i6++){
-let data19 = data18[i6];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.id === undefined){
-const err53 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data18.length > 100){
+const err53 = {instancePath:instancePath+"/accounts/" + i0+"/faults",schemaPath:"#/properties/accounts/items/properties/faults/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -736,8 +736,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data19.clientId === undefined){
-const err54 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+const len5 = data18.length;
+for(let i6=0; i6<len5; i6++){
+let data19 = data18[i6];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.kind === undefined){
+const err54 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6,schemaPath:"#/properties/accounts/items/properties/faults/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -746,8 +750,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data19.label === undefined){
-const err55 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+for(const key4 in data19){
+if(!(((((((key4 === "operationId") || (key4 === "kind")) || (key4 === "status")) || (key4 === "retryAfterSeconds")) || (key4 === "latencyMs")) || (key4 === "calls")) || (key4 === "share"))){
+const err55 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6,schemaPath:"#/properties/accounts/items/properties/faults/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -756,8 +761,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data19.allowedDomains === undefined){
-const err56 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
+}
+if(data19.operationId !== undefined){
+let data20 = data19.operationId;
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+const err56 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/operationId",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[a-z][A-Za-z0-9]{0,99}$"},message:"must match pattern \""+"^[a-z][A-Za-z0-9]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -766,9 +775,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key4 in data19){
-if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key4))){
-const err57 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+else {
+const err57 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/operationId",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -778,11 +787,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data19.id !== undefined){
-let data20 = data19.id;
-if(typeof data20 === "string"){
-if(func1(data20) > 200){
-const err58 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data19.kind !== undefined){
+let data21 = data19.kind;
+if(typeof data21 !== "string"){
+const err58 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/kind",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -791,8 +799,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(func1(data20) < 1){
-const err59 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!(((data21 === "status") || (data21 === "latency")) || (data21 === "drop"))){
+const err59 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/kind",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.faults.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -802,8 +810,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19.status !== undefined){
+let data22 = data19.status;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err60 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/status",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -812,12 +822,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data19.clientId !== undefined){
-let data21 = data19.clientId;
-if(typeof data21 === "string"){
-if(func1(data21) > 200){
-const err61 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!(((data22 === 429) || (data22 === 500)) || (data22 === 503))){
+const err61 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/status",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.faults.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -826,8 +832,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(func1(data21) < 8){
-const err62 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+}
+if(data19.retryAfterSeconds !== undefined){
+let data23 = data19.retryAfterSeconds;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err62 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/retryAfterSeconds",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/retryAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -836,8 +845,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(!pattern0.test(data21)){
-const err63 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 3600 || isNaN(data23)){
+const err63 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/retryAfterSeconds",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/retryAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -846,9 +856,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23 < 1 || isNaN(data23)){
+const err64 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/retryAfterSeconds",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/retryAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -858,9 +867,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data19.label !== undefined){
-if(typeof data19.label !== "string"){
-const err65 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data19.latencyMs !== undefined){
+let data24 = data19.latencyMs;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err65 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/latencyMs",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/latencyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -869,16 +880,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data19.allowedDomains !== undefined){
-let data23 = data19.allowedDomains;
-if(Array.isArray(data23)){
-const len6 = data23.length;
-for(let i7=0; i7<len6; i7++){
-let data24 = data23[i7];
-if(typeof data24 === "string"){
-if(!pattern6.test(data24)){
-const err66 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 60000 || isNaN(data24)){
+const err66 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/latencyMs",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/latencyMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -887,9 +891,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data24 < 1 || isNaN(data24)){
+const err67 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/latencyMs",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/latencyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -900,8 +903,10 @@ errors++;
 }
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data19.calls !== undefined){
+let data25 = data19.calls;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err68 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/calls",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -910,11 +915,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data19.feePercentage !== undefined){
-let data25 = data19.feePercentage;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err69 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 100000 || isNaN(data25)){
+const err69 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/calls",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/calls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -923,9 +926,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(!pattern7.test(data25)){
-const err70 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
+if(data25 < 1 || isNaN(data25)){
+const err70 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/calls",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -936,10 +938,11 @@ errors++;
 }
 }
 }
-if(data19.feeAddress !== undefined){
-let data26 = data19.feeAddress;
-if((typeof data26 !== "string") && (data26 !== null)){
-const err71 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
+if(data19.share !== undefined){
+let data26 = data19.share;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 1 || isNaN(data26)){
+const err71 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/share",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -948,9 +951,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data26 === "string"){
-if(!pattern8.test(data26)){
-const err72 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+if(data26 < 0 || isNaN(data26)){
+const err72 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/share",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -960,11 +962,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-if(data19.operatorWalletAddress !== undefined){
-let data27 = data19.operatorWalletAddress;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err73 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
+else {
+const err73 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6+"/share",schemaPath:"#/properties/accounts/items/properties/faults/items/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -973,9 +972,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(!pattern8.test(data27)){
-const err74 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/accounts/" + i0+"/faults/" + i6,schemaPath:"#/properties/accounts/items/properties/faults/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -986,10 +986,8 @@ errors++;
 }
 }
 }
-if(data19.defaultPreApprovalExpiry !== undefined){
-let data28 = data19.defaultPreApprovalExpiry;
-if((!((typeof data28 == "number") && (isFinite(data28)))) && (data28 !== null)){
-const err75 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
+else {
+const err75 = {instancePath:instancePath+"/accounts/" + i0+"/faults",schemaPath:"#/properties/accounts/items/properties/faults/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -998,9 +996,16 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 0 || isNaN(data28)){
-const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data1.clientIds !== undefined){
+let data27 = data1.clientIds;
+if(Array.isArray(data27)){
+const len6 = data27.length;
+for(let i7=0; i7<len6; i7++){
+let data28 = data27[i7];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.id === undefined){
+const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1009,12 +1014,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data19.defaultAuthorizationExpiry !== undefined){
-let data29 = data19.defaultAuthorizationExpiry;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
+if(data28.clientId === undefined){
+const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1023,9 +1024,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data28.label === undefined){
+const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1034,12 +1034,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-if(data19.status !== undefined){
-let data30 = data19.status;
-if(!(((data30 === "active") || (data30 === "inactive")) || (data30 === "revoked"))){
-const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data28.allowedDomains === undefined){
+const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1048,10 +1044,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key5 in data28){
+if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key5))){
+const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1061,9 +1056,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data28.id !== undefined){
+let data29 = data28.id;
+if(typeof data29 === "string"){
+if(func1(data29) > 200){
+const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1072,10 +1069,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func1(data29) < 1){
+const err82 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1085,9 +1080,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
 else {
-const err83 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err83 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1097,11 +1091,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data.publicBaseUrl !== undefined){
-let data31 = data.publicBaseUrl;
-if(typeof data31 === "string"){
-if(!pattern10.test(data31)){
-const err84 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
+if(data28.clientId !== undefined){
+let data30 = data28.clientId;
+if(typeof data30 === "string"){
+if(func1(data30) > 200){
+const err84 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1110,9 +1104,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data30) < 8){
+const err85 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1121,12 +1114,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.securePaymentPageUrl !== undefined){
-let data32 = data.securePaymentPageUrl;
-if(typeof data32 === "string"){
-if(!pattern11.test(data32)){
-const err86 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
+if(!pattern0.test(data30)){
+const err86 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1137,7 +1126,7 @@ errors++;
 }
 }
 else {
-const err87 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err87 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1147,9 +1136,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-let data33 = data.securePaymentLifetimeSeconds;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err88 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data28.label !== undefined){
+if(typeof data28.label !== "string"){
+const err88 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1158,9 +1147,16 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 315360000 || isNaN(data33)){
-const err89 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
+}
+if(data28.allowedDomains !== undefined){
+let data32 = data28.allowedDomains;
+if(Array.isArray(data32)){
+const len7 = data32.length;
+for(let i8=0; i8<len7; i8++){
+let data33 = data32[i8];
+if(typeof data33 === "string"){
+if(!pattern7.test(data33)){
+const err89 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1169,8 +1165,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data33 < 1 || isNaN(data33)){
-const err90 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err90 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1180,9 +1177,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-let data34 = data.sessionLifetimeSeconds;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err91 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err91 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1191,9 +1188,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 > 31536000 || isNaN(data34)){
-const err92 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
+}
+if(data28.feePercentage !== undefined){
+let data34 = data28.feePercentage;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err92 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1202,8 +1201,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data34 < 1 || isNaN(data34)){
-const err93 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data34 === "string"){
+if(!pattern8.test(data34)){
+const err93 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1213,9 +1213,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-let data35 = data.walletChallengeLifetimeSeconds;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err94 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data28.feeAddress !== undefined){
+let data35 = data28.feeAddress;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err94 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1224,9 +1226,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 86400 || isNaN(data35)){
-const err95 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
+if(typeof data35 === "string"){
+if(!pattern9.test(data35)){
+const err95 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1235,8 +1237,12 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err96 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data28.operatorWalletAddress !== undefined){
+let data36 = data28.operatorWalletAddress;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err96 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1245,10 +1251,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-let data36 = data.clientIdRateLimitPerMinute;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err97 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data36 === "string"){
+if(!pattern9.test(data36)){
+const err97 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1257,9 +1262,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 1 || isNaN(data36)){
-const err98 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data28.defaultPreApprovalExpiry !== undefined){
+let data37 = data28.defaultPreApprovalExpiry;
+if((!((typeof data37 == "number") && (isFinite(data37)))) && (data37 !== null)){
+const err98 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1268,10 +1276,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-let data37 = data.requestTimeoutMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err99 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err99 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1280,9 +1287,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 600000 || isNaN(data37)){
-const err100 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+}
+if(data28.defaultAuthorizationExpiry !== undefined){
+let data38 = data28.defaultAuthorizationExpiry;
+if((!((typeof data38 == "number") && (isFinite(data38)))) && (data38 !== null)){
+const err100 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1291,8 +1301,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data37 < 100 || isNaN(data37)){
-const err101 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err101 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1302,10 +1313,11 @@ vErrors.push(err101);
 errors++;
 }
 }
-let data38 = data.webhookRetryDelaysMs;
-if(Array.isArray(data38)){
-if(data38.length > 3){
-const err102 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+}
+if(data28.status !== undefined){
+let data39 = data28.status;
+if(!(((data39 === "active") || (data39 === "inactive")) || (data39 === "revoked"))){
+const err102 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1314,11 +1326,10 @@ vErrors.push(err102);
 }
 errors++;
 }
-const len7 = data38.length;
-for(let i8=0; i8<len7; i8++){
-let data39 = data38[i8];
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err103 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1327,9 +1338,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 3600000 || isNaN(data39)){
-const err104 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1338,8 +1350,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data39 < 0 || isNaN(data39)){
-const err105 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1350,9 +1364,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err106 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err106 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1361,9 +1374,12 @@ vErrors.push(err106);
 }
 errors++;
 }
-let data40 = data.webhookTimeoutMs;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err107 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.publicBaseUrl !== undefined){
+let data40 = data.publicBaseUrl;
+if(typeof data40 === "string"){
+if(!pattern11.test(data40)){
+const err107 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1372,9 +1388,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 60000 || isNaN(data40)){
-const err108 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+else {
+const err108 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1383,8 +1399,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data40 < 1 || isNaN(data40)){
-const err109 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.securePaymentPageUrl !== undefined){
+let data41 = data.securePaymentPageUrl;
+if(typeof data41 === "string"){
+if(!pattern12.test(data41)){
+const err109 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1394,9 +1414,8 @@ vErrors.push(err109);
 errors++;
 }
 }
-let data41 = data.maxConcurrentWebhookAttempts;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err110 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err110 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1405,9 +1424,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 > 1000 || isNaN(data41)){
-const err111 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+let data42 = data.securePaymentLifetimeSeconds;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err111 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1416,8 +1436,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data41 < 1 || isNaN(data41)){
-const err112 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 315360000 || isNaN(data42)){
+const err112 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1426,10 +1447,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-let data42 = data.maxConcurrentWebhookAttemptsPerEndpoint;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err113 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data42 < 1 || isNaN(data42)){
+const err113 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1438,9 +1457,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 1000 || isNaN(data42)){
-const err114 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+let data43 = data.sessionLifetimeSeconds;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err114 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1449,8 +1469,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data42 < 1 || isNaN(data42)){
-const err115 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 31536000 || isNaN(data43)){
+const err115 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1459,11 +1480,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-let data43 = data.allowWebhookTargets;
-if(Array.isArray(data43)){
-if(data43.length > 100){
-const err116 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data43 < 1 || isNaN(data43)){
+const err116 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1472,12 +1490,10 @@ vErrors.push(err116);
 }
 errors++;
 }
-const len8 = data43.length;
-for(let i9=0; i9<len8; i9++){
-let data44 = data43[i9];
-if(typeof data44 === "string"){
-if(func1(data44) > 300){
-const err117 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+}
+let data44 = data.walletChallengeLifetimeSeconds;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err117 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1486,8 +1502,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(func1(data44) < 1){
-const err118 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 86400 || isNaN(data44)){
+const err118 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1496,9 +1513,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data44 < 1 || isNaN(data44)){
+const err119 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1508,9 +1524,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-}
-else {
-const err120 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data45 = data.clientIdRateLimitPerMinute;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err120 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1519,9 +1535,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-let data45 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err121 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err121 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1530,9 +1546,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 1000 || isNaN(data45)){
-const err122 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+if(typeof data.rateLimit !== "boolean"){
+const err122 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1541,8 +1557,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data45 < 1 || isNaN(data45)){
-const err123 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data47 = data.requestTimeoutMs;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err123 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1551,10 +1568,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err124 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 600000 || isNaN(data47)){
+const err124 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1563,10 +1579,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-let data47 = data.webhookPollIntervalMs;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err125 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data47 < 100 || isNaN(data47)){
+const err125 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1575,9 +1589,11 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 60000 || isNaN(data47)){
-const err126 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+let data48 = data.webhookRetryDelaysMs;
+if(Array.isArray(data48)){
+if(data48.length > 3){
+const err126 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1586,8 +1602,11 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data47 < 10 || isNaN(data47)){
-const err127 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+const len8 = data48.length;
+for(let i9=0; i9<len8; i9++){
+let data49 = data48[i9];
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err127 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1596,10 +1615,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-let data48 = data.eventLogRetention;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err128 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 3600000 || isNaN(data49)){
+const err128 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1608,9 +1626,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
-const err129 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data49 < 0 || isNaN(data49)){
+const err129 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1620,9 +1637,10 @@ vErrors.push(err129);
 errors++;
 }
 }
-let data49 = data.webhookDeliveryRetention;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err130 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1631,9 +1649,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 1 || isNaN(data49)){
-const err131 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data50 = data.webhookTimeoutMs;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err131 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1642,9 +1660,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-if(typeof data.strictBodies !== "boolean"){
-const err132 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 60000 || isNaN(data50)){
+const err132 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1653,9 +1671,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-let data51 = data.databaseConnectTimeoutMs;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err133 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data50 < 1 || isNaN(data50)){
+const err133 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1664,9 +1681,10 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 60000 || isNaN(data51)){
-const err134 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+let data51 = data.maxConcurrentWebhookAttempts;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err134 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1675,8 +1693,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data51 < 100 || isNaN(data51)){
-const err135 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000 || isNaN(data51)){
+const err135 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1685,10 +1704,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-let data52 = data.databaseStatementTimeoutMs;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err136 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51 < 1 || isNaN(data51)){
+const err136 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1697,9 +1714,10 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 600000 || isNaN(data52)){
-const err137 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+let data52 = data.maxConcurrentWebhookAttemptsPerEndpoint;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err137 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1708,8 +1726,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data52 < 100 || isNaN(data52)){
-const err138 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 > 1000 || isNaN(data52)){
+const err138 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1718,10 +1737,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-let data53 = data.databaseLockTimeoutMs;
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err139 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data52 < 1 || isNaN(data52)){
+const err139 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1730,9 +1747,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 60000 || isNaN(data53)){
-const err140 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+}
+let data53 = data.allowWebhookTargets;
+if(Array.isArray(data53)){
+if(data53.length > 100){
+const err140 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1741,8 +1760,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data53 < 10 || isNaN(data53)){
-const err141 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+const len9 = data53.length;
+for(let i10=0; i10<len9; i10++){
+let data54 = data53[i10];
+if(typeof data54 === "string"){
+if(func1(data54) > 300){
+const err141 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1751,15 +1774,280 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-else {
-const err142 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func1(data54) < 1){
+const err142 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err142];
 }
 else {
 vErrors.push(err142);
+}
+errors++;
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+else {
+const err144 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+let data55 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err145 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 1000 || isNaN(data55)){
+const err146 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if(data55 < 1 || isNaN(data55)){
+const err147 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err148 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+let data57 = data.webhookPollIntervalMs;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+const err149 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 60000 || isNaN(data57)){
+const err150 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+if(data57 < 10 || isNaN(data57)){
+const err151 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+let data58 = data.eventLogRetention;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+const err152 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 1 || isNaN(data58)){
+const err153 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+let data59 = data.webhookDeliveryRetention;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err154 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
+const err155 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+if(typeof data.strictBodies !== "boolean"){
+const err156 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+let data61 = data.databaseConnectTimeoutMs;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err157 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 > 60000 || isNaN(data61)){
+const err158 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+if(data61 < 100 || isNaN(data61)){
+const err159 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+let data62 = data.databaseStatementTimeoutMs;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err160 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 > 600000 || isNaN(data62)){
+const err161 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if(data62 < 100 || isNaN(data62)){
+const err162 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+let data63 = data.databaseLockTimeoutMs;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+const err163 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 > 60000 || isNaN(data63)){
+const err164 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+if(data63 < 10 || isNaN(data63)){
+const err165 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+}
+else {
+const err166 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
 }
 errors++;
 }

@@ -2122,6 +2122,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the faults
+         * @description Sandbox only. The faults of the API key's account, oldest first, with the calls each has seen
+         *     and applied to. A fault created with `calls` leaves the list once it has applied to them all.
+         */
+        get: operations["listSandboxFaults"];
+        put?: never;
+        /**
+         * Create a fault
+         * @description Sandbox only. Makes calls of one operation (by `operationId`), or of every operation but
+         *     these `/sandbox/faults` ones, fail or slow down, to test how a client copes: with `kind`
+         *     `status`, the call is answered `429` or `503` (with `Retry-After`) or `500`, a Problem, and
+         *     the operation does not run, so nothing is changed; with `latency`, the operation runs after
+         *     `latencyMs` and answers as usual; with `drop`, the connection is closed without an answer,
+         *     and the operation does not run.
+         *
+         *     A fault applies to the calls made with any credential of the API key's account (API key,
+         *     client ID or orchestrator key) that pass authentication and validation, and are not
+         *     answered by a `Prefer` header: to the next `calls` of them, to a `share` of them, or to all
+         *     of them until it is deleted. Faults are checked oldest first, and a call meets at most one:
+         *     the first that applies. They live in the server's memory, per instance, and end with it.
+         *     An account has at most 100.
+         */
+        post: operations["createSandboxFault"];
+        /**
+         * Delete every fault
+         * @description Sandbox only. Deletes every fault of the API key's account, configured ones included.
+         */
+        delete: operations["clearSandboxFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a fault
+         * @description Sandbox only. Deletes one fault of the API key's account; calls are no longer faulted by it.
+         */
+        delete: operations["deleteSandboxFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/wallets": {
         parameters: {
             query?: never;
@@ -8015,6 +8076,95 @@ export interface components {
             now?: components["schemas"]["SandboxInstant"];
         } & (unknown | unknown);
         /**
+         * SandboxFaultId
+         * @description Sandbox only. A fault's identifier, `flt_` and a ULID.
+         * @example flt_01KP0JDP70JXW11QHT4WHMJ7S4
+         */
+        SandboxFaultId: string;
+        /**
+         * SandboxFaultKind
+         * @description Sandbox only. What a fault does to a call it applies to: `status` answers the Problem of
+         *     `status` without running the operation; `latency` waits `latencyMs`, then runs the operation
+         *     and answers as usual; `drop` closes the connection without an answer.
+         * @example status
+         * @enum {string}
+         */
+        SandboxFaultKind: "status" | "latency" | "drop";
+        /**
+         * SandboxFault
+         * @description Sandbox only. A fault of the API key's account, and the calls it has seen and applied to so far.
+         */
+        SandboxFault: {
+            id: components["schemas"]["SandboxFaultId"];
+            /** @description The operation it applies to; null for every operation. */
+            operationId: string | null;
+            kind: components["schemas"]["SandboxFaultKind"];
+            /**
+             * @description The status it answers; null unless `kind` is `status`.
+             * @enum {integer|null}
+             */
+            status: 429 | 500 | 503 | null;
+            /** @description The `Retry-After` it answers with `429` and `503`; null otherwise. */
+            retryAfterSeconds: number | null;
+            /** @description The wait it adds; null unless `kind` is `latency`. */
+            latencyMs: number | null;
+            /** @description How many more calls it applies to before it ends; null when it was created without `calls`. */
+            callsLeft: number | null;
+            /** @description The share of calls it applies to; null when it was created without `share`. */
+            share: number | null;
+            /** @description The calls of its operations it has been checked against. */
+            seenCalls: number;
+            /** @description The calls it has applied to. */
+            appliedCalls: number;
+            /**
+             * @description Whether it comes from the configuration file or was created through the sandbox API.
+             * @enum {string}
+             */
+            source: "config" | "api";
+            /**
+             * Format: date-time
+             * @description When it was created, on the account's sandbox clock (when the server started, for configured faults).
+             */
+            createdAt: string;
+        };
+        /**
+         * SandboxFaultList
+         * @description Sandbox only. The faults of the API key's account, oldest first.
+         */
+        SandboxFaultList: {
+            /** @description Every fault still in force; a fault created with `calls` leaves the list once used up. */
+            faults: components["schemas"]["SandboxFault"][];
+        };
+        /**
+         * SandboxFaultCreate
+         * @description Sandbox only. A fault for the calls of one operation, or of every operation but the
+         *     `/sandbox/faults` ones, made with a credential of the API key's account. `kind` `status` needs
+         *     `status`; `latency` needs `latencyMs`. It applies to the next `calls` calls, or to a `share` of
+         *     the calls (never both), or, with neither, to every call until it is deleted.
+         */
+        SandboxFaultCreate: {
+            /** @description The operation whose calls it applies to, by its operationId; every operation when absent. */
+            operationId?: string;
+            kind: components["schemas"]["SandboxFaultKind"];
+            /**
+             * @description With `kind` `status`, the status to answer.
+             * @enum {integer}
+             */
+            status?: 429 | 500 | 503;
+            /** @description With `status` `429` or `503`, the `Retry-After` to answer (1 by default). */
+            retryAfterSeconds?: number;
+            /** @description With `kind` `latency`, the milliseconds to wait before running the operation. */
+            latencyMs?: number;
+            /** @description Apply to the next this many calls, then end. */
+            calls?: number;
+            /**
+             * @description Apply to this share of the calls, spread evenly and without chance: call `n` (counting
+             *     from 1) is faulted when `floor(n × share)` is greater than `floor((n − 1) × share)`, so
+             *     `0.25` faults calls 4, 8, 12, ...
+             */
+            share?: number;
+        };
+        /**
          * SandboxWalletBalance
          * @description Sandbox only. A simulated balance: how much of `currency` the wallet holds. The balance of the
          *     network's native currency (for example `ETH-base-base`) also pays the gas.
@@ -9863,6 +10013,11 @@ export type HealthStatus = components['schemas']['HealthStatus'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type SandboxInstant = components['schemas']['SandboxInstant'];
 export type SandboxClockUpdate = components['schemas']['SandboxClockUpdate'];
+export type SandboxFaultId = components['schemas']['SandboxFaultId'];
+export type SandboxFaultKind = components['schemas']['SandboxFaultKind'];
+export type SandboxFault = components['schemas']['SandboxFault'];
+export type SandboxFaultList = components['schemas']['SandboxFaultList'];
+export type SandboxFaultCreate = components['schemas']['SandboxFaultCreate'];
 export type SandboxWalletBalance = components['schemas']['SandboxWalletBalance'];
 export type SandboxWalletAllowance = components['schemas']['SandboxWalletAllowance'];
 export type SandboxWalletUpdate = components['schemas']['SandboxWalletUpdate'];
@@ -13697,6 +13852,132 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's faults. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFaultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxFaultCreate"];
+            };
+        };
+        responses: {
+            /** @description The fault is created, and applies from the next call on. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFault"];
+                };
+            };
+            /**
+             * @description The body is invalid: a field is malformed, `operationId` names no operation of the API
+             *     (or a `/sandbox/faults` one), a field does not fit `kind` or `status`, `calls` and
+             *     `share` are both given, or the account has 100 faults already (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account has no fault any more. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fault's identifier.
+                 * @example flt_01KP0JDP70JXW11QHT4WHMJ7S4
+                 */
+                faultId: components["schemas"]["SandboxFaultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fault is deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

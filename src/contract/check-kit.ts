@@ -1,7 +1,8 @@
-import type { SpecOperation } from "../spec/operations.ts";
+import { readPathOperations, type SpecOperation } from "../spec/operations.ts";
 import type { SchemaValidator } from "../spec/schema-validator.ts";
 import type { SpecDocument } from "../spec/spec-document.ts";
 import { describeAnswer, judgeAnswer } from "./answer-verdict.ts";
+import { undoneAfterSuccess } from "./fixtures.ts";
 import { type Exchange, NoAnswerError, SessionUnavailableError, sendRequest } from "./http-exchange.ts";
 import {
   type CheckResult,
@@ -56,7 +57,24 @@ export async function exchange(
   headers: Record<string, string>,
 ): Promise<Exchange> {
   const timeout = context.options.timeoutMs ?? defaultTimeoutMs;
-  return sendRequest(context.target.baseUrl, operation, request, headers, timeout);
+  const answer = await sendRequest(context.target.baseUrl, operation, request, headers, timeout);
+  const undo = undoneAfterSuccess[operation.operationId];
+  if (undo && answer.status >= 200 && answer.status < 300) {
+    const undoing = readPathOperations(context.spec).find(
+      (candidate) => candidate.operationId === undo.operationId,
+    );
+    const created = JSON.parse(answer.text) as Record<string, unknown>;
+    if (undoing) {
+      await sendRequest(
+        context.target.baseUrl,
+        undoing,
+        { path: undo.path(created), query: {}, headers: {} },
+        headers,
+        timeout,
+      );
+    }
+  }
+  return answer;
 }
 
 /** Sends a request and judges the answer against the expected statuses and the spec. */

@@ -58,3 +58,18 @@ export const extraInvalidBodies: Record<string, ExtraInvalidBody[]> = {
 export const unissuedExampleStatuses: Record<string, number[]> = {
   verifyWalletChallenge: [401],
 };
+
+/**
+ * Valid calls whose effect would change the answers of the checks that follow, undone as soon as
+ * they are answered: a fault created through the sandbox API is deleted at once, by the
+ * operation named here, with the path its answer gives.
+ */
+export const undoneAfterSuccess: Record<
+  string,
+  { operationId: string; path: (created: Record<string, unknown>) => Record<string, string> }
+> = {
+  createSandboxFault: {
+    operationId: "deleteSandboxFault",
+    path: (created) => ({ faultId: String(created.id) }),
+  },
+};

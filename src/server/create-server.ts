@@ -9,6 +9,9 @@ import { type Clock, systemClock } from "./clock.ts";
 import { parseConfig } from "./config/load-config.ts";
 import { createDefaultConfig, type ResolvedConfig, type SandboxConfig } from "./config/sandbox-config.ts";
 import type { ServerContext } from "./domain/shared/context.ts";
+import { applyFaults } from "./faults/apply-faults.ts";
+import { loadConfiguredFaults } from "./faults/configured-faults.ts";
+import { answerPreferredExample } from "./forced-answers/answer-preferred.ts";
 import { authenticate } from "./http/authenticate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { answerCors } from "./http/cors.ts";
@@ -18,7 +21,7 @@ import { answerErrors } from "./http/error-handler.ts";
 import { createExpressHttpServer } from "./http/express-http-server.ts";
 import { inSequence } from "./http/in-sequence.ts";
 import { parseJsonBody } from "./http/parse-json-body.ts";
-import { createRateLimiter, limitClientIdRate } from "./http/rate-limit.ts";
+import { createRateLimiter, limitClientIdRate, rateLimitBlockMs } from "./http/rate-limit.ts";
 import { waitUntilReady } from "./http/readiness.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { logRequests, type RequestLogOptions } from "./http/request-log.ts";
@@ -106,6 +109,7 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   let listeningOrigin = "http://127.0.0.1:3000";
   const publicOrigin = () => config.publicBaseUrl ?? listeningOrigin;
   const webhookAllowList = createTargetAllowList(config.allowWebhookTargets);
+  const faults = loadConfiguredFaults(config, operations, baseClock.now());
 
   const dispatcher = new WebhookDispatcher({
     store,
@@ -141,11 +145,15 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
       sessionLifetimeSeconds: config.sessionLifetimeSeconds,
       walletChallengeLifetimeSeconds: config.walletChallengeLifetimeSeconds,
     },
+    faults,
   };
 
   // The first requests hash payment references in WebAssembly (keccak-utf8.ts).
   const ready = Promise.all([seedConfiguredRecords(store, config, baseClock.now()), wasmKeccakReady]);
-  const limiter = createRateLimiter({ limit: config.clientIdRateLimitPerMinute });
+  const limiter = createRateLimiter({
+    limit: config.clientIdRateLimitPerMinute,
+    ...(config.rateLimit ? { blockMs: rateLimitBlockMs } : {}),
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -167,12 +175,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
         headers,
         sessionCookie: ctx.auth.sessionCookie,
       }),
-      limitClientIdRate(limiter),
+      limitClientIdRate(limiter, { perAddress: config.rateLimit }),
       parseJsonBody(),
       validateRequests(spec, {
         strictBodies: config.strictBodies,
         validateResponses: options.validateResponses ?? true,
       }),
+      answerPreferredExample(spec),
+      applyFaults(faults.book),
       dispatchOperation(operationHandlers, ctx),
     ]),
   );

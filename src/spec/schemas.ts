@@ -30,3 +30,24 @@ export function schemaPropertyEnum<T extends string = string>(
   if (!Array.isArray(values)) throw new Error(`schema ${name} has no enum member ${property}`);
   return values as T[];
 }
+
+/** A value with every local `$ref` replaced by a copy of what it points to. */
+function inlineReferences(document: SpecDocument, value: unknown, depth: number): unknown {
+  if (depth > 32) throw new Error("references nested too deep to inline");
+  if (Array.isArray(value)) return value.map((item) => inlineReferences(document, item, depth + 1));
+  if (value === null || typeof value !== "object") return value;
+  const node = value as Record<string, unknown>;
+  if (typeof node.$ref === "string") {
+    const { $ref: _ref, ...siblings } = node;
+    const target = resolveObject(document, { $ref: node.$ref });
+    return inlineReferences(document, { ...target, ...siblings }, depth + 1);
+  }
+  return Object.fromEntries(
+    Object.entries(node).map(([key, member]) => [key, inlineReferences(document, member, depth + 1)]),
+  );
+}
+
+/** A named schema with its references inlined, for a schema that stands outside the spec. */
+export function inlinedNamedSchema(name: string, document: SpecDocument = loadBundledSpec()) {
+  return inlineReferences(document, namedSchema(name, document), 0) as Record<string, unknown>;
+}

@@ -320,8 +320,9 @@ describe("npm run contract: against npm start", () => {
     const linkBefore = await read(`/v2/secure-payments/${token}`);
     const clockBefore = await read("/sandbox/clock");
     const endpointsBefore = await read("/sandbox/webhooks/endpoints");
+    const faultsBefore = await read("/sandbox/faults");
 
-    // The operations whose checks move the clock, register endpoints or change links: the whole
+    // The operations whose checks move the clock, register endpoints, create faults or change links: the whole
     // suite runs statefully in-process in against-reference-server.test.ts.
     const footprintOperations = [
       "setSandboxClock",
@@ -330,6 +331,7 @@ describe("npm run contract: against npm start", () => {
       "sendSandboxWebhookTest",
       "updateSandboxSecurePayment",
       "checkSecurePaymentToken",
+      "createSandboxFault",
     ].flatMap((operationId) => ["--operation", operationId]);
     for (let run = 1; run <= 2; run++) {
       const result = await runCli([
@@ -356,6 +358,8 @@ describe("npm run contract: against npm start", () => {
     // The offset is put back through `now`: the time between reading and setting is all it can drift.
     expect(Math.abs(clockAfter.offsetSeconds - clockBefore.offsetSeconds)).toBeLessThan(1);
     expect(await read("/sandbox/webhooks/endpoints")).toEqual(endpointsBefore);
+    // Each fault a valid call creates is deleted as soon as it is answered.
+    expect(await read("/sandbox/faults")).toEqual(faultsBefore);
     const linkAfter = await read(`/v2/secure-payments/${token}`);
     expect(linkAfter.status).toBe("pending");
     expect(linkAfter.expiresAt).toBe(linkBefore.expiresAt);

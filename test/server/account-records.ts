@@ -209,6 +209,15 @@ const makers: Record<RecordKind, (records: AccountRecords) => Promise<string>> =
       .id;
   },
   journey: async (records) => (await records.expect(201, "POST", "/v2/journey", {})).journeyId,
+  // A fault that changes nothing the other calls see: a millisecond more on the health check.
+  sandboxFault: async (records) =>
+    (
+      await records.expect(201, "POST", "/sandbox/faults", {
+        operationId: "getHealth",
+        kind: "latency",
+        latencyMs: 1,
+      })
+    ).id,
   // A commerce payment of 1 USDC on Base, authorized, with nothing captured yet.
   commercePayment: async (records) => {
     const { requestId } = await records.expect(201, "POST", "/v2/commerce-payments/authorize/calldata", {
@@ -245,6 +254,8 @@ export function unknownRecordId(kind: RecordKind): string {
       return `we_${ulid}`;
     case "linkedClientId":
       return `cli_${randomBytes(16).toString("hex")}`;
+    case "sandboxFault":
+      return `flt_${ulid}`;
     default:
       return ulid;
   }

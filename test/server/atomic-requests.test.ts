@@ -693,6 +693,23 @@ const writingCalls: Record<string, Setup> = {
  * Each with the status its call answers (the sandbox refuses every bridge step it is asked to refresh).
  */
 const readingCalls: Record<string, { setup: Setup; status: number }> = {
+  // Faults live in the server's memory, never in the store.
+  createSandboxFault: {
+    status: 201,
+    setup: async () => ({
+      method: "POST",
+      path: "/sandbox/faults",
+      body: { operationId: "getHealth", kind: "latency", latencyMs: 1 },
+    }),
+  },
+  deleteSandboxFault: {
+    status: 204,
+    setup: async (server) => {
+      const { id } = await created(server, "POST", "/sandbox/faults", { kind: "latency", latencyMs: 1 });
+      return { method: "DELETE", path: `/sandbox/faults/${id}` };
+    },
+  },
+  clearSandboxFaults: { status: 204, setup: async () => ({ method: "DELETE", path: "/sandbox/faults" }) },
   broadcastSecurePaymentTronTransaction: {
     status: 400,
     setup: async (server) => {

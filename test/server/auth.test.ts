@@ -198,7 +198,7 @@ describe("CORS", () => {
     // DELETE for the payee's own deactivation of a payee destination.
     expect(answer.headers.get("access-control-allow-methods")).toBe("GET, POST, PATCH, DELETE, PUT");
     expect(answer.headers.get("access-control-allow-headers")).toBe(
-      "Content-Type, X-Client-Id, X-Request-Id",
+      "Content-Type, X-Client-Id, X-Request-Id, Prefer",
     );
     expect(answer.headers.get("vary")).toBe("Origin");
   });

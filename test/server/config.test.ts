@@ -10,6 +10,7 @@ const configDefaults = {
   sessionLifetimeSeconds: 86_400,
   walletChallengeLifetimeSeconds: 300,
   clientIdRateLimitPerMinute: 300,
+  rateLimit: false,
   requestTimeoutMs: 30_000,
   webhookRetryDelaysMs: [1000, 5000, 15000],
   webhookTimeoutMs: 5000,

@@ -7,7 +7,8 @@ import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-sn
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
 import type { RunningProcess } from "../support/start-process.ts";
 
-// The guides of the payer, client-ID, currency and secure-payment operations: every `sh` block of
+// The guides of the payer, client-ID, currency and secure-payment operations, and of forced
+// answers and faults: every `sh` block of
 // each runs as written, in one bash session, against `npm start`'s server (only BASE points at
 // it), and every TypeScript snippet compiles against the package.
 
@@ -87,6 +88,23 @@ describe("the guides' sh blocks, against npm start", () => {
       expect(lines.slice(0, 3)).toEqual(["[ 'USDC-base 6' ]", "one object: FAU-sepolia", "no match: 404"]);
       expect(lines[3]).toMatch(/^USD -> .*USDC-base/);
       expect(lines[4]).toMatch(/^base,optimism: [1-9]\d* tokens$/);
+    });
+  });
+
+  describe("docs/faults-and-rate-limits.md", () => {
+    it("runs forced answers and createSandboxFault, listSandboxFaults and clearSandboxFaults as written", () => {
+      expect(runGuide("faults-and-rate-limits.md")).toEqual([
+        "forced: 404 /problems/not-found",
+        "forced 429, Retry-After 12",
+        "/headers/prefer",
+        "fault: 503, calls left 1",
+        "first call: 503, Retry-After 2",
+        "second call: 200",
+        "dropped: curl exit 52",
+        "share 0.5: 200 500 200 500",
+        "[ '4 seen, 2 applied' ]",
+        "cleared: 204",
+      ]);
     });
   });
 

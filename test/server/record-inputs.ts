@@ -23,7 +23,8 @@ export type RecordKind =
   | "orchestratorFeeConfig"
   | "orchestratorWebhook"
   | "journey"
-  | "commercePayment";
+  | "commercePayment"
+  | "sandboxFault";
 
 /** One input of an operation: a path or query parameter, or a body member at `pointer`. */
 export interface OperationInput {
@@ -128,6 +129,12 @@ const rules: Rule[] = [
   { name: "deliveryId", kind: "webhookDelivery" },
   { name: "eventId", kind: "webhookEvent" },
   { name: "journeyId", in: "path", kind: "journey" },
+  { name: "faultId", in: "path", kind: "sandboxFault" },
+  {
+    name: "operationId",
+    operationId: "createSandboxFault",
+    none: "the name of an operation of the spec, not a record",
+  },
   { name: "txReference", in: "body", none: "the transaction reference of a step being reported" },
   { name: "nextProcessorId", none: "the name of a processor, not a record" },
   { name: "merchantId", none: "the integrator's own name for a merchant, not a record" },

@@ -22,7 +22,7 @@ export interface ServeCommandOptions {
 
 function serveUsage(command: string): string {
   return `Usage: ${command} [--port 3000] [--host 127.0.0.1] [--config sandbox.json] [--database postgres://...] [--strict-bodies]
-       [--chain | --chain-rpc http://...] [--quiet | --log-format text|json]
+       [--rate-limit] [--chain | --chain-rpc http://...] [--quiet | --log-format text|json]
 
 Runs the payreq reference server, a stateful sandbox of the Payment Request Service. It keeps
 its records in memory, or, with --database (or DATABASE_URL), in PostgreSQL, where they survive
@@ -36,6 +36,8 @@ Options:
   --database U     a postgres:// URL; the schema is created or brought up to date at start
   --strict-bodies  refuse body members the spec does not describe (400) instead of ignoring
                    them as the service does; the same as "strictBodies": true in the config
+  --rate-limit     limit client-ID callers as the service does: 300 requests a minute per
+                   client ID and IP, then a 5-minute block (429); "rateLimit": true in the config
   --chain          start a local sepolia (anvil, chain id 11155111) with the Request Network
                    contracts at their official addresses, the test tokens and funded accounts;
                    payments sent to it are detected and recorded, webhooks included
@@ -53,6 +55,7 @@ const serveOptions = {
   config: { type: "string" },
   database: { type: "string" },
   "strict-bodies": { type: "boolean" },
+  "rate-limit": { type: "boolean" },
   chain: { type: "boolean" },
   "chain-rpc": { type: "string" },
   quiet: { type: "boolean" },
@@ -137,12 +140,21 @@ export async function runServe(
           });
   // anvil and the contracts' bytecode load only for a local chain: without one, nothing waits on them.
   const chain = wantsChain ? await startChain(chainRpc) : undefined;
-  const server = createServer({
-    config: parsed.values["strict-bodies"] ? { ...config, strictBodies: true } : config,
-    ...(store ? { store } : {}),
-    ...(chain ? { chain: { rpcUrl: chain.rpcUrl, network: chain.network } } : {}),
-    ...(requestLog ? { requestLog } : {}),
-  });
+  if (parsed.values["strict-bodies"]) config = { ...config, strictBodies: true };
+  if (parsed.values["rate-limit"]) config = { ...config, rateLimit: true };
+  let server: ReturnType<typeof createServer>;
+  try {
+    server = createServer({
+      config,
+      ...(store ? { store } : {}),
+      ...(chain ? { chain: { rpcUrl: chain.rpcUrl, network: chain.network } } : {}),
+    });
+  } catch (error) {
+    // A configured fault naming an operation the spec does not have is found only here.
+    await Promise.all([store?.close(), chain?.stop()]);
+    if (error instanceof ConfigError) throw new UsageError(error.message, command);
+    throw error;
+  }
   const stop = watchStopSignals();
   try {
     const running = await server.listen({ port, host }).catch((error: NodeJS.ErrnoException) => {

@@ -1,4 +1,4 @@
-import { schemaEnum } from "../../spec/schemas.ts";
+import { inlinedNamedSchema, schemaEnum } from "../../spec/schemas.ts";
 import { webhookEventNames } from "../../wire/webhook-event.ts";
 import { defaultDatabaseTimeouts } from "../store/database-timeouts.ts";
 
@@ -73,6 +73,8 @@ export const sandboxConfigSchema = {
               },
             },
           },
+          // Faults in force from the start, as POST /sandbox/faults creates them.
+          faults: { type: "array", maxItems: 100, items: inlinedNamedSchema("SandboxFaultCreate") },
           clientIds: {
             type: "array",
             items: {
@@ -119,6 +121,8 @@ export const sandboxConfigSchema = {
     sessionLifetimeSeconds: { type: "integer", minimum: 1, maximum: 31_536_000, default: 24 * 60 * 60 },
     walletChallengeLifetimeSeconds: { type: "integer", minimum: 1, maximum: 86_400, default: 5 * 60 },
     clientIdRateLimitPerMinute: { type: "integer", minimum: 1, default: 300 },
+    // The service's own rate limit: per client ID and IP, then a 5-minute block (docs/faults-and-rate-limits.md).
+    rateLimit: { type: "boolean", default: false },
     requestTimeoutMs: { type: "integer", minimum: 100, maximum: 600_000, default: 30_000 },
     webhookRetryDelaysMs: {
       type: "array",

@@ -1,4 +1,5 @@
 import type { WebhookEventName } from "../../wire/webhook-event.ts";
+import type { Schemas } from "../domain/shared/wire-types.ts";
 import type { ClientIdStatus } from "../store/records.ts";
 
 /** The sandbox's configuration: who may call it and how it behaves. JSON-shaped, see config-schema.ts. */
@@ -47,6 +48,8 @@ export interface AccountConfig {
   webhookSecret: string;
   webhookEndpoints?: WebhookEndpointConfig[];
   orchestrators?: OrchestratorConfig[];
+  /** Faults in force from the start, as `POST /sandbox/faults` creates them (at most 100). */
+  faults?: Schemas["SandboxFaultCreate"][];
   clientIds: ClientIdConfig[];
 }
 
@@ -62,6 +65,12 @@ export interface SandboxConfig {
   /** How long a wallet sign-in challenge can be answered (5 minutes by default, at most a day). */
   walletChallengeLifetimeSeconds?: number;
   clientIdRateLimitPerMinute?: number;
+  /**
+   * Emulate the service's rate limit (`--rate-limit`): client-ID callers counted per client ID
+   * and IP, `clientIdRateLimitPerMinute` a minute, then blocked for 5 minutes. Off by default:
+   * then each client ID is counted in one-minute windows, without a block.
+   */
+  rateLimit?: boolean;
   /** How long a request may take to arrive in full, headers and body; then 408 (30 s by default). */
   requestTimeoutMs?: number;
   /** Waits before each retry of a failed webhook attempt; at most three (1 s, 5 s, 15 s by default). */
@@ -114,6 +123,7 @@ type DefaultedField =
   | "sessionLifetimeSeconds"
   | "walletChallengeLifetimeSeconds"
   | "clientIdRateLimitPerMinute"
+  | "rateLimit"
   | "requestTimeoutMs"
   | "webhookRetryDelaysMs"
   | "webhookTimeoutMs"

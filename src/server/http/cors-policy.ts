@@ -1,11 +1,12 @@
 import { credentialHeaders, type SpecOperation } from "../../spec/operations.ts";
 import type { SpecDocument } from "../../spec/spec-document.ts";
+import { preferHeaderName } from "../forced-answers/prefer-header.ts";
 
 /** What browsers are told in CORS answers, read from the spec. */
 export interface CorsPolicy {
   /** The methods of the operations a browser may call (those accepting a client ID). */
   allowedMethods: string;
-  /** The headers a browser call sends: the client ID, a JSON body's type, and a request id. */
+  /** The headers a browser call sends: the client ID, a JSON body's type, a request id, and `Prefer`. */
   allowedHeaders: string;
   /** Every response header the spec documents, so that browser code can read them. */
   exposedHeaders: string;
@@ -33,6 +34,7 @@ export function readCorsPolicy(spec: SpecDocument, operations: readonly SpecOper
     "Content-Type",
     displayName(credentialHeaders(spec).clientId),
     ...(requestId ? [requestId] : []),
+    preferHeaderName,
   ];
   return {
     allowedMethods: [...methods].join(", "),

@@ -5,33 +5,49 @@ import { clockOf, stateOf } from "./request-state.ts";
 interface Window {
   startMs: number;
   count: number;
+  /** When the block that going over the limit started ends; undefined when not blocked. */
+  blockedUntilMs: number | undefined;
 }
 
 /** The window `clientIdRateLimitPerMinute` counts in. */
 const windowMs = 60_000;
 
+/** How long the service blocks a caller that went over its limit. */
+export const rateLimitBlockMs = 5 * 60_000;
+
 /**
  * A fixed one-minute window per key, on the time the caller gives (its account's sandbox clock).
- * `take` counts one request and tells whether it is allowed, and the window's figures for the
- * headers. The windows live in this process: each server instance counts its own.
+ * `take` counts one request and tells whether it is allowed, and the figures for the headers.
+ * With `blockMs`, going over the limit blocks the key that long, as the service does; a blocked
+ * request is not counted. The windows live in this process: each server instance counts its own.
  */
-export function createRateLimiter(options: { limit: number }) {
+export function createRateLimiter(options: { limit: number; blockMs?: number }) {
   const windows = new Map<string, Window>();
+  const { limit, blockMs } = options;
+  const secondsUntil = (endMs: number, now: number) => Math.max(1, Math.ceil((endMs - now) / 1000));
   return {
     take(key: string, now: number) {
       let window = windows.get(key);
-      // A window that ended, or one from the future after the sandbox clock moved back, restarts.
-      if (!window || now >= window.startMs + windowMs || now < window.startMs) {
-        window = { startMs: now, count: 0 };
+      const blockedUntil = window?.blockedUntilMs;
+      if (window && blockedUntil !== undefined && now >= window.startMs && now < blockedUntil) {
+        return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(blockedUntil, now) };
+      }
+      // A window that ended (or its block), or one from the future after the sandbox clock moved back, restarts.
+      if (!window || now >= window.startMs + windowMs || now < window.startMs || blockedUntil !== undefined) {
+        window = { startMs: now, count: 0, blockedUntilMs: undefined };
         windows.set(key, window);
       }
       window.count++;
-      const resetSeconds = Math.max(1, Math.ceil((window.startMs + windowMs - now) / 1000));
+      const allowed = window.count <= limit;
+      if (!allowed && blockMs !== undefined) {
+        window.blockedUntilMs = now + blockMs;
+        return { allowed, limit, remaining: 0, resetSeconds: secondsUntil(window.blockedUntilMs, now) };
+      }
       return {
-        allowed: window.count <= options.limit,
-        limit: options.limit,
-        remaining: Math.max(0, options.limit - window.count),
-        resetSeconds,
+        allowed,
+        limit,
+        remaining: Math.max(0, limit - window.count),
+        resetSeconds: secondsUntil(window.startMs + windowMs, now),
       };
     },
   };
@@ -39,24 +55,29 @@ export function createRateLimiter(options: { limit: number }) {
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-/** Limits client-ID callers per client ID, answering 429 with Retry-After and RateLimit-* headers. */
-export function limitClientIdRate(limiter: RateLimiter): RequestHandler {
-  return (_req, res, next) => {
+/**
+ * Limits client-ID callers per client ID (and per IP address too with `perAddress`, as the
+ * service counts), answering 429 with Retry-After and RateLimit-* headers.
+ */
+export function limitClientIdRate(limiter: RateLimiter, options: { perAddress: boolean }): RequestHandler {
+  return (req, res, next) => {
     const principal = stateOf(res).principal;
     if (principal?.kind !== "clientId") return next();
-    const result = limiter.take(principal.clientId.id, clockOf(res).now().getTime());
+    const key = options.perAddress
+      ? `${principal.clientId.id} ${req.socket.remoteAddress}`
+      : principal.clientId.id;
+    const result = limiter.take(key, clockOf(res).now().getTime());
     res.set({
       "RateLimit-Limit": String(result.limit),
       "RateLimit-Remaining": String(result.remaining),
       "RateLimit-Reset": String(result.resetSeconds),
     });
     if (result.allowed) return next();
+    const detail = options.perAddress
+      ? `This client ID made more than ${result.limit} requests in a minute from this address, which is blocked for ${result.resetSeconds} seconds more; retry then.`
+      : `This client ID made more than ${result.limit} requests in the current minute; retry in ${result.resetSeconds} seconds.`;
     next(
-      new ProblemError(
-        "rateLimited",
-        `This client ID made more than ${result.limit} requests in the current minute; retry in ${result.resetSeconds} seconds.`,
-        { headers: { "Retry-After": String(result.resetSeconds) } },
-      ),
+      new ProblemError("rateLimited", detail, { headers: { "Retry-After": String(result.resetSeconds) } }),
     );
   };
 }

@@ -93,6 +93,12 @@ import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
 import { stopRequestRecurrenceV1 } from "../domain/requests/stop-request-recurrence-v1.ts";
 import { updateRequest } from "../domain/requests/update-request.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
+import {
+  clearSandboxFaults,
+  createSandboxFault,
+  deleteSandboxFault,
+  listSandboxFaults,
+} from "../domain/sandbox/faults.ts";
 import { updateSandboxPayer, updateSandboxPaymentDetail } from "../domain/sandbox/payers.ts";
 import { executeSandboxRecurringPayment } from "../domain/sandbox/recurring-executions.ts";
 import {
@@ -255,6 +261,10 @@ export const operationHandlers: OperationHandlers = {
   // Sandbox controls
   getSandboxClock,
   setSandboxClock,
+  createSandboxFault,
+  listSandboxFaults: { stateless: listSandboxFaults },
+  deleteSandboxFault: { stateless: deleteSandboxFault },
+  clearSandboxFaults: { stateless: clearSandboxFaults },
   setSandboxWallet,
   getSandboxWallet,
   getSandboxRequest,

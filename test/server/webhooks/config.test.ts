@@ -34,6 +34,7 @@ describe("webhook settings in the configuration file", () => {
       ...config,
       securePaymentLifetimeSeconds: 604_800,
       clientIdRateLimitPerMinute: 300,
+      rateLimit: false,
       requestTimeoutMs: 30_000,
       sessionLifetimeSeconds: 86_400,
       walletChallengeLifetimeSeconds: 300,

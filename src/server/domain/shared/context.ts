@@ -1,6 +1,7 @@
 import type { PaymentContracts } from "../../../chain/index.ts";
 import type { SessionCookieWriter } from "../../auth/session-cookie.ts";
 import type { Clock, SandboxClock } from "../../clock.ts";
+import type { FaultBook } from "../../faults/fault-book.ts";
 import type { Store } from "../../store/store.ts";
 import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow-list.ts";
 
@@ -26,6 +27,14 @@ export interface ServerContext {
   securePaymentPageUrl(): string;
   webhooks: WebhookContext;
   auth: AuthContext;
+  faults: FaultContext;
+}
+
+/** The sandbox's faults (`/sandbox/faults`), kept in this server's memory. */
+export interface FaultContext {
+  book: FaultBook;
+  /** The operationIds a fault may name: every operation of the spec but the fault ones. */
+  faultableOperationIds: ReadonlySet<string>;
 }
 
 /** The Auth API's settings. */
