@@ -118,6 +118,17 @@ export interface Sandbox {
   ): Promise<Schemas["SandboxRequest"]>;
   /** Makes an event happen the way the service would cause it; its webhook follows. */
   trigger(event: TriggerableEvent, options?: TriggerOptions): Promise<void>;
+  /**
+   * Faults of the account's calls (`/sandbox/faults`): a status (429 or 503 with `Retry-After`,
+   * 500), added latency or a dropped connection, for one operation or all, for the next `calls`
+   * calls, a `share` of them, or until removed.
+   */
+  faults: {
+    add(fault: Schemas["SandboxFaultCreate"]): Promise<Schemas["SandboxFault"]>;
+    list(): Promise<Schemas["SandboxFault"][]>;
+    remove(faultId: string): Promise<void>;
+    clear(): Promise<void>;
+  };
   /** The capture receiver's deliveries; with `captureWebhooks: false` its methods throw. */
   webhooks: CapturedWebhooks;
   /** Stops the server, the receiver and the webhook worker; closes the database. */

@@ -103,6 +103,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (plan === undefined) throw new Error(`trigger: no way to cause "${String(event)}"`);
         await plan(connection, silentIo, toTriggerInput(input));
       },
+      faults: {
+        add: (fault) =>
+          callSandbox(connection, "add a fault", () => client.POST("/sandbox/faults", { body: fault })),
+        list: async () =>
+          (await callSandbox(connection, "list the faults", () => client.GET("/sandbox/faults"))).faults,
+        remove: async (faultId) => {
+          await callSandbox(connection, `remove fault ${faultId}`, () =>
+            client.DELETE("/sandbox/faults/{faultId}", { params: { path: { faultId } } }),
+          );
+        },
+        clear: async () => {
+          await callSandbox(connection, "clear the faults", () => client.DELETE("/sandbox/faults"));
+        },
+      },
       webhooks,
       stop,
     };

@@ -402,7 +402,8 @@ describe("payreq/testing installed in a consumer project", () => {
       { cwd: consumerDir, encoding: "utf8", env: { ...process.env, CI: "true" } },
     );
     expect(run.stdout).toContain("marks the order paid when the payment webhook arrives");
-    expect(run.stdout).toMatch(/Tests {2}1 passed \(1\)/);
+    expect(run.stdout).toContain("sees the 503 the service answers when it is unavailable, then succeeds");
+    expect(run.stdout).toMatch(/Tests {2}2 passed \(2\)/);
     expect(run.status).toBe(0);
   });
 });

@@ -53,6 +53,30 @@ function sandboxTests(start: () => Promise<Sandbox>) {
     expect(Date.parse(await sandbox.clock.now())).toBeGreaterThanOrEqual(Date.parse(later));
   });
 
+  it("adds a fault for the next call of one operation, lists it, and it ends after that call", async () => {
+    const fault = await sandbox.faults.add({
+      operationId: "listCurrencies",
+      kind: "status",
+      status: 429,
+      retryAfterSeconds: 7,
+      calls: 1,
+    });
+    expect(fault).toMatchObject({ operationId: "listCurrencies", kind: "status", status: 429, callsLeft: 1 });
+    expect((await sandbox.faults.list()).map((listed) => listed.id)).toEqual([fault.id]);
+    const call = () =>
+      fetch(`${sandbox.url}/v1/currencies?network=base`, { headers: { "x-api-key": sandbox.apiKey } });
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("7");
+    expect((await call()).status).toBe(200);
+    expect(await sandbox.faults.list()).toEqual([]);
+    const lasting = await sandbox.faults.add({ kind: "latency", latencyMs: 1 });
+    await sandbox.faults.remove(lasting.id);
+    await sandbox.faults.add({ kind: "latency", latencyMs: 1 });
+    await sandbox.faults.clear();
+    expect(await sandbox.faults.list()).toEqual([]);
+  });
+
   it("says what it waited for when no webhook comes", async () => {
     await expect(sandbox.webhooks.waitFor("kyt.screening.completed", { timeoutMs: 50 })).rejects.toThrow(
       /^no webhook "kyt\.screening\.completed" arrived within 50 ms \(\d+ received\)$/,
