@@ -21,6 +21,7 @@ function buildTree(): string {
     "package-lock.json": "{}\n",
     "tsconfig.json": "{}\n",
     "tsconfig.build.json": "{}\n",
+    "tsconfig.testing-types.json": "{}\n",
     "scripts/build-lib.mjs": "",
     "scripts/build-inputs.mjs": "",
     "scripts/bundle-cli.mjs": "",
