@@ -36,17 +36,12 @@ function runGuide(guide: string): string[] {
   return result.stdout.trimEnd().split("\n");
 }
 
-// The server runs while the guides run, and stops before the snippets compile.
-describe("the guides' sh blocks, against npm start", () => {
-  // Started as `npm start` starts it: from the bundle, without a TypeScript loader to compile first.
-  beforeAll(async () => {
-    ({ server, url: base } = await startServerScriptProcess(["--port", "0"]));
-  });
-  afterAll(() => server?.kill());
-
-  describe("docs/payers.md", () => {
-    it("runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails", () => {
-      const lines = runGuide("payers.md");
+/** Each guide run against the server, and what its output must be. */
+const guideRuns = [
+  {
+    guide: "payers.md",
+    runs: "runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails",
+    check: (lines: string[]) => {
       expect(lines[0]).toBe("status before registration: 404");
       expect(lines).toContain("{ agreementStatus: 'not_started', kycStatus: 'not_started' }");
       expect(lines).toContain("pending / initiated / compliant: false");
@@ -57,12 +52,12 @@ describe("the guides' sh blocks, against npm start", () => {
       );
       expect(lines).toContain("[ 'Musterbank Berlin EUR approved' ]");
       expect(lines.at(-1)).toBe("off-ramp calldata: 2 transactions");
-    });
-  });
-
-  describe("docs/client-ids.md", () => {
-    it("runs a client ID's life: createClientId, listClientIds, browser calls, updateClientId, deleteClientId", () => {
-      const lines = runGuide("client-ids.md");
+    },
+  },
+  {
+    guide: "client-ids.md",
+    runs: "runs a client ID's life: createClientId, listClientIds, browser calls, updateClientId, deleteClientId",
+    check: (lines: string[]) => {
       expect(lines).toEqual([
         "active https://shop.example.com fee 1.5",
         "[ 'Sandbox browser client: active', 'Checkout page: active' ]",
@@ -79,21 +74,22 @@ describe("the guides' sh blocks, against npm start", () => {
         "revoked",
         "/problems/invalid-state",
       ]);
-    });
-  });
-
-  describe("docs/currencies.md", () => {
-    it("runs listCurrenciesV2 and listConversionRoutesV2 as written", () => {
-      const lines = runGuide("currencies.md");
+    },
+  },
+  {
+    guide: "currencies.md",
+    runs: "runs listCurrenciesV2 and listConversionRoutesV2 as written",
+    check: (lines: string[]) => {
       expect(lines.slice(0, 3)).toEqual(["[ 'USDC-base 6' ]", "one object: FAU-sepolia", "no match: 404"]);
       expect(lines[3]).toMatch(/^USD -> .*USDC-base/);
       expect(lines[4]).toMatch(/^base,optimism: [1-9]\d* tokens$/);
-    });
-  });
-
-  describe("docs/faults-and-rate-limits.md", () => {
-    it("runs forced answers and createSandboxFault, listSandboxFaults and clearSandboxFaults as written", () => {
-      expect(runGuide("faults-and-rate-limits.md")).toEqual([
+    },
+  },
+  {
+    guide: "faults-and-rate-limits.md",
+    runs: "runs forced answers and createSandboxFault, listSandboxFaults and clearSandboxFaults as written",
+    check: (lines: string[]) => {
+      expect(lines).toEqual([
         "forced: 404 /problems/not-found",
         "forced 429, Retry-After 12",
         "/headers/prefer",
@@ -105,19 +101,38 @@ describe("the guides' sh blocks, against npm start", () => {
         "[ '4 seen, 2 applied' ]",
         "cleared: 204",
       ]);
-    });
-  });
-
-  describe("docs/secure-payments.md", () => {
-    it("runs findSecurePayment and getSecurePaymentCalldata as written", () => {
-      expect(runGuide("secure-payments.md")).toEqual([
+    },
+  },
+  {
+    guide: "secure-payments.md",
+    runs: "runs findSecurePayment and getSecurePaymentCalldata as written",
+    check: (lines: string[]) => {
+      expect(lines).toEqual([
         "batch pending",
         "the token of the link",
         "1 approval, then batchPayments to 0x1aF3f22685AcdDc788B3730ed415912d8f654420",
         expect.stringMatching(/^completed, completed at \d{4}-\d\d-\d\dT/),
         "calldata of a completed link: 409",
       ]);
-    });
+    },
+  },
+];
+
+// The server runs while the guides run, and stops before the snippets compile.
+describe("the guides' sh blocks, against npm start", () => {
+  // Started as `npm start` starts it: from the bundle, without a TypeScript loader to compile first.
+  beforeAll(async () => {
+    ({ server, url: base } = await startServerScriptProcess(["--port", "0"]));
+  });
+  afterAll(() => server?.kill());
+
+  describe.each(guideRuns)("docs/$guide", ({ guide, runs, check }) => {
+    it(runs, () => check(runGuide(guide)));
+  });
+
+  // Every guide works on a server that ran the others (and itself) before: each again, in reverse order.
+  describe.each([...guideRuns].reverse())("docs/$guide, again, after every guide ran", ({ guide, check }) => {
+    it("gives the same answers", () => check(runGuide(guide)));
   });
 });
 
