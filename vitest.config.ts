@@ -30,8 +30,12 @@ export default defineConfig({
     // wait on processes they start (npm, Prism, PostgreSQL, tsc, Chromium).
     maxWorkers: 2,
     // One PostgreSQL server and one Prism mock for the whole run, each started by the first test
-    // file that needs it.
-    globalSetup: ["test/support/postgres-global-setup.ts", "test/support/prism-global-setup.ts"],
+    // file that needs it; the anvil nodes test processes start are ended with the run.
+    globalSetup: [
+      "test/support/postgres-global-setup.ts",
+      "test/support/prism-global-setup.ts",
+      "test/support/anvil-global-setup.ts",
+    ],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],

@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { inject } from "vitest";
 import { resolveAnvilBinary } from "../../src/chain/local/anvil-process.ts";
 import { type LocalChain, startLocalChain } from "../../src/chain/local/local-chain.ts";
 import { describeUnless } from "./describe-unless.ts";
@@ -29,9 +32,16 @@ let shared: Promise<LocalChain> | undefined;
 
 /**
  * The local sepolia of this test process: one anvil with the Request Network contracts, started at
- * the first call and stopped when the process ends (src/chain/local/anvil-process.ts).
+ * the first call and stopped when the process ends (src/chain/local/anvil-process.ts), or by the
+ * run's teardown (anvil-global-setup.ts).
  */
 export function sharedLocalChain(): Promise<LocalChain> {
-  shared ??= startLocalChain();
+  shared ??= startLocalChain().then((chain) => {
+    // The run's teardown ends it should this process be ended without its exit handlers.
+    if (chain.nodePid !== undefined) {
+      writeFileSync(path.join(inject("anvilPidFolder"), `${chain.nodePid}.pid`), String(chain.nodePid));
+    }
+    return chain;
+  });
   return shared;
 }

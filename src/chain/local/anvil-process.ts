@@ -5,6 +5,8 @@ import path from "node:path";
 /** An anvil node this process started; `stop()` ends it. */
 export interface AnvilProcess {
   rpcUrl: string;
+  /** The node's process id, for a supervisor that must end it should this process be killed. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export function startAnvil(options: { chainId: number; binary?: string }): Promi
       process.once("exit", endWithUs);
       resolve({
         rpcUrl: `http://${listening[1]}`,
+        pid: child.pid as number,
         stop: () => {
           process.off("exit", endWithUs);
           return stopChild(child);

@@ -12,6 +12,8 @@ export interface LocalChain extends InstalledContracts {
   rpcUrl: string;
   /** Whether payreq started the node (and stops it) or attached to one the user runs. */
   started: boolean;
+  /** The process id of the node payreq started; undefined for an attached node. */
+  nodePid: number | undefined;
   /** Stops the node payreq started; leaves an attached node running. */
   stop(): Promise<void>;
 }
@@ -38,6 +40,7 @@ export async function startLocalChain(options: { rpcUrl?: string } = {}): Promis
       chainId,
       rpcUrl,
       started: anvil !== undefined,
+      nodePid: anvil?.pid,
       stop: async () => {
         await anvil?.stop();
       },
