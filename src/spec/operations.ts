@@ -86,6 +86,8 @@ export interface SpecOperation {
   acceptsClientId: boolean;
   /** Takes an orchestrator key alone (the orchestrator operations). */
   acceptsOrchestratorKey: boolean;
+  /** Takes an orchestrator key paired with a client ID and its Origin (the secure payment creations). */
+  acceptsOrchestratorKeyWithClientId: boolean;
   /** The Auth API's `session_token` cookie. */
   acceptsSession: boolean;
   /** No credential needed: `security: []`, or an empty requirement (`{}`) among the alternatives. */
@@ -277,6 +279,10 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
           ),
           acceptsOrchestratorKey: requirements.some(
             (set) => set.length === 1 && set[0] === securitySchemeNames.orchestratorKey,
+          ),
+          acceptsOrchestratorKeyWithClientId: requirements.some(
+            (set) =>
+              set.includes(securitySchemeNames.orchestratorKey) && set.includes(securitySchemeNames.clientId),
           ),
           acceptsSession: requirements.some((set) => set.length === 1 && set[0] === sessionSchemeName),
           acceptsAnonymous:

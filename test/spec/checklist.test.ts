@@ -100,12 +100,20 @@ describe.each(operations)("$method $path", (check) => {
     expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
   });
 
-  it(`requires ${check.auth === "apiKey" ? "x-api-key" : "x-api-key, or x-client-id with Origin"}`, () => {
+  const credentials = {
+    apiKey: "x-api-key",
+    apiKeyOrClientId: "x-api-key, or x-client-id with Origin",
+    orOrchestratorPair: "x-api-key, or x-client-id with Origin, or both with x-orchestrator-key",
+  };
+  it(`requires ${credentials[check.auth]}`, () => {
     const security = operation.security ?? spec.security;
+    const clientId = { ClientIdAuth: [], ClientOrigin: [] };
     const expected =
       check.auth === "apiKey"
         ? [{ ApiKeyAuth: [] }]
-        : [{ ApiKeyAuth: [] }, { ClientIdAuth: [], ClientOrigin: [] }];
+        : check.auth === "apiKeyOrClientId"
+          ? [{ ApiKeyAuth: [] }, clientId]
+          : [{ ApiKeyAuth: [] }, clientId, { OrchestratorKeyAuth: [], ...clientId }];
     expect(security).toEqual(expected);
   });
 

@@ -16,8 +16,11 @@ export interface ValueCheck {
 export interface OperationCheck {
   method: "get" | "post" | "patch";
   path: string;
-  /** `apiKey`: x-api-key required. `apiKeyOrClientId`: x-api-key, or x-client-id with Origin. */
-  auth: "apiKey" | "apiKeyOrClientId";
+  /**
+   * `apiKey`: x-api-key required. `apiKeyOrClientId`: x-api-key, or x-client-id with Origin.
+   * `orOrchestratorPair`: those, or x-orchestrator-key with x-client-id and Origin.
+   */
+  auth: "apiKey" | "apiKeyOrClientId" | "orOrchestratorPair";
   successStatus: string;
   /** Statuses the given spec names for this operation besides the success. */
   statedStatuses?: string[];
@@ -354,7 +357,7 @@ export const operations: OperationCheck[] = [
   {
     method: "post",
     path: "/v2/secure-payments",
-    auth: "apiKeyOrClientId",
+    auth: "orOrchestratorPair",
     successStatus: "201",
     validBody: { requests: [item] },
     body: [{ name: "requests", accepts: [[item]], rejects: [[], "x", [{ ...item, amount: "ten" }]] }],

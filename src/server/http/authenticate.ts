@@ -7,6 +7,7 @@ import { findLiveSession, readCookie } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
+import type { OrchestratorRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import { stateOf } from "./request-state.ts";
 
@@ -70,8 +71,26 @@ export function authenticate(options: {
     }
     const apiKey = req.get(apiKeyHeader);
     const clientId = req.get(clientIdHeader);
+    // An orchestrator key paired with a client ID (the secure payment creations): the key is
+    // checked here, the client ID, its Origin and their link below, as a client ID is.
+    let pairedOrchestrator: OrchestratorRecord | undefined;
+    const pairedKey = route.acceptsOrchestratorKeyWithClientId ? req.get(orchestratorKeyHeader) : undefined;
+    if (pairedKey !== undefined && pairedKey !== "") {
+      const orchestrator = await options.store.orchestrators.first("keyHash", hashOrchestratorKey(pairedKey));
+      if (orchestrator?.status !== "active") {
+        return next(unauthorized(`The orchestrator key in ${orchestratorKeyHeader} is not recognised.`));
+      }
+      if (clientId === undefined || clientId === "") {
+        return next(
+          unauthorized(
+            `An orchestrator key is valid here only paired with a client ID in ${clientIdHeader} and its Origin.`,
+          ),
+        );
+      }
+      pairedOrchestrator = orchestrator;
+    }
 
-    if (apiKey !== undefined && apiKey !== "" && route.acceptsApiKey) {
+    if (apiKey !== undefined && apiKey !== "" && route.acceptsApiKey && !pairedOrchestrator) {
       const accountId = options.verifyApiKey(apiKey);
       if (accountId === undefined)
         return next(unauthorized(`The API key in ${apiKeyHeader} is not recognised.`));
@@ -153,6 +172,17 @@ export function authenticate(options: {
           `Origin ${origin} is not among the allowed domains of this client ID.`,
         );
       }
+      if (pairedOrchestrator) {
+        const link = await tx.orchestratorClientIdLinks.first("orchestratorAndClientId", {
+          orchestratorId: pairedOrchestrator.id,
+          clientIdId: record.id,
+        });
+        if (link?.status !== "active") {
+          return unauthorized(
+            `The client ID in ${clientIdHeader} is not linked to the orchestrator whose key is in ${orchestratorKeyHeader}.`,
+          );
+        }
+      }
       // The account's clock is read in the same transaction, so the stamp and the request agree.
       const clock = await loadAccountClock(tx, options.baseClock, record.accountId);
       const used = { ...record, lastUsedAt: clock.now().toISOString() };
@@ -161,7 +191,12 @@ export function authenticate(options: {
     });
     if (outcome instanceof ProblemError) return next(outcome);
     state.clock = outcome.clock;
-    state.principal = { kind: "clientId", accountId: outcome.used.accountId, clientId: outcome.used };
+    state.principal = {
+      kind: "clientId",
+      accountId: outcome.used.accountId,
+      clientId: outcome.used,
+      ...(pairedOrchestrator ? { orchestrator: pairedOrchestrator } : {}),
+    };
     next();
   };
 }

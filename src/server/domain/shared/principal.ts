@@ -8,7 +8,13 @@ import type { ClientIdRecord, OrchestratorRecord, SessionRecord } from "../../st
  */
 export type Principal =
   | { kind: "apiKey"; accountId: string }
-  | { kind: "clientId"; accountId: string; clientId: ClientIdRecord }
+  | {
+      kind: "clientId";
+      accountId: string;
+      clientId: ClientIdRecord;
+      /** The orchestrator that called for the client ID with its key paired, if one did. */
+      orchestrator?: OrchestratorRecord;
+    }
   | { kind: "orchestrator"; accountId: string; orchestrator: OrchestratorRecord }
   | { kind: "session"; accountId: string; session: SessionRecord };
 
