@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { repoRoot } from "../run-tool.ts";
+import { measureChainDetection } from "./chain-detection.ts";
 import type { ChildServer } from "./child-server.ts";
 import { median } from "./load.ts";
 import {
@@ -18,7 +19,13 @@ import {
   type WarmLatency,
 } from "./measure.ts";
 import { formatTable, isMet, type TargetCheck } from "./report.ts";
-import { startBareExpress, startBareNodeHttp, startPrismMock, startReferenceServer } from "./targets.ts";
+import {
+  startBareExpress,
+  startBareNodeHttp,
+  startPrismMock,
+  startReferenceServer,
+  startReferenceServerWithChain,
+} from "./targets.ts";
 import { batchOf100Payees, createSecurePayment, hostileBodies, listCurrencies } from "./workloads.ts";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
@@ -34,6 +41,8 @@ const settings = values.quick
       creationWarmUp: 200,
       hostileRepeats: 1,
       warmBatches: { warm: 5, timed: 5 },
+      chainPayments: 5,
+      chainStartups: 1,
     }
   : {
       rounds: 7,
@@ -45,6 +54,8 @@ const settings = values.quick
       creationWarmUp: 3_000,
       hostileRepeats: 5,
       warmBatches: { warm: 100, timed: 50 },
+      chainPayments: 100,
+      chainStartups: 3,
     };
 const log = (line: string) => process.stderr.write(`${line}\n`);
 // The machine is shared: its load around the run says how far the numbers can be trusted.
@@ -68,9 +79,9 @@ async function recordAnswer(server: ChildServer, request: typeof listCurrencies)
   return { status: answer.status, body: await answer.text() };
 }
 
-async function startupTimes(start: () => Promise<ChildServer>): Promise<number[]> {
+async function startupTimes(start: () => Promise<ChildServer>, runs = settings.startups): Promise<number[]> {
   const times: number[] = [];
-  for (let run = 0; run < settings.startups; run++) {
+  for (let run = 0; run < runs; run++) {
     times.push(await withServer(start, async (server) => server.startedInMs));
   }
   return times;
@@ -138,6 +149,10 @@ const creation = await withServer(startReferenceServer, (fresh) =>
   ),
 );
 
+log(`payments on a local chain: ${settings.chainPayments} detected, and npm start -- --chain…`);
+const chainDetection = await measureChainDetection(settings.chainPayments);
+const chainStartup = await startupTimes(startReferenceServerWithChain, settings.chainStartups);
+
 const rate = (target: string, operation: string) => medianRate(throughput, target, operation);
 // Each ratio is the median of the rounds' ratios: runs of one round are seconds apart.
 const ratio = (baseline: string, operation: string) => medianRatio(throughput, "server", baseline, operation);
@@ -164,6 +179,20 @@ checks.push(
   {
     metric: "`npm start` to first answer",
     value: median(startup.npmStart),
+    unit: "ms",
+    comparison: "<=",
+    target: 1000,
+  },
+  {
+    metric: "`npm start -- --chain` to first answer",
+    value: median(chainStartup),
+    unit: "ms",
+    comparison: "<=",
+    target: 3000,
+  },
+  {
+    metric: `payment on a local chain detected after its block (slowest of ${settings.chainPayments})`,
+    value: Math.max(...chainDetection),
     unit: "ms",
     comparison: "<=",
     target: 1000,
@@ -203,6 +232,7 @@ const ms = (values: number[]) => `${Math.round(median(values))} ms`;
 const details = [
   ...rates,
   `start-up to the first answer (medians of ${settings.startups}): npm start ${ms(startup.npmStart)}, Prism ${ms(startup.prism)}; a bare \`node -e 0\` ${ms(startup.bareNode)}`,
+  `payments on a local chain (anvil), from the block to GET /v2/request answering paid: median ${ms(chainDetection)}, slowest ${Math.round(Math.max(...chainDetection))} ms of ${chainDetection.length}; npm start -- --chain to its first answer ${ms(chainStartup)} (median of ${chainStartup.length})`,
   `100-payee batch on the warm server: ${ms([warmBatch.medianMs])} (median of ${warmBatch.timesMs.length}, after ${settings.warmBatches.warm} not timed)`,
   `secure-payment creation: ${Math.round(median(creation.freshPerSecond))} req/s on a fresh store (${freshRecords.from}–${freshRecords.to} records), ${Math.round(median(creation.fullPerSecond))} req/s on a full one (${fullRecords.from}–${fullRecords.to}); medians of ${settings.rounds} rounds of ${creation.perRound}`,
   ...Object.entries(hostile).map(([name, times]) => `${name}: answered in ${ms(times)} (median)`),
@@ -228,6 +258,7 @@ const results = {
   warmBatch,
   hostile,
   creation,
+  chain: { detectionMs: chainDetection, startupMs: chainStartup },
 };
 // Only the latest run is kept (git has the earlier ones); a --quick run is a smoke test and
 // never replaces it.

@@ -12,6 +12,17 @@ export async function startReferenceServer(): Promise<ChildServer> {
   return startChildServer("npm", ["start", "--silent", "--", "--port", String(port)], port, rootProbe);
 }
 
+/** `npm start -- --chain`: the server with anvil as a local sepolia and the contracts installed on it. */
+export async function startReferenceServerWithChain(): Promise<ChildServer> {
+  const port = await findFreePort();
+  return startChildServer(
+    "npm",
+    ["start", "--silent", "--", "--chain", "--port", String(port)],
+    port,
+    rootProbe,
+  );
+}
+
 /** The Prism mock on the same spec, with its logging quiet (it halves Prism's throughput otherwise). */
 export async function startPrismMock(): Promise<ChildServer> {
   const port = await findFreePort();

@@ -19,7 +19,7 @@ const latestRunSection = performanceDoc.slice(
 describe("docs/performance.md", () => {
   it("shows the committed bench-results/latest.json in its Latest run: its table and its time", () => {
     expect(latestRunStart).toBeGreaterThanOrEqual(0);
-    expect(latest.checks).toHaveLength(8);
+    expect(latest.checks).toHaveLength(10);
     expect(latestRunSection).toContain(formatTable(latest.checks));
     // "2026-11-27T06:31:47.869Z" is written "2026-11-27 06:31".
     expect(latestRunSection).toContain(
@@ -28,10 +28,10 @@ describe("docs/performance.md", () => {
   });
 
   it("says how many targets the latest run met", () => {
-    const words = ["None", "One", "Two", "Three", "Four", "Five", "Six", "Seven"];
+    const words = ["None", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
     const met = latest.checks.filter(isMet).length;
     const claim =
-      met === latest.checks.length ? "Every target is met." : `${words[met]} of the eight targets are met.`;
+      met === latest.checks.length ? "Every target is met." : `${words[met]} of the ten targets are met.`;
     expect(latestRunSection.replace(/\s+/g, " ")).toContain(claim);
   });
 });
