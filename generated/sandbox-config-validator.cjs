@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"wallets":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -11,11 +11,11 @@ const pattern1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$", "u");
 const pattern2 = new RegExp("^https?://\\S+$", "u");
 const pattern3 = new RegExp("^[0-9A-HJKMNP-TV-Z]{26}$", "u");
 const pattern4 = new RegExp("^orc_[A-Za-z0-9_]{8,200}$", "u");
-const pattern6 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
-const pattern7 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
-const pattern8 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
-const pattern10 = new RegExp("^https?://[^/?#\\s]+$", "u");
-const pattern11 = new RegExp("^https?://[^\\s#]+$", "u");
+const pattern5 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern7 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
+const pattern8 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
+const pattern11 = new RegExp("^https?://[^/?#\\s]+$", "u");
+const pattern12 = new RegExp("^https?://[^\\s#]+$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -162,7 +162,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key1 in data1){
-if(!((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "clientIds"))){
+if(!(((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "wallets")) || (key1 === "clientIds"))){
 const err7 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -719,15 +719,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data1.clientIds !== undefined){
-let data18 = data1.clientIds;
+if(data1.wallets !== undefined){
+let data18 = data1.wallets;
 if(Array.isArray(data18)){
-const len5 = data18.length;
-for(let i6=0; i6<len5; i6++){
-let data19 = data18[i6];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.id === undefined){
-const err53 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data18.length > 20){
+const err53 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -736,8 +732,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data19.clientId === undefined){
-const err54 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+const len5 = data18.length;
+for(let i6=0; i6<len5; i6++){
+let data19 = data18[i6];
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+const err54 = {instancePath:instancePath+"/accounts/" + i0+"/wallets/" + i6,schemaPath:"#/properties/accounts/items/properties/wallets/items/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -746,8 +746,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data19.label === undefined){
-const err55 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+}
+else {
+const err55 = {instancePath:instancePath+"/accounts/" + i0+"/wallets/" + i6,schemaPath:"#/properties/accounts/items/properties/wallets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -756,8 +757,19 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data19.allowedDomains === undefined){
-const err56 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
+}
+let i7 = data18.length;
+let j1;
+if(i7 > 1){
+const indices0 = {};
+for(;i7--;){
+let item0 = data18[i7];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err56 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i7+" are identical)"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -765,10 +777,14 @@ else {
 vErrors.push(err56);
 }
 errors++;
+break;
 }
-for(const key4 in data19){
-if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key4))){
-const err57 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+indices0[item0] = i7;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -778,11 +794,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data19.id !== undefined){
-let data20 = data19.id;
-if(typeof data20 === "string"){
-if(func1(data20) > 200){
-const err58 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data1.clientIds !== undefined){
+let data20 = data1.clientIds;
+if(Array.isArray(data20)){
+const len6 = data20.length;
+for(let i8=0; i8<len6; i8++){
+let data21 = data20[i8];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.id === undefined){
+const err58 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -791,8 +811,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(func1(data20) < 1){
-const err59 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data21.clientId === undefined){
+const err59 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -801,9 +821,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.label === undefined){
+const err60 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -812,12 +831,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data19.clientId !== undefined){
-let data21 = data19.clientId;
-if(typeof data21 === "string"){
-if(func1(data21) > 200){
-const err61 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data21.allowedDomains === undefined){
+const err61 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -826,8 +841,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(func1(data21) < 8){
-const err62 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+for(const key4 in data21){
+if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key4))){
+const err62 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -836,8 +852,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(!pattern0.test(data21)){
-const err63 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
+}
+if(data21.id !== undefined){
+let data22 = data21.id;
+if(typeof data22 === "string"){
+if(func1(data22) > 200){
+const err63 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -846,9 +866,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data22) < 1){
+const err64 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -858,9 +877,8 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data19.label !== undefined){
-if(typeof data19.label !== "string"){
-const err65 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err65 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -870,15 +888,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data19.allowedDomains !== undefined){
-let data23 = data19.allowedDomains;
-if(Array.isArray(data23)){
-const len6 = data23.length;
-for(let i7=0; i7<len6; i7++){
-let data24 = data23[i7];
-if(typeof data24 === "string"){
-if(!pattern6.test(data24)){
-const err66 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
+if(data21.clientId !== undefined){
+let data23 = data21.clientId;
+if(typeof data23 === "string"){
+if(func1(data23) > 200){
+const err66 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -887,9 +901,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data23) < 8){
+const err67 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -898,10 +911,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!pattern0.test(data23)){
+const err68 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -911,10 +922,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data19.feePercentage !== undefined){
-let data25 = data19.feePercentage;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err69 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
+else {
+const err69 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -923,9 +932,10 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(!pattern7.test(data25)){
-const err70 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
+}
+if(data21.label !== undefined){
+if(typeof data21.label !== "string"){
+const err70 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -935,11 +945,15 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-if(data19.feeAddress !== undefined){
-let data26 = data19.feeAddress;
-if((typeof data26 !== "string") && (data26 !== null)){
-const err71 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
+if(data21.allowedDomains !== undefined){
+let data25 = data21.allowedDomains;
+if(Array.isArray(data25)){
+const len7 = data25.length;
+for(let i9=0; i9<len7; i9++){
+let data26 = data25[i9];
+if(typeof data26 === "string"){
+if(!pattern7.test(data26)){
+const err71 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/allowedDomains/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -948,9 +962,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data26 === "string"){
-if(!pattern8.test(data26)){
-const err72 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+else {
+const err72 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/allowedDomains/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -961,10 +975,8 @@ errors++;
 }
 }
 }
-if(data19.operatorWalletAddress !== undefined){
-let data27 = data19.operatorWalletAddress;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err73 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
+else {
+const err73 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -973,9 +985,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(!pattern8.test(data27)){
-const err74 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+if(data21.feePercentage !== undefined){
+let data27 = data21.feePercentage;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err74 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -984,12 +998,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data19.defaultPreApprovalExpiry !== undefined){
-let data28 = data19.defaultPreApprovalExpiry;
-if((!((typeof data28 == "number") && (isFinite(data28)))) && (data28 !== null)){
-const err75 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
+if(typeof data27 === "string"){
+if(!pattern8.test(data27)){
+const err75 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -998,9 +1009,12 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 0 || isNaN(data28)){
-const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data21.feeAddress !== undefined){
+let data28 = data21.feeAddress;
+if((typeof data28 !== "string") && (data28 !== null)){
+const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1009,12 +1023,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data19.defaultAuthorizationExpiry !== undefined){
-let data29 = data19.defaultAuthorizationExpiry;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
+if(typeof data28 === "string"){
+if(!pattern5.test(data28)){
+const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1023,9 +1034,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data21.operatorWalletAddress !== undefined){
+let data29 = data21.operatorWalletAddress;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1034,12 +1048,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-if(data19.status !== undefined){
-let data30 = data19.status;
-if(!(((data30 === "active") || (data30 === "inactive")) || (data30 === "revoked"))){
-const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(typeof data29 === "string"){
+if(!pattern5.test(data29)){
+const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1050,8 +1061,10 @@ errors++;
 }
 }
 }
-else {
-const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i6,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.defaultPreApprovalExpiry !== undefined){
+let data30 = data21.defaultPreApprovalExpiry;
+if((!((typeof data30 == "number") && (isFinite(data30)))) && (data30 !== null)){
+const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1060,10 +1073,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1074,8 +1086,10 @@ errors++;
 }
 }
 }
-else {
-const err82 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.defaultAuthorizationExpiry !== undefined){
+let data31 = data21.defaultAuthorizationExpiry;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+const err82 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1084,10 +1098,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err83 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1097,11 +1110,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data.publicBaseUrl !== undefined){
-let data31 = data.publicBaseUrl;
-if(typeof data31 === "string"){
-if(!pattern10.test(data31)){
-const err84 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
+}
+if(data21.status !== undefined){
+let data32 = data21.status;
+if(!(((data32 === "active") || (data32 === "inactive")) || (data32 === "revoked"))){
+const err84 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1111,8 +1124,9 @@ vErrors.push(err84);
 errors++;
 }
 }
+}
 else {
-const err85 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err85 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1122,11 +1136,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data.securePaymentPageUrl !== undefined){
-let data32 = data.securePaymentPageUrl;
-if(typeof data32 === "string"){
-if(!pattern11.test(data32)){
-const err86 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
+}
+else {
+const err86 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1136,8 +1148,9 @@ vErrors.push(err86);
 errors++;
 }
 }
+}
 else {
-const err87 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err87 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1147,9 +1160,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-let data33 = data.securePaymentLifetimeSeconds;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err88 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err88 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1158,9 +1171,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 315360000 || isNaN(data33)){
-const err89 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
+}
+if(data.publicBaseUrl !== undefined){
+let data33 = data.publicBaseUrl;
+if(typeof data33 === "string"){
+if(!pattern11.test(data33)){
+const err89 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1169,8 +1185,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data33 < 1 || isNaN(data33)){
-const err90 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err90 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1180,9 +1197,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-let data34 = data.sessionLifetimeSeconds;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err91 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.securePaymentPageUrl !== undefined){
+let data34 = data.securePaymentPageUrl;
+if(typeof data34 === "string"){
+if(!pattern12.test(data34)){
+const err91 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1191,9 +1210,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 > 31536000 || isNaN(data34)){
-const err92 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
+}
+else {
+const err92 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1202,8 +1221,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data34 < 1 || isNaN(data34)){
-const err93 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data35 = data.securePaymentLifetimeSeconds;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err93 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1212,10 +1233,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-let data35 = data.walletChallengeLifetimeSeconds;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err94 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 315360000 || isNaN(data35)){
+const err94 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1224,9 +1244,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 86400 || isNaN(data35)){
-const err95 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
+if(data35 < 1 || isNaN(data35)){
+const err95 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1235,8 +1254,10 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err96 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data36 = data.sessionLifetimeSeconds;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err96 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1245,10 +1266,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-let data36 = data.clientIdRateLimitPerMinute;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err97 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 31536000 || isNaN(data36)){
+const err97 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1257,9 +1277,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 1 || isNaN(data36)){
-const err98 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err98 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1269,9 +1288,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-let data37 = data.requestTimeoutMs;
+let data37 = data.walletChallengeLifetimeSeconds;
 if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err99 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err99 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1281,8 +1300,8 @@ vErrors.push(err99);
 errors++;
 }
 if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 600000 || isNaN(data37)){
-const err100 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(data37 > 86400 || isNaN(data37)){
+const err100 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1291,8 +1310,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data37 < 100 || isNaN(data37)){
-const err101 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(data37 < 1 || isNaN(data37)){
+const err101 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1302,10 +1321,9 @@ vErrors.push(err101);
 errors++;
 }
 }
-let data38 = data.webhookRetryDelaysMs;
-if(Array.isArray(data38)){
-if(data38.length > 3){
-const err102 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+let data38 = data.clientIdRateLimitPerMinute;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err102 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1314,11 +1332,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-const len7 = data38.length;
-for(let i8=0; i8<len7; i8++){
-let data39 = data38[i8];
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err103 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err103 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1327,9 +1343,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 3600000 || isNaN(data39)){
-const err104 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+}
+let data39 = data.requestTimeoutMs;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err104 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1338,8 +1355,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data39 < 0 || isNaN(data39)){
-const err105 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i8,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 600000 || isNaN(data39)){
+const err105 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1348,11 +1366,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data39 < 100 || isNaN(data39)){
+const err106 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1361,9 +1376,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-let data40 = data.webhookTimeoutMs;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err107 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data40 = data.webhookRetryDelaysMs;
+if(Array.isArray(data40)){
+if(data40.length > 3){
+const err107 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1372,9 +1389,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 60000 || isNaN(data40)){
-const err108 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+const len8 = data40.length;
+for(let i10=0; i10<len8; i10++){
+let data41 = data40[i10];
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err108 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i10,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1383,8 +1402,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data40 < 1 || isNaN(data40)){
-const err109 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 3600000 || isNaN(data41)){
+const err109 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i10,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1393,10 +1413,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-let data41 = data.maxConcurrentWebhookAttempts;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err110 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data41 < 0 || isNaN(data41)){
+const err110 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i10,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1405,9 +1423,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 > 1000 || isNaN(data41)){
-const err111 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1416,8 +1436,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data41 < 1 || isNaN(data41)){
-const err112 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data42 = data.webhookTimeoutMs;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err112 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1426,10 +1447,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-let data42 = data.maxConcurrentWebhookAttemptsPerEndpoint;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err113 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 60000 || isNaN(data42)){
+const err113 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1438,9 +1458,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 1000 || isNaN(data42)){
-const err114 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(data42 < 1 || isNaN(data42)){
+const err114 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1449,8 +1468,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data42 < 1 || isNaN(data42)){
-const err115 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data43 = data.maxConcurrentWebhookAttempts;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err115 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1459,11 +1480,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-let data43 = data.allowWebhookTargets;
-if(Array.isArray(data43)){
-if(data43.length > 100){
-const err116 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 1000 || isNaN(data43)){
+const err116 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1472,12 +1491,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-const len8 = data43.length;
-for(let i9=0; i9<len8; i9++){
-let data44 = data43[i9];
-if(typeof data44 === "string"){
-if(func1(data44) > 300){
-const err117 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data43 < 1 || isNaN(data43)){
+const err117 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1486,8 +1501,10 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(func1(data44) < 1){
-const err118 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+let data44 = data.maxConcurrentWebhookAttemptsPerEndpoint;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err118 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1496,9 +1513,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/allowWebhookTargets/" + i9,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 1000 || isNaN(data44)){
+const err119 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1507,10 +1524,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data44 < 1 || isNaN(data44)){
+const err120 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1519,9 +1534,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-let data45 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err121 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data45 = data.allowWebhookTargets;
+if(Array.isArray(data45)){
+if(data45.length > 100){
+const err121 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1530,9 +1547,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 1000 || isNaN(data45)){
-const err122 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+const len9 = data45.length;
+for(let i11=0; i11<len9; i11++){
+let data46 = data45[i11];
+if(typeof data46 === "string"){
+if(func1(data46) > 300){
+const err122 = {instancePath:instancePath+"/allowWebhookTargets/" + i11,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1541,8 +1561,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data45 < 1 || isNaN(data45)){
-const err123 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(func1(data46) < 1){
+const err123 = {instancePath:instancePath+"/allowWebhookTargets/" + i11,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1552,9 +1572,8 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err124 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err124 = {instancePath:instancePath+"/allowWebhookTargets/" + i11,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1564,9 +1583,9 @@ vErrors.push(err124);
 errors++;
 }
 }
-let data47 = data.webhookPollIntervalMs;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err125 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err125 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1575,9 +1594,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 60000 || isNaN(data47)){
-const err126 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+let data47 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err126 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1586,8 +1605,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data47 < 10 || isNaN(data47)){
-const err127 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 1000 || isNaN(data47)){
+const err127 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1596,10 +1616,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-let data48 = data.eventLogRetention;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err128 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data47 < 1 || isNaN(data47)){
+const err128 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1608,9 +1626,10 @@ vErrors.push(err128);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
-const err129 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err129 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1620,9 +1639,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-let data49 = data.webhookDeliveryRetention;
+let data49 = data.webhookPollIntervalMs;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err130 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err130 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1632,8 +1651,8 @@ vErrors.push(err130);
 errors++;
 }
 if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 1 || isNaN(data49)){
-const err131 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data49 > 60000 || isNaN(data49)){
+const err131 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1642,9 +1661,8 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-if(typeof data.strictBodies !== "boolean"){
-const err132 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data49 < 10 || isNaN(data49)){
+const err132 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1653,9 +1671,10 @@ vErrors.push(err132);
 }
 errors++;
 }
-let data51 = data.databaseConnectTimeoutMs;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err133 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data50 = data.eventLogRetention;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err133 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1664,9 +1683,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 60000 || isNaN(data51)){
-const err134 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err134 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1675,8 +1694,10 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data51 < 100 || isNaN(data51)){
-const err135 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+let data51 = data.webhookDeliveryRetention;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err135 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1685,10 +1706,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-let data52 = data.databaseStatementTimeoutMs;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err136 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 1 || isNaN(data51)){
+const err136 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1697,9 +1717,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 600000 || isNaN(data52)){
-const err137 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(typeof data.strictBodies !== "boolean"){
+const err137 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1708,8 +1728,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data52 < 100 || isNaN(data52)){
-const err138 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+let data53 = data.databaseConnectTimeoutMs;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err138 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1718,10 +1739,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-let data53 = data.databaseLockTimeoutMs;
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err139 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 > 60000 || isNaN(data53)){
+const err139 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1730,9 +1750,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 60000 || isNaN(data53)){
-const err140 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(data53 < 100 || isNaN(data53)){
+const err140 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1741,8 +1760,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data53 < 10 || isNaN(data53)){
-const err141 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+}
+let data54 = data.databaseStatementTimeoutMs;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err141 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1751,15 +1772,69 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-else {
-const err142 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 600000 || isNaN(data54)){
+const err142 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err142];
 }
 else {
 vErrors.push(err142);
+}
+errors++;
+}
+if(data54 < 100 || isNaN(data54)){
+const err143 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+let data55 = data.databaseLockTimeoutMs;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err144 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 60000 || isNaN(data55)){
+const err145 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(data55 < 10 || isNaN(data55)){
+const err146 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
 }
 errors++;
 }

@@ -2779,6 +2779,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/client-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your client IDs (Auth API)
+         * @description Lists every client ID of the session's account, oldest first, whatever its status (revoked
+         *     ones included): the same records, in the same shape, as `GET /v2/client-ids` answers with
+         *     the account's API key. Requires the `session_token` cookie.
+         */
+        get: operations["listClientIdsV1"];
+        put?: never;
+        /**
+         * Create a client ID (Auth API)
+         * @description The Auth API's way to create a client ID, signed in with the `session_token` cookie (from
+         *     `POST /v1/auth/login` or `POST /v1/auth/wallet/verify`) rather than with the API key. It
+         *     creates the same record as `POST /v2/client-ids`, in the session's account: a client ID
+         *     created here is listed, read, changed and revoked through `/v2/client-ids` with the
+         *     account's API key, and the reverse.
+         *
+         *     Besides the members `POST /v2/client-ids` takes, `payeeDestinationId` binds the client ID to
+         *     one active payee destination of the account (`400` naming it when the account has no such
+         *     active destination). The answer is the client-ID record, `active` at once.
+         */
+        post: operations["createClientIdV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-ids/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a client ID (Auth API)
+         * @description Returns one client-ID record of the session's account by its internal identifier, as
+         *     `GET /v2/client-ids/{id}` does with the API key. Another account's client ID answers `404`,
+         *     like one that does not exist. Requires the `session_token` cookie.
+         */
+        get: operations["getClientIdV1"];
+        /**
+         * Change a client ID (Auth API)
+         * @description Changes the members of a client ID of the session's account that the body names, with the
+         *     rules of `PUT /v2/client-ids/{id}`: `null` removes an optional setting, the fee ends up
+         *     complete or absent, `inactive` can become `active` again and `revoked` is final (`400`,
+         *     `/problems/invalid-state`). `payeeDestinationId` binds the client ID to an active payee
+         *     destination of the account, or `null` unbinds it.
+         *
+         *     The change is the record's, whichever API reads it next. Another account's client ID answers
+         *     `404`. Requires the `session_token` cookie.
+         */
+        put: operations["updateClientIdV1"];
+        post?: never;
+        /**
+         * Revoke a client ID (Auth API)
+         * @description Revokes a client ID of the session's account for good, as `DELETE /v2/client-ids/{id}` does:
+         *     its status becomes `revoked`, the next call that presents it is refused (`401`), and it can
+         *     never be made active again. Revoking it again answers `200` and changes nothing. The answer
+         *     has no body. Another account's client ID answers `404`. Requires the `session_token` cookie.
+         */
+        delete: operations["deleteClientIdV1"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -4267,6 +4341,11 @@ export interface components {
              * @description When the client ID last authenticated a request; null if never.
              */
             lastUsedAt: string | null;
+            /**
+             * @description The payee destination the client ID is bound to (its canonical `destinationId`), set
+             *     through the Auth API; null or absent when it is not bound.
+             */
+            payeeDestinationId?: string | null;
         };
         /**
          * ClientIdList
@@ -8784,6 +8863,71 @@ export interface components {
             }[];
         };
         /**
+         * CreateClientIdV1Request
+         * @description A new client ID, as the Auth API takes it: a label for your own reference, the browser origins allowed to use it, and
+         *     optionally the fee its payments carry. The fee members accept `null` for "no fee", as some
+         *     clients send it.
+         */
+        CreateClientIdV1Request: {
+            /** @description A name for your own reference, such as the site the client ID serves. */
+            label: string;
+            /**
+             * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
+             *     exactly. Repeated origins are kept once.
+             */
+            allowedDomains: components["schemas"]["AllowedOrigin"][];
+            /**
+             * @description Fee added to the payments made with this client ID, as a percentage; send it with
+             *     `feeAddress`. Calls that name their own fee take precedence.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description Address receiving that fee; required with `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Wallet allowed to act as operator for this client ID's commerce payments; the service's own operator when absent. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Default lifetime of a commerce pre-approval, in seconds. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description Default lifetime of a commerce authorization, in seconds. */
+            defaultAuthorizationExpiry?: number | null;
+            /**
+             * @description Binds the client ID to one payee destination of the account (an active one, in either
+             *     spelling of `PayeeDestinationKey`): secure payments created with this client ID may then
+             *     pay that destination only.
+             */
+            payeeDestinationId?: components["schemas"]["PayeeDestinationKey"];
+        };
+        /**
+         * UpdateClientIdV1Request
+         * @description The members of a client ID to change, as the Auth API takes them; those absent stay as they are. `null` removes an
+         *     optional setting (the fee, the operator wallet, an expiry). The fee must end up with both
+         *     `feePercentage` and `feeAddress`, or neither.
+         *
+         *     `status` moves the client ID between `active` and `inactive`, or revokes it for good with
+         *     `revoked`; a revoked client ID cannot be changed back (`400`, `/problems/invalid-state`).
+         */
+        UpdateClientIdV1Request: {
+            /** @description A new name for your own reference. */
+            label?: string;
+            /** @description The new list of allowed origins, replacing the old one. */
+            allowedDomains?: components["schemas"]["AllowedOrigin"][];
+            /** @description The new fee percentage, or `null` to remove the fee. */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description The new fee address, or `null` to remove the fee. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new operator wallet, or `null` to go back to the service's own operator. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new default pre-approval lifetime in seconds, or `null` to remove it. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description The new default authorization lifetime in seconds, or `null` to remove it. */
+            defaultAuthorizationExpiry?: number | null;
+            status?: components["schemas"]["ClientIdStatus"];
+            /**
+             * @description Binds the client ID to one active payee destination of the account, or `null` to unbind
+             *     it.
+             */
+            payeeDestinationId?: components["schemas"]["PayeeDestinationKey"] | null;
+        };
+        /**
          * WebhookRequestId
          * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
          *     lower-case hex digits beginning with `01`, the only form the payreq reference server sends).
@@ -9494,6 +9638,17 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /** @description No valid session cookie was sent (none, an unknown one, an expired one, or one logged out). */
+        SessionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -9904,6 +10059,8 @@ export type WebhookList = components['schemas']['WebhookList'];
 export type WebhookCreate = components['schemas']['WebhookCreate'];
 export type WebhookTest = components['schemas']['WebhookTest'];
 export type WebhookTestResult = components['schemas']['WebhookTestResult'];
+export type CreateClientIdV1Request = components['schemas']['CreateClientIdV1Request'];
+export type UpdateClientIdV1Request = components['schemas']['UpdateClientIdV1Request'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -9934,6 +10091,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
+export type ResponseSessionRequired = components['responses']['SessionRequired'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -14890,6 +15048,191 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OriginNotAllowed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClientIdsV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's client IDs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientIdV1Request"];
+            };
+        };
+        responses: {
+            /** @description The client ID is created, `active`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /** @description The body is invalid; `errors` names each field, a fee without its address and an unknown payee destination included. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client-ID record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateClientIdV1Request"];
+            };
+        };
+        responses: {
+            /** @description The client ID after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /**
+             * @description The body is invalid (`errors` names each field: a fee without its address, a payee
+             *     destination the account has no active one of), or it changes a revoked client ID
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client ID is revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

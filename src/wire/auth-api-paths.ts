@@ -15,6 +15,8 @@ export const authApiPathTemplates = [
   "/v1/webhook",
   "/v1/webhook/test",
   "/v1/webhook/{webhookId}",
+  "/v1/client-ids",
+  "/v1/client-ids/{id}",
 ] as const satisfies readonly (keyof paths)[];
 
 const patterns = authApiPathTemplates.map(

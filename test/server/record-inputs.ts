@@ -61,6 +61,7 @@ type Rule = {
 /** The record kind of each path that names its record `{id}`. */
 const idPaths: [prefix: string, kind: RecordKind][] = [
   ["/v2/client-ids/", "clientIdRecord"],
+  ["/v1/client-ids/", "clientIdRecord"],
   ["/v2/payouts/recurring/", "recurringPayment"],
   ["/sandbox/recurring-payments/", "recurringPayment"],
   ["/v2/orchestrators/fee-configs/", "orchestratorFeeConfig"],
@@ -106,6 +107,7 @@ const rules: Rule[] = [
   { name: "paymentDetailsId", in: "path", kind: "paymentDetail" },
   { name: "paymentDetailsId", in: "query", kind: "paymentDetail", pairedWith: "clientUserId" },
   { name: "destinationId", kind: "payeeDestination" },
+  { name: "payeeDestinationId", kind: "payeeDestination" },
   {
     name: "challengeId",
     operationId: "verifyWalletChallenge",

@@ -468,6 +468,11 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "put", path: "/v1/webhook/{webhookId}" },
   { method: "delete", path: "/v1/webhook/{webhookId}" },
   { method: "post", path: "/v1/webhook/test" },
+  { method: "get", path: "/v1/client-ids" },
+  { method: "post", path: "/v1/client-ids" },
+  { method: "get", path: "/v1/client-ids/{id}" },
+  { method: "put", path: "/v1/client-ids/{id}" },
+  { method: "delete", path: "/v1/client-ids/{id}" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -73,6 +73,12 @@ export const sandboxConfigSchema = {
               },
             },
           },
+          wallets: {
+            type: "array",
+            maxItems: 20,
+            uniqueItems: true,
+            items: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+          },
           clientIds: {
             type: "array",
             items: {

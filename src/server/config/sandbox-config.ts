@@ -48,6 +48,11 @@ export interface AccountConfig {
   webhookEndpoints?: WebhookEndpointConfig[];
   orchestrators?: OrchestratorConfig[];
   clientIds: ClientIdConfig[];
+  /**
+   * Wallets whose sign-in (`POST /v1/auth/wallet/verify`) acts for this account, so that its
+   * sessions reach the records its API key reaches; any other wallet gets an account of its own.
+   */
+  wallets?: string[];
 }
 
 export interface SandboxConfig {

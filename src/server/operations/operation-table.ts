@@ -12,6 +12,13 @@ import {
   updateClientId,
 } from "../domain/client-ids/client-ids.ts";
 import {
+  createClientIdV1,
+  deleteClientIdV1,
+  getClientIdV1,
+  listClientIdsV1,
+  updateClientIdV1,
+} from "../domain/client-ids/client-ids-v1.ts";
+import {
   authorizeCommercePayment,
   captureCommercePayment,
   generateCommerceCaptureCalldata,
@@ -234,6 +241,11 @@ export const operationHandlers: OperationHandlers = {
   getClientId,
   updateClientId,
   deleteClientId,
+  createClientIdV1,
+  listClientIdsV1,
+  getClientIdV1,
+  updateClientIdV1,
+  deleteClientIdV1,
   createOrchestrator,
   linkOrchestratorClientId,
   listOrchestratorClientIds,

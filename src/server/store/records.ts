@@ -364,6 +364,8 @@ export interface ClientIdRecord {
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
+  /** The payee destination (canonical id) the client ID is bound to, set through the Auth API. */
+  payeeDestinationId?: string | null;
 }
 
 /**
