@@ -2853,6 +2853,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payee-destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in wallet's active payee destination
+         * @description Answers the active payee destination of the signed-in wallet in its account, or `null` when it
+         *     has none (never registered, or deactivated). It is the record `GET /v2/payee-destination`
+         *     answers for that wallet, with the Auth API's members (`walletType`, `claimed`,
+         *     `accessPolicy`, `pendingWalletChange`).
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["getActivePayeeDestinationV1"];
+        /**
+         * Change the signed-in wallet's active payee destination
+         * @description Changes the active destination of the signed-in wallet (`404` when it has none):
+         *
+         *     - the same chain and token (and wallet): the destination keeps its `destinationId`, and its
+         *       `accessPolicy` becomes the one sent (unchanged when none is sent);
+         *     - another chain or token: the wallet is paid there from now on. As a destination id names its
+         *       chain and token, the destination of the new chain and token is registered (or made active
+         *       again) and the former one deactivated in the same change; the answer is the new one;
+         *     - another `walletAddress`: the change needs the signatures of the wallet's co-signers, so it
+         *       is not applied: it is kept as the destination's `pendingWalletChange` (`pending_signatures`),
+         *       with the message they sign and its hash, until it is cancelled with
+         *       `PATCH /v1/payee-destination/wallet-change/cancel`. The access policy sent applies at once.
+         *       A destination already waiting for a wallet change answers `400` (`/problems/invalid-state`).
+         *
+         *     The chain and token rules are those of `POST /v1/payee-destination`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        put: operations["updatePayeeDestinationV1"];
+        /**
+         * Register a payee destination of the signed-in wallet
+         * @description Registers, or makes active again, the destination of the signed-in wallet on a chain in a
+         *     token, and makes it the wallet's active one: the wallet's other active destination, if any, is
+         *     deactivated in the same change. The wallet proved itself by signing in, so no signature is
+         *     sent. The record is the one `/v2/payee-destination` reads and deactivates, and its
+         *     `destinationId` is what `POST /v2/secure-payments` takes.
+         *
+         *     `walletAddress`, when sent, must be the signed-in wallet (`400` naming it otherwise: payreq
+         *     registers no other wallet, Safes included). `chainId` must be a network the service supports
+         *     and `tokenAddress` a token it knows there (`400` naming the member). `accessPolicy` sets who
+         *     may pay the destination.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        post: operations["createPayeeDestinationV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payee destination of the signed-in wallet
+         * @description Answers a destination of the signed-in wallet, active or not, named by the `destinationId`
+         *     query parameter. One of another wallet of the account answers `403`; one the account does not
+         *     have (another account's included) answers `404`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["getPayeeDestinationV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/payout-lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find where a payout recipient wants to be paid
+         * @description Answers the routing members of the active destination of a payout recipient's wallet (its
+         *     destination id, wallet, token and chain), to fill in a payout to it; `null` when the wallet has
+         *     no active destination. payreq looks among the destinations of the session's account only: a
+         *     wallet registered in another account answers `null`, like one never registered. The service's
+         *     contract declares no parameter for this operation; payreq takes the wallet as `walletAddress`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["lookupPayoutDestination"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Deactivate a payee destination of the signed-in wallet
+         * @description Deactivates a destination of the signed-in wallet, as `DELETE /v2/payee-destination/{destinationId}`
+         *     does with a signature: the record stays, with `active` false, secure payments can no longer be
+         *     created to it, and registering it again makes it active again.
+         *
+         *     A destination of another wallet of the account answers `403`; one the account does not have
+         *     (another account's included) answers `400` naming `/body/destinationId`; one already inactive
+         *     answers `400` (`/problems/invalid-state`).
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        patch: operations["deactivatePayeeDestinationV1"];
+        trace?: never;
+    };
+    "/v1/payee-destination/wallet-change/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a pending wallet change
+         * @description Cancels the wallet change waiting for signatures on the signed-in wallet's active destination
+         *     (its `pendingWalletChange`, which `PUT /v1/payee-destination` with another `walletAddress`
+         *     records). No co-signer needs to agree to a cancellation. The destination stays as it is, with
+         *     `pendingWalletChange` null. A `changeRequestId` that is not the pending change of the signed-in
+         *     wallet's active destination answers `404`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        patch: operations["cancelPayeeDestinationWalletChange"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -8928,6 +9098,171 @@ export interface components {
             payeeDestinationId?: components["schemas"]["PayeeDestinationKey"] | null;
         };
         /**
+         * PayeeDestinationAccessPolicy
+         * @description Who may pay a payee destination: with `kyt_all_wallets`, every paying wallet is screened for
+         *     risky activity (know your transaction) by the screening provider first. The hide flags keep
+         *     the payment page from showing the destination, or the payee's address, until a payer is
+         *     approved.
+         * @example {
+         *       "mode": "kyt_all_wallets",
+         *       "screeningProvider": "hypernative",
+         *       "hideUntilApproved": true,
+         *       "hidePayeeAddress": false
+         *     }
+         */
+        PayeeDestinationAccessPolicy: {
+            /**
+             * @description `off`: anyone may pay. `kyt_all_wallets`: every paying wallet is screened first.
+             * @enum {string}
+             */
+            mode: "off" | "kyt_all_wallets";
+            /**
+             * @description The screening provider of `kyt_all_wallets`; null or absent with `off`.
+             * @enum {string|null}
+             */
+            screeningProvider?: "hypernative" | "merklescience" | null;
+            /** @description Whether the payment page hides the payment until the payer's wallet is approved. */
+            hideUntilApproved: boolean;
+            /** @description Whether the payment page hides the payee's address from payers. */
+            hidePayeeAddress: boolean;
+        };
+        /**
+         * PayeeDestinationWalletChange
+         * @description A change of a destination's wallet that waits for the signatures of the wallet's co-signers
+         *     (a Safe's owners). It takes effect only once they sign; until then it can be cancelled with
+         *     `PATCH /v1/payee-destination/wallet-change/cancel`.
+         * @example {
+         *       "changeRequestId": "01KMB3A9C2V4X8R6T3N5B1D0HQ",
+         *       "status": "pending_signatures",
+         *       "payeeIdentityAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "nonce": "01KMB3A9C2V4X8R6T3N5B1D0HR",
+         *       "currentChainId": 11155111,
+         *       "targetChainId": 11155111,
+         *       "currentWalletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "newWalletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "currentTokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "targetTokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "safeMessageHash": "0x05d13b30708cd793355c88792460e358ed850db00355e6cf50268c230f824ceb",
+         *       "message": "Change the payee destination wallet\nfrom 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF on chain 11155111\nto 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7 on chain 11155111\ntoken 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C -> 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C\nnonce 01KMB3A9C2V4X8R6T3N5B1D0HR",
+         *       "createdAt": "2026-04-12T10:05:00.000Z"
+         *     }
+         */
+        PayeeDestinationWalletChange: {
+            /** @description The change's identifier, to cancel it by. */
+            changeRequestId: string;
+            /**
+             * @description Always `pending_signatures` while the change is pending.
+             * @enum {string}
+             */
+            status: "pending_signatures";
+            /** @description The signed-in wallet that asked for the change. */
+            payeeIdentityAddress: components["schemas"]["EvmAddress"];
+            /** @description A value used once, written into `message`. */
+            nonce: string;
+            /** @description The destination's chain now. */
+            currentChainId: number;
+            /** @description Its chain once the change takes effect. */
+            targetChainId: number;
+            /** @description The destination's wallet now. */
+            currentWalletAddress: components["schemas"]["EvmAddress"];
+            /** @description Its wallet once the change takes effect. */
+            newWalletAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination's token now. */
+            currentTokenAddress: components["schemas"]["EvmAddress"];
+            /** @description Its token once the change takes effect. */
+            targetTokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-191 hash of `message`, which the co-signers sign. */
+            safeMessageHash: components["schemas"]["HexData"];
+            /** @description The text the co-signers sign, written from the change's members. */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When the change was asked for.
+             */
+            createdAt: string;
+        };
+        /**
+         * PayeeDestinationV1
+         * @description A payee destination as the Auth API answers it: the record `/v2/payee-destination` answers,
+         *     with how its wallet is held (`walletType`), whether the wallet itself registered it
+         *     (`claimed`), its access policy and any wallet change waiting for signatures.
+         */
+        PayeeDestinationV1: components["schemas"]["PayeeDestination"] & {
+            /**
+             * @description `eoa` for a wallet of one key; `safe` for a multi-signature Safe.
+             * @enum {string}
+             */
+            walletType: "eoa" | "safe";
+            /** @description Whether the destination's wallet registered it itself (always true in payreq). */
+            claimed: boolean;
+            /** @description Who may pay the destination; null when no policy was set. */
+            accessPolicy: components["schemas"]["PayeeDestinationAccessPolicy"] | null;
+            /** @description A wallet change waiting for signatures; null when there is none. */
+            pendingWalletChange: components["schemas"]["PayeeDestinationWalletChange"] | null;
+        };
+        /**
+         * PayeeDestinationV1Request
+         * @description A payee destination of the signed-in wallet: the chain and token it is paid in, optionally the
+         *     wallet (the signed-in wallet when absent) and who may pay it.
+         */
+        PayeeDestinationV1Request: {
+            /** @description The wallet paid; the signed-in wallet when absent. */
+            walletAddress?: components["schemas"]["EvmAddress"];
+            /** @description The contract of the token the payee is paid in; a token the service knows on that chain. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-155 chain id of a network the service supports. */
+            chainId: number;
+            accessPolicy?: components["schemas"]["PayeeDestinationAccessPolicy"];
+        };
+        /**
+         * PayeeDestinationPayoutTarget
+         * @description Where a payout recipient wants to be paid: the routing members of its active destination,
+         *     enough to fill in a payout.
+         * @example {
+         *       "destinationId": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF@eip155:11155111#5F14E909:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "walletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "tokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "chainId": 11155111,
+         *       "claimed": true
+         *     }
+         */
+        PayeeDestinationPayoutTarget: {
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description The recipient's wallet. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The token the recipient is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The chain the recipient is paid on. */
+            chainId: number;
+            /** @description Whether the recipient's wallet registered the destination itself. */
+            claimed: boolean;
+        };
+        /**
+         * PayeeDestinationDeactivateV1Request
+         * @description The destination of the signed-in wallet to deactivate.
+         */
+        PayeeDestinationDeactivateV1Request: {
+            destinationId: components["schemas"]["PayeeDestinationKey"];
+        };
+        /**
+         * AuthApiOutcome
+         * @description What an Auth API change answers when it has no record to answer.
+         */
+        AuthApiOutcome: {
+            /** @description Always true on a success answer. */
+            success: boolean;
+            /** @description What was done, in words. */
+            message: string;
+        };
+        /**
+         * PayeeDestinationWalletChangeCancelRequest
+         * @description The pending wallet change to cancel.
+         */
+        PayeeDestinationWalletChangeCancelRequest: {
+            /** @description The `pendingWalletChange.changeRequestId` of the signed-in wallet's destination. */
+            changeRequestId: string;
+        };
+        /**
          * WebhookRequestId
          * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
          *     lower-case hex digits beginning with `01`, the only form the payreq reference server sends).
@@ -9649,6 +9984,20 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /**
+         * @description The session is not a wallet's (it was opened with an email address and password), or the
+         *     destination named is not the signed-in wallet's.
+         */
+        WalletSessionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -10061,6 +10410,14 @@ export type WebhookTest = components['schemas']['WebhookTest'];
 export type WebhookTestResult = components['schemas']['WebhookTestResult'];
 export type CreateClientIdV1Request = components['schemas']['CreateClientIdV1Request'];
 export type UpdateClientIdV1Request = components['schemas']['UpdateClientIdV1Request'];
+export type PayeeDestinationAccessPolicy = components['schemas']['PayeeDestinationAccessPolicy'];
+export type PayeeDestinationWalletChange = components['schemas']['PayeeDestinationWalletChange'];
+export type PayeeDestinationV1 = components['schemas']['PayeeDestinationV1'];
+export type PayeeDestinationV1Request = components['schemas']['PayeeDestinationV1Request'];
+export type PayeeDestinationPayoutTarget = components['schemas']['PayeeDestinationPayoutTarget'];
+export type PayeeDestinationDeactivateV1Request = components['schemas']['PayeeDestinationDeactivateV1Request'];
+export type AuthApiOutcome = components['schemas']['AuthApiOutcome'];
+export type PayeeDestinationWalletChangeCancelRequest = components['schemas']['PayeeDestinationWalletChangeCancelRequest'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -10092,6 +10449,7 @@ export type ResponseSecurePaymentNotPayable = components['responses']['SecurePay
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
 export type ResponseSessionRequired = components['responses']['SessionRequired'];
+export type ResponseWalletSessionRequired = components['responses']['WalletSessionRequired'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -15234,6 +15592,236 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["SessionRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationV1Request"];
+            };
+        };
+        responses: {
+            /** @description The active destination after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationV1Request"];
+            };
+        };
+        responses: {
+            /** @description The destination is registered and active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayeeDestinationV1: {
+        parameters: {
+            query: {
+                /**
+                 * @description The destination, in either spelling of `PayeeDestinationKey` (percent-encoded: `#` as
+                 *     `%23`). The service's contract declares no parameter for this operation; payreq takes the
+                 *     destination here.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupPayoutDestination: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payout recipient's wallet.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipient's destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationPayoutTarget"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deactivatePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationDeactivateV1Request"];
+            };
+        };
+        responses: {
+            /** @description The destination is deactivated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthApiOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayeeDestinationWalletChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationWalletChangeCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The wallet change is cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthApiOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

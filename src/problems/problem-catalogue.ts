@@ -42,6 +42,7 @@ export const problemCatalogue = {
     status: 403,
     by: ["server"],
   },
+  forbidden: { type: "/problems/forbidden", title: "Forbidden", status: 403, by: ["server"] },
   securePaymentNotPayable: {
     type: "/problems/secure-payment-not-payable",
     title: "Secure payment not payable",

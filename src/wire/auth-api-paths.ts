@@ -17,6 +17,11 @@ export const authApiPathTemplates = [
   "/v1/webhook/{webhookId}",
   "/v1/client-ids",
   "/v1/client-ids/{id}",
+  "/v1/payee-destination",
+  "/v1/payee-destination/lookup",
+  "/v1/payee-destination/payout-lookup",
+  "/v1/payee-destination/deactivate",
+  "/v1/payee-destination/wallet-change/cancel",
 ] as const satisfies readonly (keyof paths)[];
 
 const patterns = authApiPathTemplates.map(

@@ -109,6 +109,10 @@ const rules: Rule[] = [
   { name: "destinationId", kind: "payeeDestination" },
   { name: "payeeDestinationId", kind: "payeeDestination" },
   {
+    name: "changeRequestId",
+    none: "a wallet change pending on the signed-in wallet's own active destination, the only one looked in: any other answers 404 as unknown",
+  },
+  {
     name: "challengeId",
     operationId: "verifyWalletChallenge",
     none: "a wallet sign-in challenge: it belongs to no account, and is answered before any session exists",

@@ -473,6 +473,13 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "get", path: "/v1/client-ids/{id}" },
   { method: "put", path: "/v1/client-ids/{id}" },
   { method: "delete", path: "/v1/client-ids/{id}" },
+  { method: "get", path: "/v1/payee-destination" },
+  { method: "post", path: "/v1/payee-destination" },
+  { method: "put", path: "/v1/payee-destination" },
+  { method: "patch", path: "/v1/payee-destination/deactivate" },
+  { method: "get", path: "/v1/payee-destination/lookup" },
+  { method: "get", path: "/v1/payee-destination/payout-lookup" },
+  { method: "patch", path: "/v1/payee-destination/wallet-change/cancel" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -21,13 +21,6 @@ const notYetServed = [
   "PUT /v1/client-id-links/{}/kyt",
   "GET /v1/client-id-links/intents/{}",
   "POST /v1/client-id-links/intents/{}",
-  "GET /v1/payee-destination",
-  "POST /v1/payee-destination",
-  "PUT /v1/payee-destination",
-  "PATCH /v1/payee-destination/deactivate",
-  "GET /v1/payee-destination/lookup",
-  "GET /v1/payee-destination/payout-lookup",
-  "PATCH /v1/payee-destination/wallet-change/cancel",
 ];
 const keyOf = ([method, template]: UpstreamOperation) => unnamedTemplate(method, template);
 

@@ -68,6 +68,15 @@ import {
   getPayeeDestination,
 } from "../domain/payee-destinations/payee-destinations.ts";
 import {
+  cancelPayeeDestinationWalletChange,
+  createPayeeDestinationV1,
+  deactivatePayeeDestinationV1,
+  getActivePayeeDestinationV1,
+  getPayeeDestinationV1,
+  lookupPayoutDestination,
+  updatePayeeDestinationV1,
+} from "../domain/payee-destinations/payee-destinations-v1.ts";
+import {
   getPayerComplianceStatus,
   getPayerComplianceStatusV1,
   registerPayer,
@@ -225,6 +234,13 @@ export const operationHandlers: OperationHandlers = {
   getActivePayeeDestination,
   getPayeeDestination,
   deactivatePayeeDestination,
+  getActivePayeeDestinationV1,
+  createPayeeDestinationV1,
+  updatePayeeDestinationV1,
+  deactivatePayeeDestinationV1,
+  getPayeeDestinationV1,
+  lookupPayoutDestination,
+  cancelPayeeDestinationWalletChange,
   // Payers and client IDs
   registerPayer,
   getPayerComplianceStatus,

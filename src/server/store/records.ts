@@ -246,6 +246,10 @@ export interface PayeeDestinationRecord {
   createdAt: string;
   updatedAt: string;
   deactivatedAt: string | null;
+  /** Who may pay it, set through the Auth API; absent or null when never set. */
+  accessPolicy?: Schemas["PayeeDestinationAccessPolicy"] | null;
+  /** A change of its wallet waiting for co-signers, asked through the Auth API. */
+  pendingWalletChange?: Schemas["PayeeDestinationWalletChange"] | null;
 }
 
 /** A payee destination signing session: what its nonce lets the wallet sign for, once. */
