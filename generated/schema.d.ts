@@ -3023,6 +3023,87 @@ export interface paths {
         patch: operations["cancelPayeeDestinationWalletChange"];
         trace?: never;
     };
+    "/v1/client-id-links/intents/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Check a client ID link intent
+         * @description Tells the onboarding page whether a link intent can still be completed: `200` with the name
+         *     the new client ID will take and, when the inviting orchestrator has one, its branding. An
+         *     unknown token answers `404` (`code` `LINK_INTENT_NOT_FOUND`); a completed intent `403`
+         *     (`LINK_INTENT_USED`), an expired one `403` (`LINK_INTENT_EXPIRED`).
+         *
+         *     The token is the invitation: any signed-in user may check it, whatever the account.
+         *     Requires the `session_token` cookie.
+         */
+        get: operations["checkClientIdLinkIntent"];
+        put?: never;
+        /**
+         * Complete a client ID link intent
+         * @description Accepts an orchestrator's invitation with the signed-in wallet: in one change, a new client
+         *     ID is made in the wallet's account (labelled with the intent's `clientIdName`, allowed on
+         *     its domains, bound to the wallet's active payee destination), linked to the intent's
+         *     orchestrator, and the intent is marked used. The orchestrator's webhooks then get
+         *     `client_id.linked`, naming the intent's `externalId` and the destination.
+         *
+         *     The link's screening of payers is the orchestrator's plan when the intent has one
+         *     (`control` `orchestrator`); otherwise the body must choose it: `kyt.provider` `hypernative`,
+         *     `merklescience`, or `null` for none (`control` `recipient`, changeable later with
+         *     `PUT /v1/client-id-links/{clientIdId}/kyt`); without it the answer is `400` naming
+         *     `/body/kyt`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`403` for an email address's
+         *     session) whose wallet has an active payee destination (`400`, `/problems/invalid-state`,
+         *     otherwise: register one with `POST /v1/payee-destination`). An unknown token answers `404`,
+         *     a completed or expired intent `403`, each with its `code`.
+         */
+        post: operations["completeClientIdLinkIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-id-links/{clientIdId}/kyt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the screening of a linked client ID
+         * @description Changes how payers of a linked client ID's payments are screened, where the recipient chose
+         *     it on completing the link intent (`kyt.control` `recipient`): `hypernative`,
+         *     `merklescience`, or `null` for no screening. The answer is the link, as its orchestrator
+         *     reads it. The service's contract declares no body for this operation; payreq takes the
+         *     choice as `provider`, as completing an intent takes `kyt.provider`.
+         *
+         *     A link whose screening is the orchestrator's plan, or one the orchestrator made itself
+         *     (without an intent), cannot be changed here: `400` (`/problems/invalid-state`). A client ID
+         *     of the session's account that is not linked answers `404`, as does another account's.
+         *     Requires the `session_token` cookie.
+         */
+        put: operations["updateClientIdLinkKyt"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -3318,6 +3399,74 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "client_id.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Client ID linked through an intent
+         * @description Sent to the webhooks of an orchestrator (`POST /v2/orchestrators/webhooks`) when a recipient
+         *     completes one of its link intents (`POST /v1/client-id-links/intents/{token}`): a new client ID
+         *     of the recipient's is linked to the orchestrator, bound to the recipient's payee destination.
+         *     The account's own webhook endpoints that take the event get it too.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onClientIdLinked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kyt.screening.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer screening completed
+         * @description Sent when screening a payer's wallet (know your transaction) reached its definitive result,
+         *     for a secure payment of a client ID whose link screens payers. payreq screens no wallet: the
+         *     sandbox sends this event as a test only (`POST /sandbox/webhooks/endpoints/{endpointId}/test`,
+         *     `POST /v1/webhook/test`, `POST /v2/orchestrators/webhooks/test`).
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onKytScreeningCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3465,6 +3614,11 @@ export interface components {
             message: string;
             /** @description Same as the `X-Request-Id` header of the answer. */
             requestId?: string;
+            /**
+             * @description A stable code naming the failure, where the service's own answer carries one (the link
+             *     intent operations: `LINK_INTENT_NOT_FOUND`, `LINK_INTENT_USED`, `LINK_INTENT_EXPIRED`).
+             */
+            code?: string;
             /**
              * @description The validation failures, present when `type` is `/problems/validation-failed`: all of them,
              *     or the first 20 when there are more, in which case `detail` gives their number.
@@ -4690,6 +4844,38 @@ export interface components {
             rawKey: components["schemas"]["OrchestratorKeyValue"];
         };
         /**
+         * ClientIdLinkKyt
+         * @description How payers of a linked client ID's payments are screened (know your transaction), and who
+         *     decides it: `orchestrator` when the link intent carried the orchestrator's plan, `recipient`
+         *     when the recipient chose it on completing the intent (and may change it with
+         *     `PUT /v1/client-id-links/{clientIdId}/kyt`). No providers means no screening.
+         * @example {
+         *       "control": "recipient",
+         *       "providers": [
+         *         {
+         *           "provider": "merklescience",
+         *           "priority": 0
+         *         }
+         *       ]
+         *     }
+         */
+        ClientIdLinkKyt: {
+            /**
+             * @description Who sets the screening of this link.
+             * @enum {string}
+             */
+            control: "orchestrator" | "recipient";
+            /** @description The screening providers, in order of preference; empty for no screening. */
+            providers: {
+                /** @description The provider's name. */
+                provider: string;
+                /** @description The provider's policy, where the orchestrator named one. */
+                policyId?: string;
+                /** @description The provider's place in the order, from 0. */
+                priority: number;
+            }[];
+        };
+        /**
          * OrchestratorClientIdLink
          * @description A client ID linked to an orchestrator: while the link is `active`, payments made through the
          *     client ID are the orchestrator's to configure (fees, branding) and report.
@@ -4736,6 +4922,11 @@ export interface components {
             revokedAt?: string;
             /** @description The client ID's public value (its `x-client-id`). */
             clientId: string;
+            /**
+             * @description The link's screening, for links made by completing a link intent
+             *     (`POST /v1/client-id-links/intents/{token}`); absent on links the orchestrator made itself.
+             */
+            kyt?: components["schemas"]["ClientIdLinkKyt"];
         };
         /**
          * OrchestratorClientIdLinkList
@@ -8649,7 +8840,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -9263,6 +9454,66 @@ export interface components {
             changeRequestId: string;
         };
         /**
+         * ClientIdLinkIntentCheck
+         * @description A link intent that can be completed: the name the new client ID will take, and the inviting
+         *     orchestrator's branding when it has one, for the onboarding page to show.
+         */
+        ClientIdLinkIntentCheck: {
+            /**
+             * @description Always true; an intent that cannot be completed is answered `403` or `404`.
+             * @constant
+             */
+            valid: true;
+            /** @description The label the client ID made by completing the intent will have. */
+            clientIdName: string;
+            /** @description The orchestrator's own branding; absent when it has none. */
+            branding?: components["schemas"]["OrchestratorBranding"];
+        };
+        /**
+         * ClientIdLinkKytProvider
+         * @description A screening provider a recipient may choose for its link, or `null` for no screening.
+         * @enum {string|null}
+         */
+        ClientIdLinkKytProvider: "hypernative" | "merklescience" | null;
+        /**
+         * ClientIdLinkIntentCompleteRequest
+         * @description The recipient's choice of screening, for an intent without the orchestrator's screening plan
+         *     (where it is required; `null` for no screening). An intent with a plan takes the plan, and
+         *     ignores this choice.
+         */
+        ClientIdLinkIntentCompleteRequest: {
+            /** @description The screening of payers of the new client ID's payments. */
+            kyt?: {
+                provider: components["schemas"]["ClientIdLinkKytProvider"];
+            };
+        };
+        /**
+         * ClientIdLinkIntentCompleted
+         * @description The client ID made for the signed-in wallet's account by completing a link intent, bound to
+         *     the wallet's active payee destination, and its link to the inviting orchestrator.
+         */
+        ClientIdLinkIntentCompleted: {
+            /**
+             * @description Always true on a success answer.
+             * @constant
+             */
+            ok: true;
+            clientId: components["schemas"]["ClientId"];
+            link: components["schemas"]["OrchestratorClientIdLink"];
+        };
+        /**
+         * ClientIdLinkKytRequest
+         * @description The screening provider the recipient chooses for its link, or `null` for none.
+         */
+        ClientIdLinkKytRequest: {
+            provider: components["schemas"]["ClientIdLinkKytProvider"];
+        };
+        /**
+         * ClientIdLinkKytUpdated
+         * @description The link after its screening changed, as its orchestrator reads it.
+         */
+        ClientIdLinkKytUpdated: components["schemas"]["OrchestratorClientIdLink"];
+        /**
          * WebhookRequestId
          * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
          *     lower-case hex digits beginning with `01`, the only form the payreq reference server sends).
@@ -9747,6 +9998,82 @@ export interface components {
             timestamp: string;
             properties: components["schemas"]["SecurePaymentUserEventProperties"];
         };
+        /**
+         * ClientIdLinkedEvent
+         * @description The body of a `client_id.linked` delivery, sent to the orchestrator's webhooks when a
+         *     recipient completes one of its link intents (`POST /v1/client-id-links/intents/{token}`): the
+         *     new client ID, the link, the intent with the orchestrator's own `externalId` for the
+         *     recipient, and where the recipient is paid.
+         */
+        ClientIdLinkedEvent: {
+            /**
+             * @description The event name, always `client_id.linked` for this event.
+             * @constant
+             */
+            event: "client_id.linked";
+            /** @description The public value of the client ID made for the recipient. */
+            clientId: string;
+            /** @description The orchestrator the client ID is now linked to. */
+            orchestratorId: string;
+            /** @description The link's id, as `GET /v2/orchestrators/client-ids` lists it. */
+            linkId: string;
+            /** @description The id of the completed link intent. */
+            intentId: string;
+            /** @description The orchestrator's own name for the recipient, from the intent; null when it gave none. */
+            externalId: string | null;
+            /** @description The recipient's payee destination, which the client ID is bound to. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description That destination's wallet, in lower case. */
+            destinationWalletAddress: string;
+            /** @description The network the recipient is paid on. */
+            chain: components["schemas"]["NetworkName"];
+            /** @description The symbol of the token the recipient is paid in. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the intent was completed (ISO 8601).
+             */
+            timestamp: string;
+        };
+        /**
+         * KytScreeningCompletedEvent
+         * @description The body of a `kyt.screening.completed` delivery: the definitive result of screening a
+         *     payer's wallet (know your transaction) before it pays a secure payment of a client ID whose
+         *     link screens payers.
+         */
+        KytScreeningCompletedEvent: {
+            /**
+             * @description The event name, always `kyt.screening.completed` for this event.
+             * @constant
+             */
+            event: "kyt.screening.completed";
+            /** @description The token of the secure payment the payer was screened for. */
+            paymentToken: string;
+            /** @description The client ID of that secure payment. */
+            clientId: string;
+            /** @description The orchestrator the client ID is linked to, when it is. */
+            orchestratorId?: string;
+            /** @description The wallet screened. */
+            walletAddress: string;
+            /** @description The wallet's signing account (the wallet itself for a wallet of one key). */
+            eoaAddress: string;
+            /** @description The smart account the payer pays from, when it is one; null otherwise. */
+            smartAccountAddress?: string | null;
+            /**
+             * @description `approved`: the payer may pay. `rejected`: the payer is refused.
+             * @enum {string}
+             */
+            status: "approved" | "rejected";
+            /** @description The screening provider that decided. */
+            provider: string;
+            /** @description The provider's policy applied; null when none was named. */
+            policyId?: string | null;
+            /**
+             * Format: date-time
+             * @description When the result was reached (ISO 8601).
+             */
+            timestamp: string;
+        };
     };
     responses: {
         /**
@@ -9998,6 +10325,31 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /**
+         * @description The link intent was already completed (`code` `LINK_INTENT_USED`) or expired
+         *     (`LINK_INTENT_EXPIRED`); or, to complete one, the session is not a wallet's.
+         */
+        LinkIntentClosed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description No link intent has this token (`code` `LINK_INTENT_NOT_FOUND`). */
+        LinkIntentNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -10230,6 +10582,7 @@ export type Orchestrator = components['schemas']['Orchestrator'];
 export type OrchestratorKey = components['schemas']['OrchestratorKey'];
 export type OrchestratorKeyValue = components['schemas']['OrchestratorKeyValue'];
 export type OrchestratorCreated = components['schemas']['OrchestratorCreated'];
+export type ClientIdLinkKyt = components['schemas']['ClientIdLinkKyt'];
 export type OrchestratorClientIdLink = components['schemas']['OrchestratorClientIdLink'];
 export type OrchestratorClientIdLinkList = components['schemas']['OrchestratorClientIdLinkList'];
 export type LinkOrchestratorClientIdRequest = components['schemas']['LinkOrchestratorClientIdRequest'];
@@ -10418,6 +10771,12 @@ export type PayeeDestinationPayoutTarget = components['schemas']['PayeeDestinati
 export type PayeeDestinationDeactivateV1Request = components['schemas']['PayeeDestinationDeactivateV1Request'];
 export type AuthApiOutcome = components['schemas']['AuthApiOutcome'];
 export type PayeeDestinationWalletChangeCancelRequest = components['schemas']['PayeeDestinationWalletChangeCancelRequest'];
+export type ClientIdLinkIntentCheck = components['schemas']['ClientIdLinkIntentCheck'];
+export type ClientIdLinkKytProvider = components['schemas']['ClientIdLinkKytProvider'];
+export type ClientIdLinkIntentCompleteRequest = components['schemas']['ClientIdLinkIntentCompleteRequest'];
+export type ClientIdLinkIntentCompleted = components['schemas']['ClientIdLinkIntentCompleted'];
+export type ClientIdLinkKytRequest = components['schemas']['ClientIdLinkKytRequest'];
+export type ClientIdLinkKytUpdated = components['schemas']['ClientIdLinkKytUpdated'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -10431,6 +10790,8 @@ export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent
 export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
 export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
 export type SecurePaymentUserEvent = components['schemas']['SecurePaymentUserEvent'];
+export type ClientIdLinkedEvent = components['schemas']['ClientIdLinkedEvent'];
+export type KytScreeningCompletedEvent = components['schemas']['KytScreeningCompletedEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -10450,6 +10811,8 @@ export type ResponseSecurePaymentCompleted = components['responses']['SecurePaym
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
 export type ResponseSessionRequired = components['responses']['SessionRequired'];
 export type ResponseWalletSessionRequired = components['responses']['WalletSessionRequired'];
+export type ResponseLinkIntentClosed = components['responses']['LinkIntentClosed'];
+export type ResponseLinkIntentNotFound = components['responses']['LinkIntentNotFound'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -15827,6 +16190,121 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    checkClientIdLinkIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The intent can be completed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkIntentCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["LinkIntentClosed"];
+            404: components["responses"]["LinkIntentNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeClientIdLinkIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkIntentCompleteRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID is made and linked; the intent is used. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkIntentCompleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["LinkIntentClosed"];
+            404: components["responses"]["LinkIntentNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClientIdLinkKyt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The linked client ID's record id (its `id`, not its public `clientId`).
+                 * @example 01KM9T7F6G8X8R6T3N5B1D0HQG
+                 */
+                clientIdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkKytRequest"];
+            };
+        };
+        responses: {
+            /** @description The link with its new screening. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkKytUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onPaymentConfirmed: {
         parameters: {
             query?: never;
@@ -16402,6 +16880,140 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SecurePaymentUserEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onClientIdLinked: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onKytScreeningCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KytScreeningCompletedEvent"];
             };
         };
         responses: {

@@ -22,6 +22,8 @@ export const authApiPathTemplates = [
   "/v1/payee-destination/payout-lookup",
   "/v1/payee-destination/deactivate",
   "/v1/payee-destination/wallet-change/cancel",
+  "/v1/client-id-links/intents/{token}",
+  "/v1/client-id-links/{clientIdId}/kyt",
 ] as const satisfies readonly (keyof paths)[];
 
 const patterns = authApiPathTemplates.map(

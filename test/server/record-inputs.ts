@@ -89,11 +89,17 @@ const rules: Rule[] = [
   { name: "originalRequestPaymentReference", kind: "paymentReference", pairedWith: "originalRequestId" },
   { name: "txHash", in: "query", kind: "paymentTxHash" },
   { name: "paymentIntentId", kind: "paymentIntent" },
+  ...(["checkClientIdLinkIntent", "completeClientIdLinkIntent"] as const).map((operationId) => ({
+    name: "token",
+    operationId,
+    none: "a link intent's token: the orchestrator hands it to a recipient of another account, and any signed-in caller holding it may check it and complete it once (test/server/domain/orchestrators/client-id-link-intents.test.ts)",
+  })),
   {
     name: "token",
     in: "path",
     kind: (operation) => (operation.key.includes("/multicall-") ? "multicallLink" : "link"),
   },
+  { name: "clientIdId", in: "path", kind: "clientIdRecord" },
   { name: "tokens", kind: "payoutLink" },
   { name: "childTokens", kind: "payoutLink" },
   {

@@ -43,6 +43,8 @@ describe("the Auth API in the one spec", () => {
       "/v1/auth/register",
       "/v1/auth/wallet/challenge",
       "/v1/auth/wallet/verify",
+      "/v1/client-id-links/intents/{token}",
+      "/v1/client-id-links/{clientIdId}/kyt",
       "/v1/client-ids",
       "/v1/client-ids/{id}",
       "/v1/health",

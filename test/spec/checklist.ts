@@ -480,6 +480,9 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "get", path: "/v1/payee-destination/lookup" },
   { method: "get", path: "/v1/payee-destination/payout-lookup" },
   { method: "patch", path: "/v1/payee-destination/wallet-change/cancel" },
+  { method: "get", path: "/v1/client-id-links/intents/{token}" },
+  { method: "post", path: "/v1/client-id-links/intents/{token}" },
+  { method: "put", path: "/v1/client-id-links/{clientIdId}/kyt" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

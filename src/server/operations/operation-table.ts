@@ -41,6 +41,11 @@ import {
   updateOrchestratorBranding,
 } from "../domain/orchestrators/branding.ts";
 import {
+  checkClientIdLinkIntent,
+  completeClientIdLinkIntent,
+  updateClientIdLinkKyt,
+} from "../domain/orchestrators/client-id-link-intents.ts";
+import {
   linkOrchestratorClientId,
   listOrchestratorClientIds,
   unlinkOrchestratorClientId,
@@ -263,6 +268,9 @@ export const operationHandlers: OperationHandlers = {
   updateClientIdV1,
   deleteClientIdV1,
   createOrchestrator,
+  checkClientIdLinkIntent,
+  completeClientIdLinkIntent,
+  updateClientIdLinkKyt,
   linkOrchestratorClientId,
   listOrchestratorClientIds,
   unlinkOrchestratorClientId,

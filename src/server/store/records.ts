@@ -406,6 +406,8 @@ export interface OrchestratorClientIdLinkRecord {
   revokedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** How its payers are screened, for a link made by completing a link intent; absent otherwise. */
+  kyt?: Schemas["ClientIdLinkKyt"];
 }
 
 /**

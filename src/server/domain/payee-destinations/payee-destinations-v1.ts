@@ -8,10 +8,10 @@ import type { OperationInput } from "../shared/operation-types.ts";
 import { findOwnPayeeDestination, loadOwnPayeeDestination } from "../shared/own-records.ts";
 import { canonicalDestinationId } from "../shared/payee-destination-ids.ts";
 import type { Principal } from "../shared/principal.ts";
+import { isWallet, notOwned, sessionWallet } from "../shared/wallet-session.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { activateDestination, type DestinationTarget, toWirePayeeDestination } from "./payee-destinations.ts";
 import { askWalletChange } from "./wallet-change.ts";
-import { isWallet, notOwned, sessionWallet } from "./wallet-session.ts";
 
 // The Auth API's payee-destination operations: the records of /v2/payee-destination, changed by
 // the signed-in wallet (its session is its proof) instead of by a signature per change.

@@ -1,6 +1,6 @@
 import { ProblemError } from "../../problems.ts";
 import type { StoreOperations } from "../../store/store.ts";
-import type { Principal } from "../shared/principal.ts";
+import type { Principal } from "./principal.ts";
 
 const walletSessionRequired =
   "This operation acts for a wallet: sign in with POST /v1/auth/wallet/challenge and POST /v1/auth/wallet/verify.";
