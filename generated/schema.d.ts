@@ -6565,9 +6565,12 @@ export interface components {
          *     - **destination form**, as the service's current contract describes it: `destinationId` and
          *       `amount`, the amount being in the destination's token. The destination must be an active
          *       payee destination of the caller's account (`POST /v2/payee-destination`); an unknown or
-         *       deactivated one answers `400` naming the item's `destinationId`. The real service also
-         *       accepts `amount` alone and takes the destination bound to the calling client ID; the payreq
-         *       reference server binds no destination to client IDs and answers `400` for that form.
+         *       deactivated one answers `400` naming the item's `destinationId`;
+         *     - **bound form**: `amount` alone, with a client ID bound to a payee destination (its
+         *       `payeeDestinationId`, set with `POST` or `PUT /v1/client-ids`): the item pays that
+         *       destination, in its token. A bound client ID's payments go to that destination only: an
+         *       item naming another destination, or a payee, answers `400` naming the member. Without a
+         *       binding, `amount` alone answers `400` naming the item's `destinationId`.
          * @example {
          *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
          *       "amount": "125.00",
@@ -9252,8 +9255,8 @@ export interface components {
             defaultAuthorizationExpiry?: number | null;
             /**
              * @description Binds the client ID to one payee destination of the account (an active one, in either
-             *     spelling of `PayeeDestinationKey`): secure payments created with this client ID may then
-             *     pay that destination only.
+             *     spelling of `PayeeDestinationKey`): secure payments created with this client ID then pay
+             *     that destination only, and their items may leave it out (`amount` alone).
              */
             payeeDestinationId?: components["schemas"]["PayeeDestinationKey"];
         };

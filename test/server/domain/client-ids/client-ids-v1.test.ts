@@ -78,6 +78,39 @@ describe("createClientIdV1 (POST /v1/client-ids)", () => {
     );
   });
 
+  it("binds the secure payments of the client ID to its destination: amount alone pays it, another is refused", async () => {
+    const destination = await registerPayeeDestination(server, privateKeyToAccount(generatePrivateKey()));
+    const other = await registerPayeeDestination(server, privateKeyToAccount(generatePrivateKey()));
+    const created = await createV1({
+      label: "Bound",
+      allowedDomains: [shop],
+      payeeDestinationId: destination.id,
+    });
+    const asBound = { auth: "none" as const, headers: { "x-client-id": created.clientId, origin: shop } };
+    const link = await server.call("POST", "/v2/secure-payments", {
+      ...asBound,
+      body: { requests: [{ amount: "12.5" }] },
+    });
+    expect(link.status, link.text).toBe(201);
+    const [requestId] = link.body.requestIds;
+    const request = await server.call("GET", `/sandbox/requests/${requestId}`);
+    expect(request.body).toMatchObject({ payee: destination.walletAddress, paymentCurrency: "FAU-sepolia" });
+    const refused = await server.call("POST", "/v2/secure-payments", {
+      ...asBound,
+      body: {
+        requests: [
+          { destinationId: other.destinationId, amount: "1" },
+          { amount: "1", payee: other.walletAddress, invoiceCurrency: "USD", paymentCurrency: "USDC-base" },
+        ],
+      },
+    });
+    const rule = `the client ID is bound to the payee destination ${destination.destinationId}, the only one its payments may go to`;
+    expect(problemErrors(refused, "/problems/validation-failed", 400)).toEqual([
+      { path: "/body/requests/0/destinationId", message: `names another destination: ${rule}` },
+      { path: "/body/requests/1/payee", message: `cannot be sent: ${rule}; leave it out` },
+    ]);
+  });
+
   it("refuses a payee destination the account has no active one of, naming it, and stores nothing", async () => {
     const before = (await server.call("GET", "/v1/client-ids", asSandbox)).body.length;
     const unknown = `sepolia:${privateKeyToAccount(generatePrivateKey()).address}:${fauSepolia.tokenAddress}`;
