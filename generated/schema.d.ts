@@ -8922,17 +8922,6 @@ export interface components {
             secret: string;
         };
         /**
-         * SandboxWebhookTest
-         * @description Sandbox only. Which event a test delivery imitates.
-         */
-        SandboxWebhookTest: {
-            /**
-             * @description The event to imitate; `payment.confirmed` when absent.
-             * @default payment.confirmed
-             */
-            event?: components["schemas"]["WebhookEventName"];
-        };
-        /**
          * WebhookTestEventType
          * @description An event a delivery can carry: every event the Auth API can send as a test. The sandbox sends
          *     the events of `WebhookEventName` on its own; the others only as test deliveries.
@@ -8940,6 +8929,18 @@ export interface components {
          * @enum {string}
          */
         WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
+        /**
+         * SandboxWebhookTest
+         * @description Sandbox only. Which event a test delivery imitates.
+         */
+        SandboxWebhookTest: {
+            /**
+             * @description The event to imitate, any of the service's twelve, `secure_payment.access_rejected` (which
+             *     the sandbox never sends otherwise) included; `payment.confirmed` when absent.
+             * @default payment.confirmed
+             */
+            event?: components["schemas"]["WebhookTestEventType"];
+        };
         /**
          * SandboxWebhookDeliveryState
          * @description Where a delivery stands: `pending` while an attempt is waiting or under way, `delivered` once
@@ -10746,8 +10747,8 @@ export type SandboxWebhookEndpoint = components['schemas']['SandboxWebhookEndpoi
 export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEndpointList'];
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
-export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
+export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
