@@ -4,7 +4,6 @@ import { UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import {
-  callSandbox,
   connectToSandbox,
   curlApiKeyHeader,
   defaultServerUrl,

@@ -1,5 +1,4 @@
 import type { TokenRecord } from "../../../chain/index.ts";
-import { isWebhookEventName } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
 import type {
   DeliveryEventName,
