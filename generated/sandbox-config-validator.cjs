@@ -2,7 +2,7 @@
 "use strict";
 module.exports = validate0;
 module.exports.default = validate0;
-const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"faults":{"type":"array","maxItems":100,"items":{"type":"object","title":"SandboxFaultCreate","description":"Sandbox only. A fault for the calls of one operation, or of every operation but the\n`/sandbox/faults` ones, made with a credential of the API key's account. `kind` `status` needs\n`status`; `latency` needs `latencyMs`. It applies to the next `calls` calls, or to a `share` of\nthe calls (never both), or, with neither, to every call until it is deleted.\n","additionalProperties":false,"required":["kind"],"properties":{"operationId":{"type":"string","pattern":"^[a-z][A-Za-z0-9]{0,99}$","description":"The operation whose calls it applies to, by its operationId; every operation when absent."},"kind":{"type":"string","title":"SandboxFaultKind","description":"Sandbox only. What a fault does to a call it applies to: `status` answers the Problem of\n`status` without running the operation; `latency` waits `latencyMs`, then runs the operation\nand answers as usual; `drop` closes the connection without an answer.\n","enum":["status","latency","drop"],"examples":["status"]},"status":{"type":"integer","enum":[429,500,503],"description":"With `kind` `status`, the status to answer."},"retryAfterSeconds":{"type":"integer","minimum":1,"maximum":3600,"description":"With `status` `429` or `503`, the `Retry-After` to answer (1 by default)."},"latencyMs":{"type":"integer","minimum":1,"maximum":60000,"description":"With `kind` `latency`, the milliseconds to wait before running the operation."},"calls":{"type":"integer","minimum":1,"maximum":100000,"description":"Apply to the next this many calls, then end."},"share":{"type":"number","minimum":0,"maximum":1,"description":"Apply to this share of the calls, spread evenly and without chance: call `n` (counting\nfrom 1) is faulted when `floor(n × share)` is greater than `floor((n − 1) × share)`, so\n`0.25` faults calls 4, 8, 12, ...\n"}}}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"rateLimit":{"type":"boolean","default":false},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"required":["accounts"],"properties":{"accounts":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["id","apiKeys","webhookSecret","clientIds"],"properties":{"id":{"type":"string","minLength":1,"maxLength":100},"apiKeys":{"type":"array","minItems":1,"items":{"type":"string","minLength":16,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"}},"webhookSecret":{"type":"string","minLength":16,"maxLength":200},"webhookEndpoints":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["url"],"properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"url":{"type":"string","maxLength":2048,"pattern":"^https?://\\S+$"},"secret":{"type":"string","minLength":16,"maxLength":200},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"enum":["payment.confirmed","payment.partial","payment.failed","payment.processing","payment.refunded","request.recurring","compliance.updated","payment_detail.updated","secure_payment.user_event","client_id.linked","kyt.screening.completed"]}}}}},"orchestrators":{"type":"array","maxItems":20,"items":{"type":"object","additionalProperties":false,"required":["id","name","key"],"properties":{"id":{"type":"string","pattern":"^[0-9A-HJKMNP-TV-Z]{26}$"},"name":{"type":"string","minLength":1,"maxLength":200},"key":{"type":"string","minLength":16,"maxLength":200,"pattern":"^orc_[A-Za-z0-9_]{8,200}$"}}}},"faults":{"type":"array","maxItems":100,"items":{"type":"object","title":"SandboxFaultCreate","description":"Sandbox only. A fault for the calls of one operation, or of every operation but the\n`/sandbox/faults` ones, made with a credential of the API key's account. `kind` `status` needs\n`status`; `latency` needs `latencyMs`. It applies to the next `calls` calls, or to a `share` of\nthe calls (never both), or, with neither, to every call until it is deleted.\n","additionalProperties":false,"required":["kind"],"properties":{"operationId":{"type":"string","pattern":"^[a-z][A-Za-z0-9]{0,99}$","description":"The operation whose calls it applies to, by its operationId; every operation when absent."},"kind":{"type":"string","title":"SandboxFaultKind","description":"Sandbox only. What a fault does to a call it applies to: `status` answers the Problem of\n`status` without running the operation; `latency` waits `latencyMs`, then runs the operation\nand answers as usual; `drop` closes the connection without an answer.\n","enum":["status","latency","drop"],"examples":["status"]},"status":{"type":"integer","enum":[429,500,503],"description":"With `kind` `status`, the status to answer."},"retryAfterSeconds":{"type":"integer","minimum":1,"maximum":3600,"description":"With `status` `429` or `503`, the `Retry-After` to answer (1 by default)."},"latencyMs":{"type":"integer","minimum":1,"maximum":60000,"description":"With `kind` `latency`, the milliseconds to wait before running the operation."},"calls":{"type":"integer","minimum":1,"maximum":100000,"description":"Apply to the next this many calls, then end."},"share":{"type":"number","minimum":0,"maximum":1,"description":"Apply to this share of the calls, spread evenly and without chance: call `n` (counting\nfrom 1) is faulted when `floor(n × share)` is greater than `floor((n − 1) × share)`, so\n`0.25` faults calls 4, 8, 12, ...\n"}}}},"wallets":{"type":"array","maxItems":20,"uniqueItems":true,"items":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$"}},"clientIds":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","clientId","label","allowedDomains"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"clientId":{"type":"string","minLength":8,"maxLength":200,"pattern":"^[\\x21-\\x7e]+$"},"label":{"type":"string"},"allowedDomains":{"type":"array","items":{"type":"string","pattern":"^(self|https?://[^/?#\\s]+)$"}},"feePercentage":{"type":["string","null"],"pattern":"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},"feeAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"operatorWalletAddress":{"type":["string","null"],"pattern":"^0x[0-9a-fA-F]{40}$"},"defaultPreApprovalExpiry":{"type":["number","null"],"minimum":0},"defaultAuthorizationExpiry":{"type":["number","null"],"minimum":0},"status":{"enum":["active","inactive","revoked"]}}}}}}},"publicBaseUrl":{"type":"string","pattern":"^https?://[^/?#\\s]+$"},"securePaymentPageUrl":{"type":"string","pattern":"^https?://[^\\s#]+$"},"securePaymentLifetimeSeconds":{"type":"integer","minimum":1,"maximum":315360000,"default":604800},"sessionLifetimeSeconds":{"type":"integer","minimum":1,"maximum":31536000,"default":86400},"walletChallengeLifetimeSeconds":{"type":"integer","minimum":1,"maximum":86400,"default":300},"clientIdRateLimitPerMinute":{"type":"integer","minimum":1,"default":300},"rateLimit":{"type":"boolean","default":false},"requestTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":30000},"webhookRetryDelaysMs":{"type":"array","maxItems":3,"items":{"type":"integer","minimum":0,"maximum":3600000},"default":[1000,5000,15000]},"webhookTimeoutMs":{"type":"integer","minimum":1,"maximum":60000,"default":5000},"maxConcurrentWebhookAttempts":{"type":"integer","minimum":1,"maximum":1000,"default":32},"maxConcurrentWebhookAttemptsPerEndpoint":{"type":"integer","minimum":1,"maximum":1000,"default":8},"allowWebhookTargets":{"type":"array","maxItems":100,"items":{"type":"string","minLength":1,"maxLength":300},"default":[]},"maxWebhookEndpointsPerAccount":{"type":"integer","minimum":1,"maximum":1000,"default":20},"blockPrivateWebhookTargets":{"type":"boolean"},"webhookPollIntervalMs":{"type":"integer","minimum":10,"maximum":60000,"default":1000},"eventLogRetention":{"type":"integer","minimum":1,"default":10000},"webhookDeliveryRetention":{"type":"integer","minimum":1,"default":10000},"strictBodies":{"type":"boolean","default":false},"databaseConnectTimeoutMs":{"type":"integer","minimum":100,"maximum":60000,"default":5000},"databaseStatementTimeoutMs":{"type":"integer","minimum":100,"maximum":600000,"default":5000},"databaseLockTimeoutMs":{"type":"integer","minimum":10,"maximum":60000,"default":2000}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const func10 = require("ajv/dist/runtime/equal").default;
@@ -12,11 +12,11 @@ const pattern2 = new RegExp("^https?://\\S+$", "u");
 const pattern3 = new RegExp("^[0-9A-HJKMNP-TV-Z]{26}$", "u");
 const pattern4 = new RegExp("^orc_[A-Za-z0-9_]{8,200}$", "u");
 const pattern5 = new RegExp("^[a-z][A-Za-z0-9]{0,99}$", "u");
-const pattern7 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
-const pattern8 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
-const pattern9 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
-const pattern11 = new RegExp("^https?://[^/?#\\s]+$", "u");
-const pattern12 = new RegExp("^https?://[^\\s#]+$", "u");
+const pattern6 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern8 = new RegExp("^(self|https?://[^/?#\\s]+)$", "u");
+const pattern9 = new RegExp("^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$", "u");
+const pattern12 = new RegExp("^https?://[^/?#\\s]+$", "u");
+const pattern13 = new RegExp("^https?://[^\\s#]+$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -166,7 +166,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key1 in data1){
-if(!(((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "faults")) || (key1 === "clientIds"))){
+if(!((((((((key1 === "id") || (key1 === "apiKeys")) || (key1 === "webhookSecret")) || (key1 === "webhookEndpoints")) || (key1 === "orchestrators")) || (key1 === "faults")) || (key1 === "wallets")) || (key1 === "clientIds"))){
 const err7 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -468,7 +468,7 @@ errors++;
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
-if(!(((((((((data12 === "payment.confirmed") || (data12 === "payment.partial")) || (data12 === "payment.failed")) || (data12 === "payment.processing")) || (data12 === "payment.refunded")) || (data12 === "request.recurring")) || (data12 === "compliance.updated")) || (data12 === "payment_detail.updated")) || (data12 === "secure_payment.user_event"))){
+if(!(((((((((((data12 === "payment.confirmed") || (data12 === "payment.partial")) || (data12 === "payment.failed")) || (data12 === "payment.processing")) || (data12 === "payment.refunded")) || (data12 === "request.recurring")) || (data12 === "compliance.updated")) || (data12 === "payment_detail.updated")) || (data12 === "secure_payment.user_event")) || (data12 === "client_id.linked")) || (data12 === "kyt.screening.completed"))){
 const err32 = {instancePath:instancePath+"/accounts/" + i0+"/webhookEndpoints/" + i2+"/events/" + i3,schemaPath:"#/properties/accounts/items/properties/webhookEndpoints/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.webhookEndpoints.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
@@ -997,15 +997,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data1.clientIds !== undefined){
-let data27 = data1.clientIds;
+if(data1.wallets !== undefined){
+let data27 = data1.wallets;
 if(Array.isArray(data27)){
-const len6 = data27.length;
-for(let i7=0; i7<len6; i7++){
-let data28 = data27[i7];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.id === undefined){
-const err76 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data27.length > 20){
+const err76 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1014,8 +1010,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data28.clientId === undefined){
-const err77 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+const len6 = data27.length;
+for(let i7=0; i7<len6; i7++){
+let data28 = data27[i7];
+if(typeof data28 === "string"){
+if(!pattern6.test(data28)){
+const err77 = {instancePath:instancePath+"/accounts/" + i0+"/wallets/" + i7,schemaPath:"#/properties/accounts/items/properties/wallets/items/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1024,8 +1024,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data28.label === undefined){
-const err78 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+}
+else {
+const err78 = {instancePath:instancePath+"/accounts/" + i0+"/wallets/" + i7,schemaPath:"#/properties/accounts/items/properties/wallets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1034,8 +1035,19 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data28.allowedDomains === undefined){
-const err79 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
+}
+let i8 = data27.length;
+let j1;
+if(i8 > 1){
+const indices0 = {};
+for(;i8--;){
+let item0 = data27[i8];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err79 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i8+" are identical)"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1043,10 +1055,14 @@ else {
 vErrors.push(err79);
 }
 errors++;
+break;
 }
-for(const key5 in data28){
-if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key5))){
-const err80 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+indices0[item0] = i8;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/accounts/" + i0+"/wallets",schemaPath:"#/properties/accounts/items/properties/wallets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1056,11 +1072,15 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data28.id !== undefined){
-let data29 = data28.id;
-if(typeof data29 === "string"){
-if(func1(data29) > 200){
-const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data1.clientIds !== undefined){
+let data29 = data1.clientIds;
+if(Array.isArray(data29)){
+const len7 = data29.length;
+for(let i9=0; i9<len7; i9++){
+let data30 = data29[i9];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.id === undefined){
+const err81 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1069,8 +1089,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(func1(data29) < 1){
-const err82 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data30.clientId === undefined){
+const err82 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1079,9 +1099,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.label === undefined){
+const err83 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1090,12 +1109,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data28.clientId !== undefined){
-let data30 = data28.clientId;
-if(typeof data30 === "string"){
-if(func1(data30) > 200){
-const err84 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data30.allowedDomains === undefined){
+const err84 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/required",keyword:"required",params:{missingProperty: "allowedDomains"},message:"must have required property '"+"allowedDomains"+"'"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1104,8 +1119,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(func1(data30) < 8){
-const err85 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+for(const key5 in data30){
+if(!(func0.call(schema0.properties.accounts.items.properties.clientIds.items.properties, key5))){
+const err85 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1114,8 +1130,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(!pattern0.test(data30)){
-const err86 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
+}
+if(data30.id !== undefined){
+let data31 = data30.id;
+if(typeof data31 === "string"){
+if(func1(data31) > 200){
+const err86 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1124,9 +1144,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data31) < 1){
+const err87 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1136,9 +1155,8 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data28.label !== undefined){
-if(typeof data28.label !== "string"){
-const err88 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err88 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/id",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1148,15 +1166,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data28.allowedDomains !== undefined){
-let data32 = data28.allowedDomains;
-if(Array.isArray(data32)){
-const len7 = data32.length;
-for(let i8=0; i8<len7; i8++){
-let data33 = data32[i8];
-if(typeof data33 === "string"){
-if(!pattern7.test(data33)){
-const err89 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
+if(data30.clientId !== undefined){
+let data32 = data30.clientId;
+if(typeof data32 === "string"){
+if(func1(data32) > 200){
+const err89 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1165,9 +1179,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains/" + i8,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data32) < 8){
+const err90 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1176,10 +1189,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!pattern0.test(data32)){
+const err91 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]+$"},message:"must match pattern \""+"^[\\x21-\\x7e]+$"+"\""};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1189,10 +1200,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data28.feePercentage !== undefined){
-let data34 = data28.feePercentage;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err92 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
+else {
+const err92 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/clientId",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1201,9 +1210,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(!pattern8.test(data34)){
-const err93 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
+}
+if(data30.label !== undefined){
+if(typeof data30.label !== "string"){
+const err93 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/label",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1213,11 +1223,15 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-if(data28.feeAddress !== undefined){
-let data35 = data28.feeAddress;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err94 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
+if(data30.allowedDomains !== undefined){
+let data34 = data30.allowedDomains;
+if(Array.isArray(data34)){
+const len8 = data34.length;
+for(let i10=0; i10<len8; i10++){
+let data35 = data34[i10];
+if(typeof data35 === "string"){
+if(!pattern8.test(data35)){
+const err94 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/allowedDomains/" + i10,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/pattern",keyword:"pattern",params:{pattern: "^(self|https?://[^/?#\\s]+)$"},message:"must match pattern \""+"^(self|https?://[^/?#\\s]+)$"+"\""};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1226,9 +1240,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(!pattern9.test(data35)){
-const err95 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+else {
+const err95 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/allowedDomains/" + i10,schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1239,10 +1253,8 @@ errors++;
 }
 }
 }
-if(data28.operatorWalletAddress !== undefined){
-let data36 = data28.operatorWalletAddress;
-if((typeof data36 !== "string") && (data36 !== null)){
-const err96 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
+else {
+const err96 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/allowedDomains",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/allowedDomains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1251,9 +1263,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(typeof data36 === "string"){
-if(!pattern9.test(data36)){
-const err97 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+}
+if(data30.feePercentage !== undefined){
+let data36 = data30.feePercentage;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err97 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feePercentage.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1262,12 +1276,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-if(data28.defaultPreApprovalExpiry !== undefined){
-let data37 = data28.defaultPreApprovalExpiry;
-if((!((typeof data37 == "number") && (isFinite(data37)))) && (data37 !== null)){
-const err98 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
+if(typeof data36 === "string"){
+if(!pattern9.test(data36)){
+const err98 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/feePercentage",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feePercentage/pattern",keyword:"pattern",params:{pattern: "^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"},message:"must match pattern \""+"^(100(\\.0+)?|\\d{1,2}(\\.\\d+)?)$"+"\""};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1276,9 +1287,12 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err99 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data30.feeAddress !== undefined){
+let data37 = data30.feeAddress;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err99 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.feeAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1287,12 +1301,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-if(data28.defaultAuthorizationExpiry !== undefined){
-let data38 = data28.defaultAuthorizationExpiry;
-if((!((typeof data38 == "number") && (isFinite(data38)))) && (data38 !== null)){
-const err100 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
+if(typeof data37 === "string"){
+if(!pattern6.test(data37)){
+const err100 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/feeAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/feeAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1301,9 +1312,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err101 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data30.operatorWalletAddress !== undefined){
+let data38 = data30.operatorWalletAddress;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err101 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.operatorWalletAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1312,12 +1326,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-if(data28.status !== undefined){
-let data39 = data28.status;
-if(!(((data39 === "active") || (data39 === "inactive")) || (data39 === "revoked"))){
-const err102 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(typeof data38 === "string"){
+if(!pattern6.test(data38)){
+const err102 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/operatorWalletAddress",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/operatorWalletAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1328,8 +1339,10 @@ errors++;
 }
 }
 }
-else {
-const err103 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i7,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.defaultPreApprovalExpiry !== undefined){
+let data39 = data30.defaultPreApprovalExpiry;
+if((!((typeof data39 == "number") && (isFinite(data39)))) && (data39 !== null)){
+const err103 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultPreApprovalExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1338,10 +1351,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err104 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/defaultPreApprovalExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultPreApprovalExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1352,8 +1364,10 @@ errors++;
 }
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.defaultAuthorizationExpiry !== undefined){
+let data40 = data30.defaultAuthorizationExpiry;
+if((!((typeof data40 == "number") && (isFinite(data40)))) && (data40 !== null)){
+const err105 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/type",keyword:"type",params:{type: schema0.properties.accounts.items.properties.clientIds.items.properties.defaultAuthorizationExpiry.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1362,10 +1376,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err106 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/defaultAuthorizationExpiry",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/defaultAuthorizationExpiry/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1375,11 +1388,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.publicBaseUrl !== undefined){
-let data40 = data.publicBaseUrl;
-if(typeof data40 === "string"){
-if(!pattern11.test(data40)){
-const err107 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
+}
+if(data30.status !== undefined){
+let data41 = data30.status;
+if(!(((data41 === "active") || (data41 === "inactive")) || (data41 === "revoked"))){
+const err107 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9+"/status",schemaPath:"#/properties/accounts/items/properties/clientIds/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema0.properties.accounts.items.properties.clientIds.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1389,8 +1402,9 @@ vErrors.push(err107);
 errors++;
 }
 }
+}
 else {
-const err108 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err108 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds/" + i9,schemaPath:"#/properties/accounts/items/properties/clientIds/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1400,11 +1414,9 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data.securePaymentPageUrl !== undefined){
-let data41 = data.securePaymentPageUrl;
-if(typeof data41 === "string"){
-if(!pattern12.test(data41)){
-const err109 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
+}
+else {
+const err109 = {instancePath:instancePath+"/accounts/" + i0+"/clientIds",schemaPath:"#/properties/accounts/items/properties/clientIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1414,8 +1426,9 @@ vErrors.push(err109);
 errors++;
 }
 }
+}
 else {
-const err110 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err110 = {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1425,9 +1438,9 @@ vErrors.push(err110);
 errors++;
 }
 }
-let data42 = data.securePaymentLifetimeSeconds;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err111 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err111 = {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1436,9 +1449,12 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 315360000 || isNaN(data42)){
-const err112 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
+}
+if(data.publicBaseUrl !== undefined){
+let data42 = data.publicBaseUrl;
+if(typeof data42 === "string"){
+if(!pattern12.test(data42)){
+const err112 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1447,8 +1463,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data42 < 1 || isNaN(data42)){
-const err113 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err113 = {instancePath:instancePath+"/publicBaseUrl",schemaPath:"#/properties/publicBaseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1458,9 +1475,11 @@ vErrors.push(err113);
 errors++;
 }
 }
-let data43 = data.sessionLifetimeSeconds;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err114 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.securePaymentPageUrl !== undefined){
+let data43 = data.securePaymentPageUrl;
+if(typeof data43 === "string"){
+if(!pattern13.test(data43)){
+const err114 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s#]+$"},message:"must match pattern \""+"^https?://[^\\s#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1469,9 +1488,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 31536000 || isNaN(data43)){
-const err115 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
+}
+else {
+const err115 = {instancePath:instancePath+"/securePaymentPageUrl",schemaPath:"#/properties/securePaymentPageUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1480,8 +1499,10 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data43 < 1 || isNaN(data43)){
-const err116 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data44 = data.securePaymentLifetimeSeconds;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err116 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1490,10 +1511,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-let data44 = data.walletChallengeLifetimeSeconds;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err117 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 315360000 || isNaN(data44)){
+const err117 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 315360000},message:"must be <= 315360000"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1502,9 +1522,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 86400 || isNaN(data44)){
-const err118 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
+if(data44 < 1 || isNaN(data44)){
+const err118 = {instancePath:instancePath+"/securePaymentLifetimeSeconds",schemaPath:"#/properties/securePaymentLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1513,8 +1532,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data44 < 1 || isNaN(data44)){
-const err119 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data45 = data.sessionLifetimeSeconds;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err119 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1523,10 +1544,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-let data45 = data.clientIdRateLimitPerMinute;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err120 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 31536000 || isNaN(data45)){
+const err120 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31536000},message:"must be <= 31536000"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1535,9 +1555,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
 if(data45 < 1 || isNaN(data45)){
-const err121 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err121 = {instancePath:instancePath+"/sessionLifetimeSeconds",schemaPath:"#/properties/sessionLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1547,8 +1566,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(typeof data.rateLimit !== "boolean"){
-const err122 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data46 = data.walletChallengeLifetimeSeconds;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err122 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1557,9 +1577,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-let data47 = data.requestTimeoutMs;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err123 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 86400 || isNaN(data46)){
+const err123 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1568,9 +1588,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 600000 || isNaN(data47)){
-const err124 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(data46 < 1 || isNaN(data46)){
+const err124 = {instancePath:instancePath+"/walletChallengeLifetimeSeconds",schemaPath:"#/properties/walletChallengeLifetimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1579,8 +1598,10 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(data47 < 100 || isNaN(data47)){
-const err125 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+let data47 = data.clientIdRateLimitPerMinute;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err125 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1589,11 +1610,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-let data48 = data.webhookRetryDelaysMs;
-if(Array.isArray(data48)){
-if(data48.length > 3){
-const err126 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err126 = {instancePath:instancePath+"/clientIdRateLimitPerMinute",schemaPath:"#/properties/clientIdRateLimitPerMinute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1602,11 +1621,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-const len8 = data48.length;
-for(let i9=0; i9<len8; i9++){
-let data49 = data48[i9];
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err127 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(typeof data.rateLimit !== "boolean"){
+const err127 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1615,9 +1632,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 3600000 || isNaN(data49)){
-const err128 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+let data49 = data.requestTimeoutMs;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err128 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1626,8 +1643,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data49 < 0 || isNaN(data49)){
-const err129 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i9,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 600000 || isNaN(data49)){
+const err129 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1636,11 +1654,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data49 < 100 || isNaN(data49)){
+const err130 = {instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1649,9 +1664,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-let data50 = data.webhookTimeoutMs;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err131 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data50 = data.webhookRetryDelaysMs;
+if(Array.isArray(data50)){
+if(data50.length > 3){
+const err131 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1660,9 +1677,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 > 60000 || isNaN(data50)){
-const err132 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+const len9 = data50.length;
+for(let i11=0; i11<len9; i11++){
+let data51 = data50[i11];
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err132 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i11,schemaPath:"#/properties/webhookRetryDelaysMs/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1671,8 +1690,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(data50 < 1 || isNaN(data50)){
-const err133 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 3600000 || isNaN(data51)){
+const err133 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i11,schemaPath:"#/properties/webhookRetryDelaysMs/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1681,10 +1701,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-let data51 = data.maxConcurrentWebhookAttempts;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err134 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51 < 0 || isNaN(data51)){
+const err134 = {instancePath:instancePath+"/webhookRetryDelaysMs/" + i11,schemaPath:"#/properties/webhookRetryDelaysMs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1693,9 +1711,11 @@ vErrors.push(err134);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 1000 || isNaN(data51)){
-const err135 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/webhookRetryDelaysMs",schemaPath:"#/properties/webhookRetryDelaysMs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1704,8 +1724,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data51 < 1 || isNaN(data51)){
-const err136 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data52 = data.webhookTimeoutMs;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err136 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1714,10 +1735,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-let data52 = data.maxConcurrentWebhookAttemptsPerEndpoint;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err137 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 > 60000 || isNaN(data52)){
+const err137 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1726,9 +1746,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 1000 || isNaN(data52)){
-const err138 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(data52 < 1 || isNaN(data52)){
+const err138 = {instancePath:instancePath+"/webhookTimeoutMs",schemaPath:"#/properties/webhookTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1737,8 +1756,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data52 < 1 || isNaN(data52)){
-const err139 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data53 = data.maxConcurrentWebhookAttempts;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err139 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1747,11 +1768,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-let data53 = data.allowWebhookTargets;
-if(Array.isArray(data53)){
-if(data53.length > 100){
-const err140 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 > 1000 || isNaN(data53)){
+const err140 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1760,12 +1779,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-const len9 = data53.length;
-for(let i10=0; i10<len9; i10++){
-let data54 = data53[i10];
-if(typeof data54 === "string"){
-if(func1(data54) > 300){
-const err141 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data53 < 1 || isNaN(data53)){
+const err141 = {instancePath:instancePath+"/maxConcurrentWebhookAttempts",schemaPath:"#/properties/maxConcurrentWebhookAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1774,8 +1789,10 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(func1(data54) < 1){
-const err142 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+let data54 = data.maxConcurrentWebhookAttemptsPerEndpoint;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err142 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1784,9 +1801,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/allowWebhookTargets/" + i10,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 1000 || isNaN(data54)){
+const err143 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1795,10 +1812,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-}
-else {
-const err144 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data54 < 1 || isNaN(data54)){
+const err144 = {instancePath:instancePath+"/maxConcurrentWebhookAttemptsPerEndpoint",schemaPath:"#/properties/maxConcurrentWebhookAttemptsPerEndpoint/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1807,9 +1822,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-let data55 = data.maxWebhookEndpointsPerAccount;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
-const err145 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data55 = data.allowWebhookTargets;
+if(Array.isArray(data55)){
+if(data55.length > 100){
+const err145 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1818,9 +1835,12 @@ vErrors.push(err145);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 1000 || isNaN(data55)){
-const err146 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+const len10 = data55.length;
+for(let i12=0; i12<len10; i12++){
+let data56 = data55[i12];
+if(typeof data56 === "string"){
+if(func1(data56) > 300){
+const err146 = {instancePath:instancePath+"/allowWebhookTargets/" + i12,schemaPath:"#/properties/allowWebhookTargets/items/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1829,8 +1849,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data55 < 1 || isNaN(data55)){
-const err147 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(func1(data56) < 1){
+const err147 = {instancePath:instancePath+"/allowWebhookTargets/" + i12,schemaPath:"#/properties/allowWebhookTargets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1840,9 +1860,8 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data.blockPrivateWebhookTargets !== undefined){
-if(typeof data.blockPrivateWebhookTargets !== "boolean"){
-const err148 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err148 = {instancePath:instancePath+"/allowWebhookTargets/" + i12,schemaPath:"#/properties/allowWebhookTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1852,9 +1871,9 @@ vErrors.push(err148);
 errors++;
 }
 }
-let data57 = data.webhookPollIntervalMs;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err149 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err149 = {instancePath:instancePath+"/allowWebhookTargets",schemaPath:"#/properties/allowWebhookTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1863,9 +1882,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 60000 || isNaN(data57)){
-const err150 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+let data57 = data.maxWebhookEndpointsPerAccount;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+const err150 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1874,8 +1893,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data57 < 10 || isNaN(data57)){
-const err151 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 1000 || isNaN(data57)){
+const err151 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1884,10 +1904,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-let data58 = data.eventLogRetention;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err152 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data57 < 1 || isNaN(data57)){
+const err152 = {instancePath:instancePath+"/maxWebhookEndpointsPerAccount",schemaPath:"#/properties/maxWebhookEndpointsPerAccount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1896,9 +1914,10 @@ vErrors.push(err152);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 1 || isNaN(data58)){
-const err153 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.blockPrivateWebhookTargets !== undefined){
+if(typeof data.blockPrivateWebhookTargets !== "boolean"){
+const err153 = {instancePath:instancePath+"/blockPrivateWebhookTargets",schemaPath:"#/properties/blockPrivateWebhookTargets/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1908,9 +1927,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-let data59 = data.webhookDeliveryRetention;
+let data59 = data.webhookPollIntervalMs;
 if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
-const err154 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err154 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1920,8 +1939,8 @@ vErrors.push(err154);
 errors++;
 }
 if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 1 || isNaN(data59)){
-const err155 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data59 > 60000 || isNaN(data59)){
+const err155 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1930,9 +1949,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(typeof data.strictBodies !== "boolean"){
-const err156 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data59 < 10 || isNaN(data59)){
+const err156 = {instancePath:instancePath+"/webhookPollIntervalMs",schemaPath:"#/properties/webhookPollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1941,9 +1959,10 @@ vErrors.push(err156);
 }
 errors++;
 }
-let data61 = data.databaseConnectTimeoutMs;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err157 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data60 = data.eventLogRetention;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err157 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1952,9 +1971,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 > 60000 || isNaN(data61)){
-const err158 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 1 || isNaN(data60)){
+const err158 = {instancePath:instancePath+"/eventLogRetention",schemaPath:"#/properties/eventLogRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1963,8 +1982,10 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(data61 < 100 || isNaN(data61)){
-const err159 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+let data61 = data.webhookDeliveryRetention;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err159 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1973,10 +1994,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-let data62 = data.databaseStatementTimeoutMs;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-const err160 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err160 = {instancePath:instancePath+"/webhookDeliveryRetention",schemaPath:"#/properties/webhookDeliveryRetention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1985,9 +2005,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 > 600000 || isNaN(data62)){
-const err161 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(typeof data.strictBodies !== "boolean"){
+const err161 = {instancePath:instancePath+"/strictBodies",schemaPath:"#/properties/strictBodies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1996,8 +2016,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data62 < 100 || isNaN(data62)){
-const err162 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+let data63 = data.databaseConnectTimeoutMs;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+const err162 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2006,10 +2027,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-let data63 = data.databaseLockTimeoutMs;
-if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
-const err163 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 > 60000 || isNaN(data63)){
+const err163 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2018,9 +2038,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-if((typeof data63 == "number") && (isFinite(data63))){
-if(data63 > 60000 || isNaN(data63)){
-const err164 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(data63 < 100 || isNaN(data63)){
+const err164 = {instancePath:instancePath+"/databaseConnectTimeoutMs",schemaPath:"#/properties/databaseConnectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2029,8 +2048,10 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(data63 < 10 || isNaN(data63)){
-const err165 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+}
+let data64 = data.databaseStatementTimeoutMs;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+const err165 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2039,15 +2060,69 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-else {
-const err166 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 > 600000 || isNaN(data64)){
+const err166 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err166];
 }
 else {
 vErrors.push(err166);
+}
+errors++;
+}
+if(data64 < 100 || isNaN(data64)){
+const err167 = {instancePath:instancePath+"/databaseStatementTimeoutMs",schemaPath:"#/properties/databaseStatementTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+let data65 = data.databaseLockTimeoutMs;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err168 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 60000 || isNaN(data65)){
+const err169 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+if(data65 < 10 || isNaN(data65)){
+const err170 = {instancePath:instancePath+"/databaseLockTimeoutMs",schemaPath:"#/properties/databaseLockTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+}
+else {
+const err171 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
 }
 errors++;
 }

@@ -2840,6 +2840,331 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/client-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your client IDs (Auth API)
+         * @description Lists every client ID of the session's account, oldest first, whatever its status (revoked
+         *     ones included): the same records, in the same shape, as `GET /v2/client-ids` answers with
+         *     the account's API key. Requires the `session_token` cookie.
+         */
+        get: operations["listClientIdsV1"];
+        put?: never;
+        /**
+         * Create a client ID (Auth API)
+         * @description The Auth API's way to create a client ID, signed in with the `session_token` cookie (from
+         *     `POST /v1/auth/login` or `POST /v1/auth/wallet/verify`) rather than with the API key. It
+         *     creates the same record as `POST /v2/client-ids`, in the session's account: a client ID
+         *     created here is listed, read, changed and revoked through `/v2/client-ids` with the
+         *     account's API key, and the reverse.
+         *
+         *     Besides the members `POST /v2/client-ids` takes, `payeeDestinationId` binds the client ID to
+         *     one active payee destination of the account (`400` naming it when the account has no such
+         *     active destination). The answer is the client-ID record, `active` at once.
+         */
+        post: operations["createClientIdV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-ids/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a client ID (Auth API)
+         * @description Returns one client-ID record of the session's account by its internal identifier, as
+         *     `GET /v2/client-ids/{id}` does with the API key. Another account's client ID answers `404`,
+         *     like one that does not exist. Requires the `session_token` cookie.
+         */
+        get: operations["getClientIdV1"];
+        /**
+         * Change a client ID (Auth API)
+         * @description Changes the members of a client ID of the session's account that the body names, with the
+         *     rules of `PUT /v2/client-ids/{id}`: `null` removes an optional setting, the fee ends up
+         *     complete or absent, `inactive` can become `active` again and `revoked` is final (`400`,
+         *     `/problems/invalid-state`). `payeeDestinationId` binds the client ID to an active payee
+         *     destination of the account, or `null` unbinds it.
+         *
+         *     The change is the record's, whichever API reads it next. Another account's client ID answers
+         *     `404`. Requires the `session_token` cookie.
+         */
+        put: operations["updateClientIdV1"];
+        post?: never;
+        /**
+         * Revoke a client ID (Auth API)
+         * @description Revokes a client ID of the session's account for good, as `DELETE /v2/client-ids/{id}` does:
+         *     its status becomes `revoked`, the next call that presents it is refused (`401`), and it can
+         *     never be made active again. Revoking it again answers `200` and changes nothing. The answer
+         *     has no body. Another account's client ID answers `404`. Requires the `session_token` cookie.
+         */
+        delete: operations["deleteClientIdV1"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in wallet's active payee destination
+         * @description Answers the active payee destination of the signed-in wallet in its account, or `null` when it
+         *     has none (never registered, or deactivated). It is the record `GET /v2/payee-destination`
+         *     answers for that wallet, with the Auth API's members (`walletType`, `claimed`,
+         *     `accessPolicy`, `pendingWalletChange`).
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["getActivePayeeDestinationV1"];
+        /**
+         * Change the signed-in wallet's active payee destination
+         * @description Changes the active destination of the signed-in wallet (`404` when it has none):
+         *
+         *     - the same chain and token (and wallet): the destination keeps its `destinationId`, and its
+         *       `accessPolicy` becomes the one sent (unchanged when none is sent);
+         *     - another chain or token: the wallet is paid there from now on. As a destination id names its
+         *       chain and token, the destination of the new chain and token is registered (or made active
+         *       again) and the former one deactivated in the same change; the answer is the new one;
+         *     - another `walletAddress`: the change needs the signatures of the wallet's co-signers, so it
+         *       is not applied: it is kept as the destination's `pendingWalletChange` (`pending_signatures`),
+         *       with the message they sign and its hash, until it is cancelled with
+         *       `PATCH /v1/payee-destination/wallet-change/cancel`. The access policy sent applies at once.
+         *       A destination already waiting for a wallet change answers `400` (`/problems/invalid-state`).
+         *
+         *     The chain and token rules are those of `POST /v1/payee-destination`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        put: operations["updatePayeeDestinationV1"];
+        /**
+         * Register a payee destination of the signed-in wallet
+         * @description Registers, or makes active again, the destination of the signed-in wallet on a chain in a
+         *     token, and makes it the wallet's active one: the wallet's other active destination, if any, is
+         *     deactivated in the same change. The wallet proved itself by signing in, so no signature is
+         *     sent. The record is the one `/v2/payee-destination` reads and deactivates, and its
+         *     `destinationId` is what `POST /v2/secure-payments` takes.
+         *
+         *     `walletAddress`, when sent, must be the signed-in wallet (`400` naming it otherwise: payreq
+         *     registers no other wallet, Safes included). `chainId` must be a network the service supports
+         *     and `tokenAddress` a token it knows there (`400` naming the member). `accessPolicy` sets who
+         *     may pay the destination.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        post: operations["createPayeeDestinationV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payee destination of the signed-in wallet
+         * @description Answers a destination of the signed-in wallet, active or not, named by the `destinationId`
+         *     query parameter. One of another wallet of the account answers `403`; one the account does not
+         *     have (another account's included) answers `404`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["getPayeeDestinationV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/payout-lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find where a payout recipient wants to be paid
+         * @description Answers the routing members of the active destination of a payout recipient's wallet (its
+         *     destination id, wallet, token and chain), to fill in a payout to it; `null` when the wallet has
+         *     no active destination. payreq looks among the destinations of the session's account only: a
+         *     wallet registered in another account answers `null`, like one never registered. The service's
+         *     contract declares no parameter for this operation; payreq takes the wallet as `walletAddress`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        get: operations["lookupPayoutDestination"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payee-destination/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Deactivate a payee destination of the signed-in wallet
+         * @description Deactivates a destination of the signed-in wallet, as `DELETE /v2/payee-destination/{destinationId}`
+         *     does with a signature: the record stays, with `active` false, secure payments can no longer be
+         *     created to it, and registering it again makes it active again.
+         *
+         *     A destination of another wallet of the account answers `403`; one the account does not have
+         *     (another account's included) answers `400` naming `/body/destinationId`; one already inactive
+         *     answers `400` (`/problems/invalid-state`).
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        patch: operations["deactivatePayeeDestinationV1"];
+        trace?: never;
+    };
+    "/v1/payee-destination/wallet-change/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a pending wallet change
+         * @description Cancels the wallet change waiting for signatures on the signed-in wallet's active destination
+         *     (its `pendingWalletChange`, which `PUT /v1/payee-destination` with another `walletAddress`
+         *     records). No co-signer needs to agree to a cancellation. The destination stays as it is, with
+         *     `pendingWalletChange` null. A `changeRequestId` that is not the pending change of the signed-in
+         *     wallet's active destination answers `404`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`POST /v1/auth/wallet/challenge`,
+         *     then `POST /v1/auth/wallet/verify`): a session opened with an email address answers `403`.
+         */
+        patch: operations["cancelPayeeDestinationWalletChange"];
+        trace?: never;
+    };
+    "/v1/client-id-links/intents/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Check a client ID link intent
+         * @description Tells the onboarding page whether a link intent can still be completed: `200` with the name
+         *     the new client ID will take and, when the inviting orchestrator has one, its branding. An
+         *     unknown token answers `404` (`code` `LINK_INTENT_NOT_FOUND`); a completed intent `403`
+         *     (`LINK_INTENT_USED`), an expired one `403` (`LINK_INTENT_EXPIRED`).
+         *
+         *     The token is the invitation: any signed-in user may check it, whatever the account.
+         *     Requires the `session_token` cookie.
+         */
+        get: operations["checkClientIdLinkIntent"];
+        put?: never;
+        /**
+         * Complete a client ID link intent
+         * @description Accepts an orchestrator's invitation with the signed-in wallet: in one change, a new client
+         *     ID is made in the wallet's account (labelled with the intent's `clientIdName`, allowed on
+         *     its domains, bound to the wallet's active payee destination), linked to the intent's
+         *     orchestrator, and the intent is marked used. The orchestrator's webhooks then get
+         *     `client_id.linked`, naming the intent's `externalId` and the destination.
+         *
+         *     The link's screening of payers is the orchestrator's plan when the intent has one
+         *     (`control` `orchestrator`); otherwise the body must choose it: `kyt.provider` `hypernative`,
+         *     `merklescience`, or `null` for none (`control` `recipient`, changeable later with
+         *     `PUT /v1/client-id-links/{clientIdId}/kyt`); without it the answer is `400` naming
+         *     `/body/kyt`.
+         *
+         *     Requires the `session_token` cookie of a wallet sign-in (`403` for an email address's
+         *     session) whose wallet has an active payee destination (`400`, `/problems/invalid-state`,
+         *     otherwise: register one with `POST /v1/payee-destination`). An unknown token answers `404`,
+         *     a completed or expired intent `403`, each with its `code`.
+         */
+        post: operations["completeClientIdLinkIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-id-links/{clientIdId}/kyt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the screening of a linked client ID
+         * @description Changes how payers of a linked client ID's payments are screened, where the recipient chose
+         *     it on completing the link intent (`kyt.control` `recipient`): `hypernative`,
+         *     `merklescience`, or `null` for no screening. The answer is the link, as its orchestrator
+         *     reads it. The service's contract declares no body for this operation; payreq takes the
+         *     choice as `provider`, as completing an intent takes `kyt.provider`.
+         *
+         *     A link whose screening is the orchestrator's plan, or one the orchestrator made itself
+         *     (without an intent), cannot be changed here: `400` (`/problems/invalid-state`). A client ID
+         *     of the session's account that is not linked answers `404`, as does another account's.
+         *     Requires the `session_token` cookie.
+         */
+        put: operations["updateClientIdLinkKyt"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.confirmed": {
@@ -3135,6 +3460,74 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "client_id.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Client ID linked through an intent
+         * @description Sent to the webhooks of an orchestrator (`POST /v2/orchestrators/webhooks`) when a recipient
+         *     completes one of its link intents (`POST /v1/client-id-links/intents/{token}`): a new client ID
+         *     of the recipient's is linked to the orchestrator, bound to the recipient's payee destination.
+         *     The account's own webhook endpoints that take the event get it too.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onClientIdLinked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kyt.screening.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payer screening completed
+         * @description Sent when screening a payer's wallet (know your transaction) reached its definitive result,
+         *     for a secure payment of a client ID whose link screens payers. payreq screens no wallet: the
+         *     sandbox sends this event as a test only (`POST /sandbox/webhooks/endpoints/{endpointId}/test`,
+         *     `POST /v1/webhook/test`, `POST /v2/orchestrators/webhooks/test`).
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onKytScreeningCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3282,6 +3675,11 @@ export interface components {
             message: string;
             /** @description Same as the `X-Request-Id` header of the answer. */
             requestId?: string;
+            /**
+             * @description A stable code naming the failure, where the service's own answer carries one (the link
+             *     intent operations: `LINK_INTENT_NOT_FOUND`, `LINK_INTENT_USED`, `LINK_INTENT_EXPIRED`).
+             */
+            code?: string;
             /**
              * @description The validation failures, present when `type` is `/problems/validation-failed`: all of them,
              *     or the first 20 when there are more, in which case `detail` gives their number.
@@ -4328,6 +4726,11 @@ export interface components {
              * @description When the client ID last authenticated a request; null if never.
              */
             lastUsedAt: string | null;
+            /**
+             * @description The payee destination the client ID is bound to (its canonical `destinationId`), set
+             *     through the Auth API; null or absent when it is not bound.
+             */
+            payeeDestinationId?: string | null;
         };
         /**
          * ClientIdList
@@ -4502,6 +4905,38 @@ export interface components {
             rawKey: components["schemas"]["OrchestratorKeyValue"];
         };
         /**
+         * ClientIdLinkKyt
+         * @description How payers of a linked client ID's payments are screened (know your transaction), and who
+         *     decides it: `orchestrator` when the link intent carried the orchestrator's plan, `recipient`
+         *     when the recipient chose it on completing the intent (and may change it with
+         *     `PUT /v1/client-id-links/{clientIdId}/kyt`). No providers means no screening.
+         * @example {
+         *       "control": "recipient",
+         *       "providers": [
+         *         {
+         *           "provider": "merklescience",
+         *           "priority": 0
+         *         }
+         *       ]
+         *     }
+         */
+        ClientIdLinkKyt: {
+            /**
+             * @description Who sets the screening of this link.
+             * @enum {string}
+             */
+            control: "orchestrator" | "recipient";
+            /** @description The screening providers, in order of preference; empty for no screening. */
+            providers: {
+                /** @description The provider's name. */
+                provider: string;
+                /** @description The provider's policy, where the orchestrator named one. */
+                policyId?: string;
+                /** @description The provider's place in the order, from 0. */
+                priority: number;
+            }[];
+        };
+        /**
          * OrchestratorClientIdLink
          * @description A client ID linked to an orchestrator: while the link is `active`, payments made through the
          *     client ID are the orchestrator's to configure (fees, branding) and report.
@@ -4548,6 +4983,11 @@ export interface components {
             revokedAt?: string;
             /** @description The client ID's public value (its `x-client-id`). */
             clientId: string;
+            /**
+             * @description The link's screening, for links made by completing a link intent
+             *     (`POST /v1/client-id-links/intents/{token}`); absent on links the orchestrator made itself.
+             */
+            kyt?: components["schemas"]["ClientIdLinkKyt"];
         };
         /**
          * OrchestratorClientIdLinkList
@@ -6186,9 +6626,12 @@ export interface components {
          *     - **destination form**, as the service's current contract describes it: `destinationId` and
          *       `amount`, the amount being in the destination's token. The destination must be an active
          *       payee destination of the caller's account (`POST /v2/payee-destination`); an unknown or
-         *       deactivated one answers `400` naming the item's `destinationId`. The real service also
-         *       accepts `amount` alone and takes the destination bound to the calling client ID; the payreq
-         *       reference server binds no destination to client IDs and answers `400` for that form.
+         *       deactivated one answers `400` naming the item's `destinationId`;
+         *     - **bound form**: `amount` alone, with a client ID bound to a payee destination (its
+         *       `payeeDestinationId`, set with `POST` or `PUT /v1/client-ids`): the item pays that
+         *       destination, in its token. A bound client ID's payments go to that destination only: an
+         *       item naming another destination, or a payee, answers `400` naming the member. Without a
+         *       binding, `amount` alone answers `400` naming the item's `destinationId`.
          * @example {
          *       "payee": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
          *       "amount": "125.00",
@@ -8550,7 +8993,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -8629,17 +9072,6 @@ export interface components {
             secret: string;
         };
         /**
-         * SandboxWebhookTest
-         * @description Sandbox only. Which event a test delivery imitates.
-         */
-        SandboxWebhookTest: {
-            /**
-             * @description The event to imitate; `payment.confirmed` when absent.
-             * @default payment.confirmed
-             */
-            event?: components["schemas"]["WebhookEventName"];
-        };
-        /**
          * WebhookTestEventType
          * @description An event a delivery can carry: every event the Auth API can send as a test. The sandbox sends
          *     the events of `WebhookEventName` on its own; the others only as test deliveries.
@@ -8647,6 +9079,18 @@ export interface components {
          * @enum {string}
          */
         WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
+        /**
+         * SandboxWebhookTest
+         * @description Sandbox only. Which event a test delivery imitates.
+         */
+        SandboxWebhookTest: {
+            /**
+             * @description The event to imitate, any of the service's twelve, `secure_payment.access_rejected` (which
+             *     the sandbox never sends otherwise) included; `payment.confirmed` when absent.
+             * @default payment.confirmed
+             */
+            event?: components["schemas"]["WebhookTestEventType"];
+        };
         /**
          * SandboxWebhookDeliveryState
          * @description Where a delivery stands: `pending` while an attempt is waiting or under way, `delivered` once
@@ -8933,6 +9377,296 @@ export interface components {
                 deliveryId: string;
             }[];
         };
+        /**
+         * CreateClientIdV1Request
+         * @description A new client ID, as the Auth API takes it: a label for your own reference, the browser origins allowed to use it, and
+         *     optionally the fee its payments carry. The fee members accept `null` for "no fee", as some
+         *     clients send it.
+         */
+        CreateClientIdV1Request: {
+            /** @description A name for your own reference, such as the site the client ID serves. */
+            label: string;
+            /**
+             * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
+             *     exactly. Repeated origins are kept once.
+             */
+            allowedDomains: components["schemas"]["AllowedOrigin"][];
+            /**
+             * @description Fee added to the payments made with this client ID, as a percentage; send it with
+             *     `feeAddress`. Calls that name their own fee take precedence.
+             */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description Address receiving that fee; required with `feePercentage`. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Wallet allowed to act as operator for this client ID's commerce payments; the service's own operator when absent. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description Default lifetime of a commerce pre-approval, in seconds. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description Default lifetime of a commerce authorization, in seconds. */
+            defaultAuthorizationExpiry?: number | null;
+            /**
+             * @description Binds the client ID to one payee destination of the account (an active one, in either
+             *     spelling of `PayeeDestinationKey`): secure payments created with this client ID then pay
+             *     that destination only, and their items may leave it out (`amount` alone).
+             */
+            payeeDestinationId?: components["schemas"]["PayeeDestinationKey"];
+        };
+        /**
+         * UpdateClientIdV1Request
+         * @description The members of a client ID to change, as the Auth API takes them; those absent stay as they are. `null` removes an
+         *     optional setting (the fee, the operator wallet, an expiry). The fee must end up with both
+         *     `feePercentage` and `feeAddress`, or neither.
+         *
+         *     `status` moves the client ID between `active` and `inactive`, or revokes it for good with
+         *     `revoked`; a revoked client ID cannot be changed back (`400`, `/problems/invalid-state`).
+         */
+        UpdateClientIdV1Request: {
+            /** @description A new name for your own reference. */
+            label?: string;
+            /** @description The new list of allowed origins, replacing the old one. */
+            allowedDomains?: components["schemas"]["AllowedOrigin"][];
+            /** @description The new fee percentage, or `null` to remove the fee. */
+            feePercentage?: components["schemas"]["FeePercentage"] | null;
+            /** @description The new fee address, or `null` to remove the fee. */
+            feeAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new operator wallet, or `null` to go back to the service's own operator. */
+            operatorWalletAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The new default pre-approval lifetime in seconds, or `null` to remove it. */
+            defaultPreApprovalExpiry?: number | null;
+            /** @description The new default authorization lifetime in seconds, or `null` to remove it. */
+            defaultAuthorizationExpiry?: number | null;
+            status?: components["schemas"]["ClientIdStatus"];
+            /**
+             * @description Binds the client ID to one active payee destination of the account, or `null` to unbind
+             *     it.
+             */
+            payeeDestinationId?: components["schemas"]["PayeeDestinationKey"] | null;
+        };
+        /**
+         * PayeeDestinationAccessPolicy
+         * @description Who may pay a payee destination: with `kyt_all_wallets`, every paying wallet is screened for
+         *     risky activity (know your transaction) by the screening provider first. The hide flags keep
+         *     the payment page from showing the destination, or the payee's address, until a payer is
+         *     approved.
+         * @example {
+         *       "mode": "kyt_all_wallets",
+         *       "screeningProvider": "hypernative",
+         *       "hideUntilApproved": true,
+         *       "hidePayeeAddress": false
+         *     }
+         */
+        PayeeDestinationAccessPolicy: {
+            /**
+             * @description `off`: anyone may pay. `kyt_all_wallets`: every paying wallet is screened first.
+             * @enum {string}
+             */
+            mode: "off" | "kyt_all_wallets";
+            /**
+             * @description The screening provider of `kyt_all_wallets`; null or absent with `off`.
+             * @enum {string|null}
+             */
+            screeningProvider?: "hypernative" | "merklescience" | null;
+            /** @description Whether the payment page hides the payment until the payer's wallet is approved. */
+            hideUntilApproved: boolean;
+            /** @description Whether the payment page hides the payee's address from payers. */
+            hidePayeeAddress: boolean;
+        };
+        /**
+         * PayeeDestinationWalletChange
+         * @description A change of a destination's wallet that waits for the signatures of the wallet's co-signers
+         *     (a Safe's owners). It takes effect only once they sign; until then it can be cancelled with
+         *     `PATCH /v1/payee-destination/wallet-change/cancel`.
+         * @example {
+         *       "changeRequestId": "01KMB3A9C2V4X8R6T3N5B1D0HQ",
+         *       "status": "pending_signatures",
+         *       "payeeIdentityAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "nonce": "01KMB3A9C2V4X8R6T3N5B1D0HR",
+         *       "currentChainId": 11155111,
+         *       "targetChainId": 11155111,
+         *       "currentWalletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "newWalletAddress": "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+         *       "currentTokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "targetTokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "safeMessageHash": "0x05d13b30708cd793355c88792460e358ed850db00355e6cf50268c230f824ceb",
+         *       "message": "Change the payee destination wallet\nfrom 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF on chain 11155111\nto 0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7 on chain 11155111\ntoken 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C -> 0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C\nnonce 01KMB3A9C2V4X8R6T3N5B1D0HR",
+         *       "createdAt": "2026-04-12T10:05:00.000Z"
+         *     }
+         */
+        PayeeDestinationWalletChange: {
+            /** @description The change's identifier, to cancel it by. */
+            changeRequestId: string;
+            /**
+             * @description Always `pending_signatures` while the change is pending.
+             * @enum {string}
+             */
+            status: "pending_signatures";
+            /** @description The signed-in wallet that asked for the change. */
+            payeeIdentityAddress: components["schemas"]["EvmAddress"];
+            /** @description A value used once, written into `message`. */
+            nonce: string;
+            /** @description The destination's chain now. */
+            currentChainId: number;
+            /** @description Its chain once the change takes effect. */
+            targetChainId: number;
+            /** @description The destination's wallet now. */
+            currentWalletAddress: components["schemas"]["EvmAddress"];
+            /** @description Its wallet once the change takes effect. */
+            newWalletAddress: components["schemas"]["EvmAddress"];
+            /** @description The destination's token now. */
+            currentTokenAddress: components["schemas"]["EvmAddress"];
+            /** @description Its token once the change takes effect. */
+            targetTokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-191 hash of `message`, which the co-signers sign. */
+            safeMessageHash: components["schemas"]["HexData"];
+            /** @description The text the co-signers sign, written from the change's members. */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When the change was asked for.
+             */
+            createdAt: string;
+        };
+        /**
+         * PayeeDestinationV1
+         * @description A payee destination as the Auth API answers it: the record `/v2/payee-destination` answers,
+         *     with how its wallet is held (`walletType`), whether the wallet itself registered it
+         *     (`claimed`), its access policy and any wallet change waiting for signatures.
+         */
+        PayeeDestinationV1: components["schemas"]["PayeeDestination"] & {
+            /**
+             * @description `eoa` for a wallet of one key; `safe` for a multi-signature Safe.
+             * @enum {string}
+             */
+            walletType: "eoa" | "safe";
+            /** @description Whether the destination's wallet registered it itself (always true in payreq). */
+            claimed: boolean;
+            /** @description Who may pay the destination; null when no policy was set. */
+            accessPolicy: components["schemas"]["PayeeDestinationAccessPolicy"] | null;
+            /** @description A wallet change waiting for signatures; null when there is none. */
+            pendingWalletChange: components["schemas"]["PayeeDestinationWalletChange"] | null;
+        };
+        /**
+         * PayeeDestinationV1Request
+         * @description A payee destination of the signed-in wallet: the chain and token it is paid in, optionally the
+         *     wallet (the signed-in wallet when absent) and who may pay it.
+         */
+        PayeeDestinationV1Request: {
+            /** @description The wallet paid; the signed-in wallet when absent. */
+            walletAddress?: components["schemas"]["EvmAddress"];
+            /** @description The contract of the token the payee is paid in; a token the service knows on that chain. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The EIP-155 chain id of a network the service supports. */
+            chainId: number;
+            accessPolicy?: components["schemas"]["PayeeDestinationAccessPolicy"];
+        };
+        /**
+         * PayeeDestinationPayoutTarget
+         * @description Where a payout recipient wants to be paid: the routing members of its active destination,
+         *     enough to fill in a payout.
+         * @example {
+         *       "destinationId": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF@eip155:11155111#5F14E909:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "walletAddress": "0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF",
+         *       "tokenAddress": "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+         *       "chainId": 11155111,
+         *       "claimed": true
+         *     }
+         */
+        PayeeDestinationPayoutTarget: {
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description The recipient's wallet. */
+            walletAddress: components["schemas"]["EvmAddress"];
+            /** @description The token the recipient is paid in. */
+            tokenAddress: components["schemas"]["EvmAddress"];
+            /** @description The chain the recipient is paid on. */
+            chainId: number;
+            /** @description Whether the recipient's wallet registered the destination itself. */
+            claimed: boolean;
+        };
+        /**
+         * PayeeDestinationDeactivateV1Request
+         * @description The destination of the signed-in wallet to deactivate.
+         */
+        PayeeDestinationDeactivateV1Request: {
+            destinationId: components["schemas"]["PayeeDestinationKey"];
+        };
+        /**
+         * AuthApiOutcome
+         * @description What an Auth API change answers when it has no record to answer.
+         */
+        AuthApiOutcome: {
+            /** @description Always true on a success answer. */
+            success: boolean;
+            /** @description What was done, in words. */
+            message: string;
+        };
+        /**
+         * PayeeDestinationWalletChangeCancelRequest
+         * @description The pending wallet change to cancel.
+         */
+        PayeeDestinationWalletChangeCancelRequest: {
+            /** @description The `pendingWalletChange.changeRequestId` of the signed-in wallet's destination. */
+            changeRequestId: string;
+        };
+        /**
+         * ClientIdLinkIntentCheck
+         * @description A link intent that can be completed: the name the new client ID will take, and the inviting
+         *     orchestrator's branding when it has one, for the onboarding page to show.
+         */
+        ClientIdLinkIntentCheck: {
+            /**
+             * @description Always true; an intent that cannot be completed is answered `403` or `404`.
+             * @constant
+             */
+            valid: true;
+            /** @description The label the client ID made by completing the intent will have. */
+            clientIdName: string;
+            /** @description The orchestrator's own branding; absent when it has none. */
+            branding?: components["schemas"]["OrchestratorBranding"];
+        };
+        /**
+         * ClientIdLinkKytProvider
+         * @description A screening provider a recipient may choose for its link, or `null` for no screening.
+         * @enum {string|null}
+         */
+        ClientIdLinkKytProvider: "hypernative" | "merklescience" | null;
+        /**
+         * ClientIdLinkIntentCompleteRequest
+         * @description The recipient's choice of screening, for an intent without the orchestrator's screening plan
+         *     (where it is required; `null` for no screening). An intent with a plan takes the plan, and
+         *     ignores this choice.
+         */
+        ClientIdLinkIntentCompleteRequest: {
+            /** @description The screening of payers of the new client ID's payments. */
+            kyt?: {
+                provider: components["schemas"]["ClientIdLinkKytProvider"];
+            };
+        };
+        /**
+         * ClientIdLinkIntentCompleted
+         * @description The client ID made for the signed-in wallet's account by completing a link intent, bound to
+         *     the wallet's active payee destination, and its link to the inviting orchestrator.
+         */
+        ClientIdLinkIntentCompleted: {
+            /**
+             * @description Always true on a success answer.
+             * @constant
+             */
+            ok: true;
+            clientId: components["schemas"]["ClientId"];
+            link: components["schemas"]["OrchestratorClientIdLink"];
+        };
+        /**
+         * ClientIdLinkKytRequest
+         * @description The screening provider the recipient chooses for its link, or `null` for none.
+         */
+        ClientIdLinkKytRequest: {
+            provider: components["schemas"]["ClientIdLinkKytProvider"];
+        };
+        /**
+         * ClientIdLinkKytUpdated
+         * @description The link after its screening changed, as its orchestrator reads it.
+         */
+        ClientIdLinkKytUpdated: components["schemas"]["OrchestratorClientIdLink"];
         /**
          * WebhookRequestId
          * @description A request identifier as webhook payloads carry it: in real deliveries a `RequestId` (66
@@ -9418,6 +10152,82 @@ export interface components {
             timestamp: string;
             properties: components["schemas"]["SecurePaymentUserEventProperties"];
         };
+        /**
+         * ClientIdLinkedEvent
+         * @description The body of a `client_id.linked` delivery, sent to the orchestrator's webhooks when a
+         *     recipient completes one of its link intents (`POST /v1/client-id-links/intents/{token}`): the
+         *     new client ID, the link, the intent with the orchestrator's own `externalId` for the
+         *     recipient, and where the recipient is paid.
+         */
+        ClientIdLinkedEvent: {
+            /**
+             * @description The event name, always `client_id.linked` for this event.
+             * @constant
+             */
+            event: "client_id.linked";
+            /** @description The public value of the client ID made for the recipient. */
+            clientId: string;
+            /** @description The orchestrator the client ID is now linked to. */
+            orchestratorId: string;
+            /** @description The link's id, as `GET /v2/orchestrators/client-ids` lists it. */
+            linkId: string;
+            /** @description The id of the completed link intent. */
+            intentId: string;
+            /** @description The orchestrator's own name for the recipient, from the intent; null when it gave none. */
+            externalId: string | null;
+            /** @description The recipient's payee destination, which the client ID is bound to. */
+            destinationId: components["schemas"]["PayeeDestinationId"];
+            /** @description That destination's wallet, in lower case. */
+            destinationWalletAddress: string;
+            /** @description The network the recipient is paid on. */
+            chain: components["schemas"]["NetworkName"];
+            /** @description The symbol of the token the recipient is paid in. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the intent was completed (ISO 8601).
+             */
+            timestamp: string;
+        };
+        /**
+         * KytScreeningCompletedEvent
+         * @description The body of a `kyt.screening.completed` delivery: the definitive result of screening a
+         *     payer's wallet (know your transaction) before it pays a secure payment of a client ID whose
+         *     link screens payers.
+         */
+        KytScreeningCompletedEvent: {
+            /**
+             * @description The event name, always `kyt.screening.completed` for this event.
+             * @constant
+             */
+            event: "kyt.screening.completed";
+            /** @description The token of the secure payment the payer was screened for. */
+            paymentToken: string;
+            /** @description The client ID of that secure payment. */
+            clientId: string;
+            /** @description The orchestrator the client ID is linked to, when it is. */
+            orchestratorId?: string;
+            /** @description The wallet screened. */
+            walletAddress: string;
+            /** @description The wallet's signing account (the wallet itself for a wallet of one key). */
+            eoaAddress: string;
+            /** @description The smart account the payer pays from, when it is one; null otherwise. */
+            smartAccountAddress?: string | null;
+            /**
+             * @description `approved`: the payer may pay. `rejected`: the payer is refused.
+             * @enum {string}
+             */
+            status: "approved" | "rejected";
+            /** @description The screening provider that decided. */
+            provider: string;
+            /** @description The provider's policy applied; null when none was named. */
+            policyId?: string | null;
+            /**
+             * Format: date-time
+             * @description When the result was reached (ISO 8601).
+             */
+            timestamp: string;
+        };
     };
     responses: {
         /**
@@ -9635,6 +10445,56 @@ export interface components {
          *     being processed and not offer to pay again.
          */
         SecurePaymentInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description No valid session cookie was sent (none, an unknown one, an expired one, or one logged out). */
+        SessionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /**
+         * @description The session is not a wallet's (it was opened with an email address and password), or the
+         *     destination named is not the signed-in wallet's.
+         */
+        WalletSessionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /**
+         * @description The link intent was already completed (`code` `LINK_INTENT_USED`) or expired
+         *     (`LINK_INTENT_EXPIRED`); or, to complete one, the session is not a wallet's.
+         */
+        LinkIntentClosed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
+        /** @description No link intent has this token (`code` `LINK_INTENT_NOT_FOUND`). */
+        LinkIntentNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -9876,6 +10736,7 @@ export type Orchestrator = components['schemas']['Orchestrator'];
 export type OrchestratorKey = components['schemas']['OrchestratorKey'];
 export type OrchestratorKeyValue = components['schemas']['OrchestratorKeyValue'];
 export type OrchestratorCreated = components['schemas']['OrchestratorCreated'];
+export type ClientIdLinkKyt = components['schemas']['ClientIdLinkKyt'];
 export type OrchestratorClientIdLink = components['schemas']['OrchestratorClientIdLink'];
 export type OrchestratorClientIdLinkList = components['schemas']['OrchestratorClientIdLinkList'];
 export type LinkOrchestratorClientIdRequest = components['schemas']['LinkOrchestratorClientIdRequest'];
@@ -10041,8 +10902,8 @@ export type SandboxWebhookEndpoint = components['schemas']['SandboxWebhookEndpoi
 export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEndpointList'];
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
-export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
+export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
@@ -10059,6 +10920,22 @@ export type WebhookList = components['schemas']['WebhookList'];
 export type WebhookCreate = components['schemas']['WebhookCreate'];
 export type WebhookTest = components['schemas']['WebhookTest'];
 export type WebhookTestResult = components['schemas']['WebhookTestResult'];
+export type CreateClientIdV1Request = components['schemas']['CreateClientIdV1Request'];
+export type UpdateClientIdV1Request = components['schemas']['UpdateClientIdV1Request'];
+export type PayeeDestinationAccessPolicy = components['schemas']['PayeeDestinationAccessPolicy'];
+export type PayeeDestinationWalletChange = components['schemas']['PayeeDestinationWalletChange'];
+export type PayeeDestinationV1 = components['schemas']['PayeeDestinationV1'];
+export type PayeeDestinationV1Request = components['schemas']['PayeeDestinationV1Request'];
+export type PayeeDestinationPayoutTarget = components['schemas']['PayeeDestinationPayoutTarget'];
+export type PayeeDestinationDeactivateV1Request = components['schemas']['PayeeDestinationDeactivateV1Request'];
+export type AuthApiOutcome = components['schemas']['AuthApiOutcome'];
+export type PayeeDestinationWalletChangeCancelRequest = components['schemas']['PayeeDestinationWalletChangeCancelRequest'];
+export type ClientIdLinkIntentCheck = components['schemas']['ClientIdLinkIntentCheck'];
+export type ClientIdLinkKytProvider = components['schemas']['ClientIdLinkKytProvider'];
+export type ClientIdLinkIntentCompleteRequest = components['schemas']['ClientIdLinkIntentCompleteRequest'];
+export type ClientIdLinkIntentCompleted = components['schemas']['ClientIdLinkIntentCompleted'];
+export type ClientIdLinkKytRequest = components['schemas']['ClientIdLinkKytRequest'];
+export type ClientIdLinkKytUpdated = components['schemas']['ClientIdLinkKytUpdated'];
 export type WebhookRequestId = components['schemas']['WebhookRequestId'];
 export type WebhookPaymentReference = components['schemas']['WebhookPaymentReference'];
 export type WebhookFee = components['schemas']['WebhookFee'];
@@ -10072,6 +10949,8 @@ export type RequestRecurringEvent = components['schemas']['RequestRecurringEvent
 export type ComplianceUpdatedEvent = components['schemas']['ComplianceUpdatedEvent'];
 export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpdatedEvent'];
 export type SecurePaymentUserEvent = components['schemas']['SecurePaymentUserEvent'];
+export type ClientIdLinkedEvent = components['schemas']['ClientIdLinkedEvent'];
+export type KytScreeningCompletedEvent = components['schemas']['KytScreeningCompletedEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -10089,6 +10968,10 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
 export type ResponseSecurePaymentInProgress = components['responses']['SecurePaymentInProgress'];
+export type ResponseSessionRequired = components['responses']['SessionRequired'];
+export type ResponseWalletSessionRequired = components['responses']['WalletSessionRequired'];
+export type ResponseLinkIntentClosed = components['responses']['LinkIntentClosed'];
+export type ResponseLinkIntentNotFound = components['responses']['LinkIntentNotFound'];
 export type ParameterCurrencyNetworkQuery = components['parameters']['CurrencyNetworkQuery'];
 export type ParameterCurrencySymbolQuery = components['parameters']['CurrencySymbolQuery'];
 export type ParameterCurrencyFirstOnlyQuery = components['parameters']['CurrencyFirstOnlyQuery'];
@@ -15177,6 +16060,536 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listClientIdsV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's client IDs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientIdV1Request"];
+            };
+        };
+        responses: {
+            /** @description The client ID is created, `active`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /** @description The body is invalid; `errors` names each field, a fee without its address and an unknown payee destination included. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client-ID record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateClientIdV1Request"];
+            };
+        };
+        responses: {
+            /** @description The client ID after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientId"];
+                };
+            };
+            /**
+             * @description The body is invalid (`errors` names each field: a fee without its address, a payee
+             *     destination the account has no active one of), or it changes a revoked client ID
+             *     (`/problems/invalid-state`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ServiceError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteClientIdV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client ID's internal identifier (the record's `id`, not its public `clientId`).
+                 * @example cid_7Hq2
+                 */
+                id: components["parameters"]["ClientIdRecordPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client ID is revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationV1Request"];
+            };
+        };
+        responses: {
+            /** @description The active destination after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationV1Request"];
+            };
+        };
+        responses: {
+            /** @description The destination is registered and active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayeeDestinationV1: {
+        parameters: {
+            query: {
+                /**
+                 * @description The destination, in either spelling of `PayeeDestinationKey` (percent-encoded: `#` as
+                 *     `%23`). The service's contract declares no parameter for this operation; payreq takes the
+                 *     destination here.
+                 * @example sepolia:0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C
+                 */
+                destinationId: components["schemas"]["PayeeDestinationKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationV1"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupPayoutDestination: {
+        parameters: {
+            query: {
+                /**
+                 * @description The payout recipient's wallet.
+                 * @example 0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF
+                 */
+                walletAddress: components["schemas"]["EvmAddress"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipient's destination, or `null`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayeeDestinationPayoutTarget"] | null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deactivatePayeeDestinationV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationDeactivateV1Request"];
+            };
+        };
+        responses: {
+            /** @description The destination is deactivated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthApiOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayeeDestinationWalletChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayeeDestinationWalletChangeCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The wallet change is cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthApiOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["WalletSessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    checkClientIdLinkIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The intent can be completed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkIntentCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["LinkIntentClosed"];
+            404: components["responses"]["LinkIntentNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeClientIdLinkIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link intent's access token, the `token` query parameter of the onboarding URL that
+                 *     `POST /v2/orchestrators/client-id-link-intents` answered.
+                 * @example lit_0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a59
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkIntentCompleteRequest"];
+            };
+        };
+        responses: {
+            /** @description The client ID is made and linked; the intent is used. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkIntentCompleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["LinkIntentClosed"];
+            404: components["responses"]["LinkIntentNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClientIdLinkKyt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The linked client ID's record id (its `id`, not its public `clientId`).
+                 * @example 01KM9T7F6G8X8R6T3N5B1D0HQG
+                 */
+                clientIdId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkKytRequest"];
+            };
+        };
+        responses: {
+            /** @description The link with its new screening. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdLinkKytUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onPaymentConfirmed: {
         parameters: {
             query?: never;
@@ -15752,6 +17165,140 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SecurePaymentUserEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onClientIdLinked: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientIdLinkedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onKytScreeningCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KytScreeningCompletedEvent"];
             };
         };
         responses: {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describeFetchFailure } from "../net/describe-fetch-failure.ts";
 import { type HttpAnswer, requestText } from "../net/http-request.ts";
 import type { SpecOperation } from "../spec/operations.ts";
@@ -34,33 +34,51 @@ export class SessionUnavailableError extends Error {
   override name = "SessionUnavailableError";
 }
 
-/**
- * A new session's `session_token=...` pair: registers a new user with a random email address and
- * password (neither is ever printed), as an integrator's first sign-in would.
- */
-async function openFreshSession(baseUrl: string, timeoutMs: number): Promise<string> {
-  const url = new URL("/v1/auth/register", baseUrl);
-  const body = JSON.stringify({
-    email: `contract-suite-${randomBytes(8).toString("hex")}@example.com`,
-    password: randomBytes(18).toString("base64url"),
-  });
-  let answer: Awaited<ReturnType<typeof requestText>>;
+/** POSTs a JSON body to an Auth API path; answers the answer, or NoAnswerError naming the path. */
+async function postJson(baseUrl: string, path: string, body: unknown, timeoutMs: number) {
   try {
-    answer = await requestText(url, {
+    return await requestText(new URL(path, baseUrl), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body,
+      body: JSON.stringify(body),
       timeoutMs,
     });
   } catch (error) {
-    throw new NoAnswerError(
-      `no answer from POST /v1/auth/register: ${describeFetchFailure(error, timeoutMs)}`,
+    throw new NoAnswerError(`no answer from POST ${path}: ${describeFetchFailure(error, timeoutMs)}`);
+  }
+}
+
+/**
+ * A new session's `session_token=...` pair: signs a new wallet in (a key made for the call, never
+ * printed) with `POST /v1/auth/wallet/challenge` and `POST /v1/auth/wallet/verify`, as an
+ * integrator's first sign-in would. A wallet's session is accepted wherever a session is,
+ * payee destinations included.
+ */
+async function openFreshSession(baseUrl: string, timeoutMs: number): Promise<string> {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const issued = await postJson(
+    baseUrl,
+    "/v1/auth/wallet/challenge",
+    { address: wallet.address, chainId: 1 },
+    timeoutMs,
+  );
+  const challenge = issued.status === 201 ? (JSON.parse(issued.text) as Record<string, unknown>) : undefined;
+  if (typeof challenge?.message !== "string") {
+    throw new SessionUnavailableError(
+      `could not open a session: POST /v1/auth/wallet/challenge answered ${issued.status} without a message to sign`,
     );
   }
-  const cookie = answer.headers.getSetCookie().find((value) => value.startsWith("session_token="));
-  if (answer.status !== 201 || !cookie) {
+  const signature = await wallet.signMessage({ message: challenge.message });
+  const verified = await postJson(
+    baseUrl,
+    "/v1/auth/wallet/verify",
+    { challengeId: challenge.challengeId, nonce: challenge.nonce, message: challenge.message, signature },
+    timeoutMs,
+  );
+  const cookie = verified.headers.getSetCookie().find((value) => value.startsWith("session_token="));
+  if (verified.status !== 200 || !cookie) {
     throw new SessionUnavailableError(
-      `could not open a session: POST /v1/auth/register answered ${answer.status} without a session cookie`,
+      `could not open a session: POST /v1/auth/wallet/verify answered ${verified.status} without a session cookie`,
     );
   }
   return cookie.split(";")[0] as string;

@@ -5,9 +5,10 @@ export type ClientIdCredentials = { clientId: string; origin: string };
 /** An orchestrator's key: the orchestrator operations take only that. */
 export type OrchestratorKeyCredentials = { orchestratorKey: string };
 /**
- * An Auth API session: a fresh one for each request, which the suite gets by registering a new
- * user with a random email address (`POST /v1/auth/register`), so that no check depends on
- * another (logging out ends the session it is sent with).
+ * An Auth API session: a fresh one for each request, which the suite gets by signing a new
+ * wallet in (`POST /v1/auth/wallet/challenge`, then `/v1/auth/wallet/verify`), so that no check
+ * depends on another (logging out ends the session it is sent with). A wallet's session is one
+ * every session operation accepts, the payee destinations' included.
  */
 export type SessionCredentials = { session: "fresh" };
 /** No credential: the operation needs none (the sign-in operations and the health checks). */

@@ -42,6 +42,7 @@ export const problemCatalogue = {
     status: 403,
     by: ["server"],
   },
+  forbidden: { type: "/problems/forbidden", title: "Forbidden", status: 403, by: ["server"] },
   securePaymentNotPayable: {
     type: "/problems/secure-payment-not-payable",
     title: "Secure payment not payable",
@@ -179,6 +180,8 @@ export interface ProblemContext {
   requestId?: string | undefined;
   issues?: ProblemIssue[] | undefined;
   reason?: string | undefined;
+  /** A stable code naming the failure, where the service's own body carries one. */
+  code?: string | undefined;
 }
 
 /** The one function that builds every error body: server, webhook receiver and CLI listener. */
@@ -195,6 +198,7 @@ export function buildProblem(kind: ProblemKind, detail: string, context: Problem
     message: detail,
     ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
     ...(context.reason === undefined ? {} : { reason: context.reason }),
+    ...(context.code === undefined ? {} : { code: context.code }),
   };
   if (context.issues && context.issues.length > 0) body.errors = context.issues;
   return body;

@@ -20,11 +20,12 @@ export class ProblemError extends Error {
   readonly detail: string;
   readonly issues: ValidationIssue[] | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  readonly code: string | undefined;
 
   constructor(
     kind: ProblemKind,
     detail: string,
-    options: { issues?: ValidationIssue[]; headers?: Record<string, string> } = {},
+    options: { issues?: ValidationIssue[]; headers?: Record<string, string>; code?: string } = {},
   ) {
     super(detail);
     this.name = "ProblemError";
@@ -32,11 +33,12 @@ export class ProblemError extends Error {
     this.detail = detail;
     this.issues = options.issues;
     this.headers = options.headers ?? {};
+    this.code = options.code;
   }
 
   /** The body this error answers with, for the request at `instance`. */
   toBody(context: { instance: string; requestId: string }) {
-    return buildProblem(this.kind, this.detail, { ...context, issues: this.issues });
+    return buildProblem(this.kind, this.detail, { ...context, issues: this.issues, code: this.code });
   }
 }
 

@@ -1,6 +1,7 @@
 import { webhookEventNames } from "../wire/webhook-event.ts";
 import { hashOrchestratorKey, orchestratorKeyPrefix } from "./auth/orchestrator-keys.ts";
 import { configuredEndpointId, type SandboxConfig } from "./config/sandbox-config.ts";
+import { newUser } from "./domain/auth/sessions.ts";
 import { clientIdRecordFromConfig } from "./domain/shared/client-ids.ts";
 import type { Store } from "./store/store.ts";
 
@@ -10,7 +11,24 @@ export async function seedConfiguredRecords(store: Store, config: SandboxConfig,
     seedClientIds(store, config, now),
     seedWebhookEndpoints(store, config, now),
     seedOrchestrators(store, config, now),
+    seedWalletUsers(store, config, now),
   ]);
+}
+
+/**
+ * Puts a user for each configured wallet, acting for its account, as a wallet's first sign-in
+ * would; a wallet that already has a user keeps it.
+ */
+async function seedWalletUsers(store: Store, config: SandboxConfig, now: Date): Promise<void> {
+  for (const account of config.accounts) {
+    for (const wallet of account.wallets ?? []) {
+      const address = wallet.toLowerCase() as `0x${string}`;
+      const login = `wallet:${address}`;
+      if (await store.users.first("login", login)) continue;
+      const user = newUser({ login, email: null, walletAddress: address, passwordHash: null }, now);
+      await store.users.put({ ...user, accountId: account.id });
+    }
+  }
 }
 
 /** Puts the configured orchestrators into the store, their keys as hashes; one already there is kept. */

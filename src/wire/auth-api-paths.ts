@@ -15,6 +15,15 @@ export const authApiPathTemplates = [
   "/v1/webhook",
   "/v1/webhook/test",
   "/v1/webhook/{webhookId}",
+  "/v1/client-ids",
+  "/v1/client-ids/{id}",
+  "/v1/payee-destination",
+  "/v1/payee-destination/lookup",
+  "/v1/payee-destination/payout-lookup",
+  "/v1/payee-destination/deactivate",
+  "/v1/payee-destination/wallet-change/cancel",
+  "/v1/client-id-links/intents/{token}",
+  "/v1/client-id-links/{clientIdId}/kyt",
 ] as const satisfies readonly (keyof paths)[];
 
 const patterns = authApiPathTemplates.map(

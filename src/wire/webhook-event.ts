@@ -31,6 +31,12 @@ export type PaymentDetailUpdatedEvent = Schemas["PaymentDetailUpdatedEvent"];
 /** The body of a `secure_payment.user_event` delivery (a payer's step on a link's page), as received. */
 export type SecurePaymentUserEvent = Schemas["SecurePaymentUserEvent"];
 
+/** The body of a `client_id.linked` delivery (a recipient completed a link intent), as received. */
+export type ClientIdLinkedEvent = Schemas["ClientIdLinkedEvent"];
+
+/** The body of a `kyt.screening.completed` delivery (a payer's wallet screened), as received. */
+export type KytScreeningCompletedEvent = Schemas["KytScreeningCompletedEvent"];
+
 /** The payloads that are about one request, named by `requestId` or `requestID`. */
 type RequestPayload =
   | PaymentConfirmedEvent
@@ -43,8 +49,14 @@ type RequestPayload =
 /** The payloads about a payer, which name no request. */
 type PayerPayload = ComplianceUpdatedEvent | PaymentDetailUpdatedEvent;
 
+/**
+ * The payloads about an orchestrator's link or a payer's screening, which name no request:
+ * `requestId` reads as undefined on them, as on a payer's events.
+ */
+type LinkPayload = (ClientIdLinkedEvent | KytScreeningCompletedEvent) & { requestId?: undefined };
+
 /** Any webhook payload the spec describes, as received. */
-export type WebhookPayload = RequestPayload | PayerPayload | SecurePaymentUserEvent;
+export type WebhookPayload = RequestPayload | PayerPayload | SecurePaymentUserEvent | LinkPayload;
 
 /** A payload with its request named once, by a required `requestId`. */
 type WithRequestId<Payload> = Payload extends unknown
@@ -58,7 +70,11 @@ type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
  * name it by `requestId`; `compliance.updated` and `payment_detail.updated` are about a payer;
  * `secure_payment.user_event` names a secure payment by its token.
  */
-export type WebhookEvent = WithRequestId<RequestPayload> | PayerPayload | SecurePaymentUserEvent;
+export type WebhookEvent =
+  | WithRequestId<RequestPayload>
+  | PayerPayload
+  | SecurePaymentUserEvent
+  | LinkPayload;
 
 /** The name of a webhook event, as the spec lists them. */
 export type WebhookEventName = Schemas["WebhookEventName"];
@@ -73,6 +89,8 @@ const listedEventNames = [
   "compliance.updated",
   "payment_detail.updated",
   "secure_payment.user_event",
+  "client_id.linked",
+  "kyt.screening.completed",
 ] as const satisfies readonly WebhookEventName[];
 
 /**
@@ -83,6 +101,8 @@ const requestlessEventNames: readonly WebhookEventName[] = [
   "compliance.updated",
   "payment_detail.updated",
   "secure_payment.user_event",
+  "client_id.linked",
+  "kyt.screening.completed",
 ];
 
 type UnlistedEventName = Exclude<WebhookEventName, (typeof listedEventNames)[number]>;

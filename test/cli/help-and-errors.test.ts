@@ -146,12 +146,12 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger"],
-      "give the event to trigger: payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated",
+      "give the event to trigger: payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected",
       "payreq webhooks trigger",
     ],
     [
       ["webhooks", "trigger", "payment.reversed"],
-      'unknown event "payment.reversed": give one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated',
+      'unknown event "payment.reversed": give one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected',
       "payreq webhooks trigger",
     ],
     [

@@ -448,6 +448,56 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
   });
 });
 
+describe("payreq webhooks trigger for the Auth API's newer events", () => {
+  it("links a client ID for real for client_id.linked, and sends the three others as tests, to the listener", async () => {
+    const listener = await listen(["--server", running.url, "--api-key", apiKey]);
+    const endpointId = bannerValue(listener, "Endpoint");
+    const listenerUrl = bannerValue(listener, "Listening");
+    const runs: [string, RegExp, RegExp][] = [
+      [
+        "client_id.linked",
+        /Wallet 0x[0-9a-fA-F]{40} signed in, registered 0x[0-9a-fA-F]{40}@eip155:11155111#[0-9A-F]{8}:0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C and completed the intent: client ID cli_[0-9a-f]{32} is linked/,
+        /client_id\.linked {2}requestId=- {2}.*test=false {2}signature=ok {2}answered=200$/m,
+      ],
+      [
+        "kyt.screening.completed",
+        /sent a test delivery \(x-request-network-test: true\) with placeholder values to each of the \d+ webhook endpoint\(s\)/,
+        /kyt\.screening\.completed {2}requestId=- {2}.*test=true {2}signature=ok {2}answered=200$/m,
+      ],
+      [
+        "secure_payment.user_event",
+        /does not produce secure_payment\.user_event on its own/,
+        /secure_payment\.user_event {2}requestId=01[0-9a-f]{64} {2}.*test=true {2}signature=ok {2}answered=200$/m,
+      ],
+      [
+        "secure_payment.access_rejected",
+        /does not produce secure_payment\.access_rejected on its own/,
+        /secure_payment\.access_rejected {2}requestId=01[0-9a-f]{64} {2}.*test=true {2}signature=ok {2}answered=200$/m,
+      ],
+    ];
+    try {
+      for (const [event, said, printed] of runs) {
+        const trigger = await runPayreqInProcess(["webhooks", "trigger", event, "--server", running.url]);
+        expect(trigger.stderr, event).toBe("");
+        expect(trigger.status, event).toBe(0);
+        expect(trigger.stdout).toMatch(said);
+        expect(trigger.stdout).toMatch(
+          new RegExp(
+            `${event.replaceAll(".", "\\.")} goes to \\d+ webhook endpoint\\(s\\): .*${listenerUrl}`,
+          ),
+        );
+        await server.webhooks.settled();
+        await listener.waitFor(printed);
+      }
+    } finally {
+      await fetch(`${running.url}/sandbox/webhooks/endpoints/${endpointId}`, {
+        method: "DELETE",
+        headers: { "x-api-key": apiKey },
+      });
+    }
+  });
+});
+
 describe("payreq webhooks trigger on an account with more endpoints than one page lists", () => {
   it("names the receiving endpoint on the second page of the sandbox's endpoint list", async () => {
     const config: SandboxConfig = {

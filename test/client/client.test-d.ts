@@ -316,6 +316,8 @@ describe("normalisers", () => {
       | "compliance.updated"
       | "payment_detail.updated"
       | "secure_payment.user_event"
+      | "client_id.linked"
+      | "kyt.screening.completed"
     >();
     expectTypeOf(event).not.toHaveProperty("requestID");
     if (event.event === "compliance.updated") {
@@ -326,6 +328,11 @@ describe("normalisers", () => {
     } else if (event.event === "secure_payment.user_event") {
       expectTypeOf(event.securePaymentToken).toEqualTypeOf<string>();
       expectTypeOf(event.requestIds).toEqualTypeOf<string[]>();
+    } else if (event.event === "client_id.linked") {
+      expectTypeOf(event.destinationId).toEqualTypeOf<string>();
+      expectTypeOf(event.requestId).toEqualTypeOf<undefined>();
+    } else if (event.event === "kyt.screening.completed") {
+      expectTypeOf(event.status).toEqualTypeOf<"approved" | "rejected">();
     } else {
       expectTypeOf(event.requestId).toEqualTypeOf<string>();
       if (event.event === "payment.failed") {

@@ -122,8 +122,8 @@ describe("normaliseWebhookEvent", () => {
     ],
     [
       "an event this spec does not describe",
-      { event: "kyt.screening.completed", requestId },
-      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, got "kyt.screening.completed".',
+      { event: "balance.updated", requestId },
+      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, client_id.linked, kyt.screening.completed, got "balance.updated".',
     ],
   ])("rejects %s with a message naming the field", (_name, payload, message) => {
     const read = () => normaliseWebhookEvent(payload);

@@ -28,7 +28,7 @@ const clientId = "proxy-client-id";
 const orchestratorKey = "orc_proxy_orchestrator_key";
 const allowedOrigin = "https://app.example";
 const bodyLimit = 1024 * 1024;
-/** The sessions the proxy hands out when a user registers. */
+/** The sessions the proxy hands out when a user registers or a wallet signs in. */
 const sessionPrefix = "proxy-session-";
 
 function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
@@ -163,7 +163,9 @@ async function forward(
   }
   const text = await answer.text();
   const json = readJson(Buffer.from(text));
-  const opensSession = route?.operation.operationId === "registerUser" && answer.status === 201;
+  const opensSession =
+    (route?.operation.operationId === "registerUser" && answer.status === 201) ||
+    (route?.operation.operationId === "verifyWalletChallenge" && answer.status === 200);
   if (opensSession)
     response.setHeader("set-cookie", `session_token=${sessionPrefix}${randomUUID()}; Path=/; HttpOnly`);
   response.writeHead(answer.status, copied);

@@ -14,6 +14,8 @@ export interface TestAccount {
   clientId: CallOptions;
   /** The key of one of the account's orchestrators. */
   orchestrator: CallOptions;
+  /** A session of a wallet configured for the account (the Auth API's `session_token` cookie). */
+  session: CallOptions;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the makers read the answers freely

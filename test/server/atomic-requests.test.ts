@@ -7,7 +7,7 @@ import { createMemoryStore } from "../../src/server/store/memory-store.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { readTypedData } from "../../src/wire/typed-data.ts";
 import { createFailingStore } from "../support/failing-store.ts";
-import { sessionCookieOf, signChallenge, withSession } from "./domain/auth/sign-in.ts";
+import { sessionCookieOf, signChallenge, signInWithWallet, withSession } from "./domain/auth/sign-in.ts";
 import { bankAccount, payerRegistration } from "./fixtures.ts";
 import {
   type CallOptions,
@@ -212,7 +212,102 @@ async function sessionWebhook(server: TestServer): Promise<{ cookie: string; id:
   return { cookie, id: answer.body.id };
 }
 
+/** A session of a new wallet (an account of its own), with an active destination in FAU on Sepolia when asked. */
+async function walletSession(server: TestServer, withDestination = false): Promise<CallOptions> {
+  const as = withSession((await signInWithWallet(server, generatePrivateKey())).cookie);
+  if (withDestination) {
+    const answer = await server.call("POST", "/v1/payee-destination", { ...as, body: fauSepolia });
+    expect(answer.status, answer.text).toBe(201);
+  }
+  return as;
+}
+
+/** The token of a new link intent of the sample orchestrator, without a screening plan. */
+const linkIntentToken = async (server: TestServer) =>
+  (
+    await asOrchestratorCreated<{ intent: { accessToken: string } }>(
+      server,
+      "POST",
+      "/v2/orchestrators/client-id-link-intents",
+      {
+        clientIdName: "Harbour Books",
+        domains: ["https://books.example.com"],
+      },
+    )
+  ).intent.accessToken;
+
+const clientIdBody = { label: "Auth API widget", allowedDomains: ["https://shop.example.com"] };
+
 const writingCalls: Record<string, Setup> = {
+  createClientIdV1: async (server) => ({
+    method: "POST",
+    path: "/v1/client-ids",
+    ...(await walletSession(server)),
+    body: clientIdBody,
+  }),
+  updateClientIdV1: async (server) => {
+    const as = await walletSession(server);
+    const { id } = (await server.call("POST", "/v1/client-ids", { ...as, body: clientIdBody })).body;
+    return { method: "PUT", path: `/v1/client-ids/${id}`, ...as, body: { label: "Renamed" } };
+  },
+  deleteClientIdV1: async (server) => {
+    const as = await walletSession(server);
+    const { id } = (await server.call("POST", "/v1/client-ids", { ...as, body: clientIdBody })).body;
+    return { method: "DELETE", path: `/v1/client-ids/${id}`, ...as };
+  },
+  createPayeeDestinationV1: async (server) => ({
+    method: "POST",
+    path: "/v1/payee-destination",
+    ...(await walletSession(server)),
+    body: fauSepolia,
+  }),
+  // Another chain and token: the former destination is deactivated in the same change.
+  updatePayeeDestinationV1: async (server) => ({
+    method: "PUT",
+    path: "/v1/payee-destination",
+    ...(await walletSession(server, true)),
+    body: { chainId: 8453, tokenAddress: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+  }),
+  deactivatePayeeDestinationV1: async (server) => {
+    const as = await walletSession(server, true);
+    const { destinationId } = (await server.call("GET", "/v1/payee-destination", as)).body;
+    return { method: "PATCH", path: "/v1/payee-destination/deactivate", ...as, body: { destinationId } };
+  },
+  cancelPayeeDestinationWalletChange: async (server) => {
+    const as = await walletSession(server, true);
+    const changed = await server.call("PUT", "/v1/payee-destination", {
+      ...as,
+      body: { ...fauSepolia, walletAddress: payee },
+    });
+    const { changeRequestId } = changed.body.pendingWalletChange;
+    return {
+      method: "PATCH",
+      path: "/v1/payee-destination/wallet-change/cancel",
+      ...as,
+      body: { changeRequestId },
+    };
+  },
+  // The client ID, the link, the used intent and the client_id.linked event, in one change.
+  completeClientIdLinkIntent: async (server) => ({
+    method: "POST",
+    path: `/v1/client-id-links/intents/${await linkIntentToken(server)}`,
+    ...(await walletSession(server, true)),
+    body: { kyt: { provider: "merklescience" } },
+  }),
+  updateClientIdLinkKyt: async (server) => {
+    const as = await walletSession(server, true);
+    const token = await linkIntentToken(server);
+    const completed = await server.call("POST", `/v1/client-id-links/intents/${token}`, {
+      ...as,
+      body: { kyt: { provider: null } },
+    });
+    return {
+      method: "PUT",
+      path: `/v1/client-id-links/${completed.body.clientId.id}/kyt`,
+      ...as,
+      body: { provider: "hypernative" },
+    };
+  },
   createRequestV1: async () => ({
     method: "POST",
     path: "/v1/request",

@@ -49,3 +49,15 @@ export const bankAccount = {
   postalCode: "10115",
   iban: "DE89370400440532013000",
 };
+
+/**
+ * `configWithOtherAccount`, with a wallet whose sign-in acts for each account: `sandboxWallet`
+ * for the sandbox account, `otherWallet` for `acct_other`.
+ */
+export function configWithAccountWallets(sandboxWallet: string, otherWallet: string): SandboxConfig {
+  const config = configWithOtherAccount();
+  const [sandbox, other] = config.accounts;
+  if (sandbox) sandbox.wallets = [sandboxWallet];
+  if (other) other.wallets = [otherWallet];
+  return config;
+}

@@ -1,8 +1,10 @@
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { readPathOperations, type SpecOperation } from "../../src/spec/operations.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { AccountRecords, type TestAccount, unknownRecordId } from "./account-records.ts";
+import { otherWalletKey, signInWithWallet, walletKey, withSession } from "./domain/auth/sign-in.ts";
 import { configWithOtherAccount, otherApiKey } from "./fixtures.ts";
 import { type Answer, browserOrigin, payer, type TestServer } from "./helpers.ts";
 import { type RecordInput, recordInputsOf, unclassifiedInputs } from "./record-inputs.ts";
@@ -22,12 +24,15 @@ const accountA: TestAccount = {
   apiKey: { auth: "apiKey" },
   clientId: { auth: "clientId" },
   orchestrator: { auth: "none", headers: { "x-orchestrator-key": sampleCredentials.orchestratorKey } },
+  // Signed in once the server runs (beforeAll).
+  session: { auth: "none" },
 };
 const accountB: TestAccount = {
   name: "account B",
   apiKey: { auth: "none", headers: { "x-api-key": otherApiKey } },
   clientId: { auth: "none", headers: { "x-client-id": otherClientId, origin: browserOrigin } },
   orchestrator: { auth: "none", headers: { "x-orchestrator-key": otherOrchestratorKey } },
+  session: { auth: "none" },
 };
 
 /**
@@ -144,7 +149,9 @@ async function callCase(
     ? account.orchestrator
     : operation.acceptsApiKey
       ? account.apiKey
-      : account.clientId;
+      : operation.acceptsClientId
+        ? account.clientId
+        : account.session;
   const answer = await server.call(operation.method, query.size > 0 ? `${path}?${query}` : path, {
     ...credential,
     ...(body === undefined ? {} : { body }),
@@ -184,12 +191,18 @@ beforeAll(async () => {
   const config = configWithOtherAccount([
     { id: "cid_other", clientId: otherClientId, label: "Other shop", allowedDomains: [browserOrigin] },
   ]);
-  const other = config.accounts[1];
-  if (other)
+  const [sandbox, other] = config.accounts;
+  if (sandbox) sandbox.wallets = [privateKeyToAccount(walletKey).address];
+  if (other) {
     other.orchestrators = [{ id: "01KM9T0A7Q3D25VT4F5V37E3S4", name: "Other", key: otherOrchestratorKey }];
+    other.wallets = [privateKeyToAccount(otherWalletKey).address];
+  }
   // Each test makes its own records, webhook endpoints among them.
   const settings = { accounts: config.accounts, maxWebhookEndpointsPerAccount: 1000 };
   server = await startWebhookServer({ settings });
+  // Session-only operations are called with a session of a wallet configured for each account.
+  accountA.session = withSession((await signInWithWallet(server, walletKey)).cookie);
+  accountB.session = withSession((await signInWithWallet(server, otherWalletKey)).cookie);
 });
 afterAll(async () => {
   await server.close();

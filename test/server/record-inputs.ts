@@ -62,6 +62,7 @@ type Rule = {
 /** The record kind of each path that names its record `{id}`. */
 const idPaths: [prefix: string, kind: RecordKind][] = [
   ["/v2/client-ids/", "clientIdRecord"],
+  ["/v1/client-ids/", "clientIdRecord"],
   ["/v2/payouts/recurring/", "recurringPayment"],
   ["/sandbox/recurring-payments/", "recurringPayment"],
   ["/v2/orchestrators/fee-configs/", "orchestratorFeeConfig"],
@@ -89,11 +90,17 @@ const rules: Rule[] = [
   { name: "originalRequestPaymentReference", kind: "paymentReference", pairedWith: "originalRequestId" },
   { name: "txHash", in: "query", kind: "paymentTxHash" },
   { name: "paymentIntentId", kind: "paymentIntent" },
+  ...(["checkClientIdLinkIntent", "completeClientIdLinkIntent"] as const).map((operationId) => ({
+    name: "token",
+    operationId,
+    none: "a link intent's token: the orchestrator hands it to a recipient of another account, and any signed-in caller holding it may check it and complete it once (test/server/domain/orchestrators/client-id-link-intents.test.ts)",
+  })),
   {
     name: "token",
     in: "path",
     kind: (operation) => (operation.key.includes("/multicall-") ? "multicallLink" : "link"),
   },
+  { name: "clientIdId", in: "path", kind: "clientIdRecord" },
   { name: "tokens", kind: "payoutLink" },
   { name: "childTokens", kind: "payoutLink" },
   {
@@ -107,6 +114,11 @@ const rules: Rule[] = [
   { name: "paymentDetailsId", in: "path", kind: "paymentDetail" },
   { name: "paymentDetailsId", in: "query", kind: "paymentDetail", pairedWith: "clientUserId" },
   { name: "destinationId", kind: "payeeDestination" },
+  { name: "payeeDestinationId", kind: "payeeDestination" },
+  {
+    name: "changeRequestId",
+    none: "a wallet change pending on the signed-in wallet's own active destination, the only one looked in: any other answers 404 as unknown",
+  },
   {
     name: "challengeId",
     operationId: "verifyWalletChallenge",

@@ -471,6 +471,21 @@ export const publishedOperations: { method: "get" | "post" | "patch" | "put" | "
   { method: "put", path: "/v1/webhook/{webhookId}" },
   { method: "delete", path: "/v1/webhook/{webhookId}" },
   { method: "post", path: "/v1/webhook/test" },
+  { method: "get", path: "/v1/client-ids" },
+  { method: "post", path: "/v1/client-ids" },
+  { method: "get", path: "/v1/client-ids/{id}" },
+  { method: "put", path: "/v1/client-ids/{id}" },
+  { method: "delete", path: "/v1/client-ids/{id}" },
+  { method: "get", path: "/v1/payee-destination" },
+  { method: "post", path: "/v1/payee-destination" },
+  { method: "put", path: "/v1/payee-destination" },
+  { method: "patch", path: "/v1/payee-destination/deactivate" },
+  { method: "get", path: "/v1/payee-destination/lookup" },
+  { method: "get", path: "/v1/payee-destination/payout-lookup" },
+  { method: "patch", path: "/v1/payee-destination/wallet-change/cancel" },
+  { method: "get", path: "/v1/client-id-links/intents/{token}" },
+  { method: "post", path: "/v1/client-id-links/intents/{token}" },
+  { method: "put", path: "/v1/client-id-links/{clientIdId}/kyt" },
 ];
 
 /** Transaction.value in the three forms the service sends. */

@@ -16,24 +16,6 @@ const spec = loadBundledSpec();
 const served = new Map(
   readPathOperations(spec).map((operation) => [unnamedTemplate(operation.method, operation.key), operation]),
 );
-/** The Auth API's operations payreq does not serve yet (docs/auth-api.md says so). */
-const notYetServed = [
-  "PUT /v1/client-id-links/{}/kyt",
-  "GET /v1/client-id-links/intents/{}",
-  "POST /v1/client-id-links/intents/{}",
-  "GET /v1/client-ids",
-  "POST /v1/client-ids",
-  "DELETE /v1/client-ids/{}",
-  "GET /v1/client-ids/{}",
-  "PUT /v1/client-ids/{}",
-  "GET /v1/payee-destination",
-  "POST /v1/payee-destination",
-  "PUT /v1/payee-destination",
-  "PATCH /v1/payee-destination/deactivate",
-  "GET /v1/payee-destination/lookup",
-  "GET /v1/payee-destination/payout-lookup",
-  "PATCH /v1/payee-destination/wallet-change/cancel",
-];
 const keyOf = ([method, template]: UpstreamOperation) => unnamedTemplate(method, template);
 
 /** The operations a published contract describes, as upstream-operations.ts writes them down. */
@@ -65,9 +47,9 @@ describe("the service's operations in our spec", () => {
     expect(requestApi0_31_0.map(keyOf).filter((key) => !served.has(key))).toEqual([]);
   });
 
-  it("serves every operation of Auth API 0.14.0 with its method and path, but the client-ID and payee-destination ones not built yet", () => {
+  it("serves every operation of Auth API 0.14.0 with its method and path", () => {
     expect(authApi0_14_0).toHaveLength(26);
-    expect(authApi0_14_0.map(keyOf).filter((key) => !served.has(key))).toEqual(notYetServed);
+    expect(authApi0_14_0.map(keyOf).filter((key) => !served.has(key))).toEqual([]);
   });
 
   it("marks deprecated each 0.13.0 operation that 0.31.0 no longer publishes, naming what replaces it", () => {

@@ -4,14 +4,20 @@ import { UsageError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { parseCommandLine } from "../parse-command-line.ts";
 import {
-  callSandbox,
   connectToSandbox,
   curlApiKeyHeader,
   defaultServerUrl,
   type SandboxConnection,
   sandboxConnectionOptions,
 } from "./sandbox-connection.ts";
-import { sampleRequest, type TriggeredEvent, type TriggerInput, triggers } from "./trigger-plans.ts";
+import {
+  allEndpoints,
+  sampleRequest,
+  type TriggeredEvent,
+  type TriggerInput,
+  testDeliveryEvents,
+  triggers,
+} from "./trigger-plans.ts";
 
 const command = "payreq webhooks trigger";
 
@@ -48,6 +54,11 @@ endpoint of the account (start \`payreq webhooks listen\` first to see it arrive
                           --agreement-status (default approved and completed)
   payment_detail.updated  a new payer's bank details are stored, then checked (--status,
                           default approved)
+  client_id.linked        a new orchestrator of the account invites a recipient; a new wallet
+                          signs in, registers its payee destination and completes the intent
+  kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected
+                          the sandbox does not produce these: a test delivery with placeholder
+                          values goes to every endpoint of the account
 
 The payment events use --request, or a new secure payment link for ${sampleRequest.amount} ${sampleRequest.invoiceCurrency} paid in
 ${sampleRequest.paymentCurrency} (POST /v2/secure-payments).
@@ -189,17 +200,8 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
 
 /** The URLs of the account's endpoints subscribed to `event`, read page by page. */
 async function endpointsReceiving(connection: SandboxConnection, event: TriggeredEvent): Promise<string[]> {
-  const urls: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: { cursor?: string } = cursor === null ? {} : { cursor };
-    const page: components["schemas"]["SandboxWebhookEndpointList"] = await callSandbox(
-      connection,
-      "list the webhook endpoints",
-      () => connection.client.GET("/sandbox/webhooks/endpoints", { params: { query } }),
-    );
-    for (const endpoint of page.endpoints) if (endpoint.events.includes(event)) urls.push(endpoint.url);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return urls;
+  const everyOne = testDeliveryEvents.includes(event);
+  return (await allEndpoints(connection))
+    .filter((endpoint) => everyOne || (endpoint.events as string[]).includes(event))
+    .map((endpoint) => endpoint.url);
 }

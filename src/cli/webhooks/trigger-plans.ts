@@ -1,4 +1,6 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { components } from "../../../generated/schema.d.ts";
+import { CommandError } from "../cli-errors.ts";
 import { type CliIo, printLine } from "../cli-io.ts";
 import { halfOfRemaining } from "./partial-amount.ts";
 import { callSandbox, type SandboxConnection } from "./sandbox-connection.ts";
@@ -227,6 +229,121 @@ const paymentDetailTrigger: Trigger = async (connection, _io, input) => {
   return { lines, deliveriesQuery: "" };
 };
 
+/** The `session_token=...` pair an answer sets, or a CommandError saying what was being done. */
+function sessionCookieOf(response: Response, doing: string): string {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("session_token="));
+  if (!cookie) throw new CommandError(`could not ${doing}: the server set no session cookie`);
+  return cookie.split(";")[0] as string;
+}
+
+/** Signs a new wallet in (a key made for this run): answers its address and session cookie. */
+async function signInNewWallet(connection: SandboxConnection): Promise<{ address: string; cookie: string }> {
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const challenge = await callSandbox(connection, "ask for a wallet sign-in challenge", () =>
+    connection.client.POST("/v1/auth/wallet/challenge", { body: { address: wallet.address, chainId: 1 } }),
+  );
+  const signature = await wallet.signMessage({ message: challenge.message });
+  const { challengeId, nonce, message } = challenge;
+  let response: Response | undefined;
+  await callSandbox(connection, "sign the wallet in", async () => {
+    const result = await connection.client.POST("/v1/auth/wallet/verify", {
+      body: { challengeId, nonce, message, signature },
+    });
+    response = result.response;
+    return result;
+  });
+  return { address: wallet.address, cookie: sessionCookieOf(response as Response, "sign the wallet in") };
+}
+
+/**
+ * Creates an orchestrator of the account and a link intent of it, signs a new wallet in,
+ * registers its payee destination and completes the intent: `client_id.linked` goes to the
+ * account's endpoints (and the orchestrator's webhooks, of which it has none).
+ */
+const clientIdLinkedTrigger: Trigger = async (connection) => {
+  const { orchestrator, rawKey } = await callSandbox(connection, "create an orchestrator", () =>
+    connection.client.POST("/v2/orchestrators", { body: { orchestratorName: "payreq CLI orchestrator" } }),
+  );
+  const asOrchestrator = { "x-orchestrator-key": rawKey };
+  const { intent } = await callSandbox(connection, "create a link intent", () =>
+    connection.client.POST("/v2/orchestrators/client-id-link-intents", {
+      body: {
+        clientIdName: "Sample recipient",
+        domains: ["https://recipient.example.com"],
+        externalId: "cli-sample",
+      },
+      headers: asOrchestrator,
+    }),
+  );
+  const recipient = await signInNewWallet(connection);
+  const asRecipient = { cookie: recipient.cookie };
+  const destination = await callSandbox(connection, "register the recipient's payee destination", () =>
+    connection.client.POST("/v1/payee-destination", {
+      body: { chainId: 11155111, tokenAddress: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C" },
+      headers: asRecipient,
+    }),
+  );
+  const completed = await callSandbox(connection, "complete the link intent", () =>
+    connection.client.POST("/v1/client-id-links/intents/{token}", {
+      params: { path: { token: intent.accessToken } },
+      body: { kyt: { provider: null } },
+      headers: asRecipient,
+    }),
+  );
+  return {
+    lines: [
+      `Created orchestrator ${orchestrator.id} and its link intent ${intent.id}.`,
+      `  Wallet ${recipient.address} signed in, registered ${destination.destinationId} and completed the intent: client ID ${completed.clientId.clientId} is linked (${completed.link.id}).`,
+    ],
+    deliveriesQuery: "",
+  };
+};
+
+/**
+ * Sends a test delivery of an event the sandbox does not produce (it screens no payer and runs
+ * no payment page) to each endpoint of the account, in the shape the service documents.
+ */
+function testDeliveryTrigger(
+  event: "kyt.screening.completed" | "secure_payment.user_event" | "secure_payment.access_rejected",
+): Trigger {
+  return async (connection) => {
+    const endpoints = await allEndpoints(connection);
+    for (const endpoint of endpoints) {
+      await callSandbox(connection, `send a test ${event} to ${endpoint.id}`, () =>
+        connection.client.POST("/sandbox/webhooks/endpoints/{endpointId}/test", {
+          params: { path: { endpointId: endpoint.id } },
+          body: { event },
+        }),
+      );
+    }
+    return {
+      lines: [
+        `The sandbox does not produce ${event} on its own: sent a test delivery (x-request-network-test: true) with placeholder values to each of the ${endpoints.length} webhook endpoint(s) of the account.`,
+      ],
+      deliveriesQuery: "",
+    };
+  };
+}
+
+/** Every webhook endpoint of the account, a page at a time. */
+export async function allEndpoints(
+  connection: SandboxConnection,
+): Promise<components["schemas"]["SandboxWebhookEndpoint"][]> {
+  const endpoints: components["schemas"]["SandboxWebhookEndpoint"][] = [];
+  let cursor: string | null = null;
+  do {
+    const query: { cursor?: string } = cursor === null ? {} : { cursor };
+    const page: components["schemas"]["SandboxWebhookEndpointList"] = await callSandbox(
+      connection,
+      "list the webhook endpoints",
+      () => connection.client.GET("/sandbox/webhooks/endpoints", { params: { query } }),
+    );
+    endpoints.push(...page.endpoints);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return endpoints;
+}
+
 /** How `payreq webhooks trigger` makes each event happen, by event name. */
 export const triggers = {
   "payment.confirmed": paymentTrigger("paid"),
@@ -237,6 +354,17 @@ export const triggers = {
   "request.recurring": recurringTrigger,
   "compliance.updated": complianceTrigger,
   "payment_detail.updated": paymentDetailTrigger,
+  "client_id.linked": clientIdLinkedTrigger,
+  "kyt.screening.completed": testDeliveryTrigger("kyt.screening.completed"),
+  "secure_payment.user_event": testDeliveryTrigger("secure_payment.user_event"),
+  "secure_payment.access_rejected": testDeliveryTrigger("secure_payment.access_rejected"),
 } satisfies Record<string, Trigger>;
+
+/** The events a trigger sends as test deliveries to every endpoint, whatever the events it takes. */
+export const testDeliveryEvents: readonly string[] = [
+  "kyt.screening.completed",
+  "secure_payment.user_event",
+  "secure_payment.access_rejected",
+];
 
 export type TriggeredEvent = keyof typeof triggers;

@@ -75,6 +75,12 @@ export const sandboxConfigSchema = {
           },
           // Faults in force from the start, as POST /sandbox/faults creates them.
           faults: { type: "array", maxItems: 100, items: inlinedNamedSchema("SandboxFaultCreate") },
+          wallets: {
+            type: "array",
+            maxItems: 20,
+            uniqueItems: true,
+            items: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+          },
           clientIds: {
             type: "array",
             items: {

@@ -51,6 +51,11 @@ export interface AccountConfig {
   /** Faults in force from the start, as `POST /sandbox/faults` creates them (at most 100). */
   faults?: Schemas["SandboxFaultCreate"][];
   clientIds: ClientIdConfig[];
+  /**
+   * Wallets whose sign-in (`POST /v1/auth/wallet/verify`) acts for this account, so that its
+   * sessions reach the records its API key reaches; any other wallet gets an account of its own.
+   */
+  wallets?: string[];
 }
 
 export interface SandboxConfig {

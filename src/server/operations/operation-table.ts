@@ -12,6 +12,13 @@ import {
   updateClientId,
 } from "../domain/client-ids/client-ids.ts";
 import {
+  createClientIdV1,
+  deleteClientIdV1,
+  getClientIdV1,
+  listClientIdsV1,
+  updateClientIdV1,
+} from "../domain/client-ids/client-ids-v1.ts";
+import {
   authorizeCommercePayment,
   captureCommercePayment,
   generateCommerceCaptureCalldata,
@@ -33,6 +40,11 @@ import {
   removeOrchestratorBranding,
   updateOrchestratorBranding,
 } from "../domain/orchestrators/branding.ts";
+import {
+  checkClientIdLinkIntent,
+  completeClientIdLinkIntent,
+  updateClientIdLinkKyt,
+} from "../domain/orchestrators/client-id-link-intents.ts";
 import {
   linkOrchestratorClientId,
   listOrchestratorClientIds,
@@ -60,6 +72,15 @@ import {
   getActivePayeeDestination,
   getPayeeDestination,
 } from "../domain/payee-destinations/payee-destinations.ts";
+import {
+  cancelPayeeDestinationWalletChange,
+  createPayeeDestinationV1,
+  deactivatePayeeDestinationV1,
+  getActivePayeeDestinationV1,
+  getPayeeDestinationV1,
+  lookupPayoutDestination,
+  updatePayeeDestinationV1,
+} from "../domain/payee-destinations/payee-destinations-v1.ts";
 import {
   getPayerComplianceStatus,
   getPayerComplianceStatusV1,
@@ -224,6 +245,13 @@ export const operationHandlers: OperationHandlers = {
   getActivePayeeDestination,
   getPayeeDestination,
   deactivatePayeeDestination,
+  getActivePayeeDestinationV1,
+  createPayeeDestinationV1,
+  updatePayeeDestinationV1,
+  deactivatePayeeDestinationV1,
+  getPayeeDestinationV1,
+  lookupPayoutDestination,
+  cancelPayeeDestinationWalletChange,
   // Payers and client IDs
   registerPayer,
   getPayerComplianceStatus,
@@ -240,7 +268,15 @@ export const operationHandlers: OperationHandlers = {
   getClientId,
   updateClientId,
   deleteClientId,
+  createClientIdV1,
+  listClientIdsV1,
+  getClientIdV1,
+  updateClientIdV1,
+  deleteClientIdV1,
   createOrchestrator,
+  checkClientIdLinkIntent,
+  completeClientIdLinkIntent,
+  updateClientIdLinkKyt,
   linkOrchestratorClientId,
   listOrchestratorClientIds,
   unlinkOrchestratorClientId,

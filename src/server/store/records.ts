@@ -246,6 +246,10 @@ export interface PayeeDestinationRecord {
   createdAt: string;
   updatedAt: string;
   deactivatedAt: string | null;
+  /** Who may pay it, set through the Auth API; absent or null when never set. */
+  accessPolicy?: Schemas["PayeeDestinationAccessPolicy"] | null;
+  /** A change of its wallet waiting for co-signers, asked through the Auth API. */
+  pendingWalletChange?: Schemas["PayeeDestinationWalletChange"] | null;
 }
 
 /** A payee destination signing session: what its nonce lets the wallet sign for, once. */
@@ -364,6 +368,8 @@ export interface ClientIdRecord {
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
+  /** The payee destination (canonical id) the client ID is bound to, set through the Auth API. */
+  payeeDestinationId?: string | null;
 }
 
 /**
@@ -400,6 +406,8 @@ export interface OrchestratorClientIdLinkRecord {
   revokedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** How its payers are screened, for a link made by completing a link intent; absent otherwise. */
+  kyt?: Schemas["ClientIdLinkKyt"];
 }
 
 /**

@@ -10,7 +10,7 @@ import type {
   WebhookEventData,
   WebhookEventName,
 } from "../store/records.ts";
-import type { Store } from "../store/store.ts";
+import type { Store, StoreOperations } from "../store/store.ts";
 
 /** The outbox consumer name the webhook worker keeps its cursor under. */
 export const webhookOutboxConsumer = "webhooks";
@@ -18,17 +18,37 @@ export const webhookOutboxConsumer = "webhooks";
 const isWebhookEvent = (event: DomainEvent): event is DomainEvent & { type: WebhookEventName } =>
   isWebhookEventName(event.type);
 
+/** The events an orchestrator's webhooks receive: those about its own links. */
+const orchestratorEvents: readonly WebhookEventName[] = ["client_id.linked", "kyt.screening.completed"];
+
 /**
- * Whether an endpoint receives an event: it is on, subscribed to the event, and either
- * platform-wide or scoped to the client ID the payload names.
+ * Whether an endpoint receives an event: it is on, and either an orchestrator's webhook and the
+ * event one of that orchestrator's, or subscribed to the event and either platform-wide or scoped
+ * to the client ID the payload names.
  */
 export function endpointReceives(
   endpoint: WebhookEndpointRecord,
   event: WebhookEventName,
   payload: Record<string, unknown>,
 ): boolean {
-  if (endpoint.active === false || !endpoint.events.includes(event)) return false;
+  if (endpoint.active === false) return false;
+  if (endpoint.scope === "orchestrator") {
+    return orchestratorEvents.includes(event) && payload.orchestratorId === endpoint.orchestratorId;
+  }
+  if (!endpoint.events.includes(event)) return false;
   return (endpoint.clientId ?? null) === null || payload.clientId === endpoint.clientId;
+}
+
+/** The webhooks of the orchestrator an orchestrator event names, in the event's account. */
+async function orchestratorEndpointsOf(
+  tx: Pick<StoreOperations, "webhookEndpoints">,
+  event: WebhookEventName,
+  data: WebhookEventData,
+): Promise<WebhookEndpointRecord[]> {
+  const orchestratorId = data.payload.orchestratorId;
+  if (!orchestratorEvents.includes(event) || typeof orchestratorId !== "string") return [];
+  const found = (await tx.webhookEndpoints.find("orchestrator", orchestratorId)).items;
+  return found.filter((endpoint) => endpoint.accountId === data.accountId);
 }
 
 /** A new pending delivery of one event to one endpoint; its id is the `x-request-network-delivery`. */
@@ -100,7 +120,10 @@ export async function fanOutWebhookEvents(
       for (const event of events) {
         if (!isWebhookEvent(event)) continue;
         const data = event.data as unknown as WebhookEventData;
-        const endpoints = (await tx.webhookEndpoints.find("account", data.accountId)).items;
+        const endpoints = [
+          ...(await tx.webhookEndpoints.find("account", data.accountId)).items,
+          ...(await orchestratorEndpointsOf(tx, event.type, data)),
+        ];
         const now = await nowOf(data.accountId);
         for (const endpoint of endpoints.filter((candidate) =>
           endpointReceives(candidate, event.type, data.payload),

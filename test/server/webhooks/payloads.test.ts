@@ -345,9 +345,9 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
 });
 
 describe("test deliveries (sendSandboxWebhookTest)", () => {
-  it("exist for all nine events, and every one validates against the spec", async () => {
+  it("exist for all eleven events, and every one validates against the spec", async () => {
     const events = [...webhookEventNames];
-    expect(events).toHaveLength(9);
+    expect(events).toHaveLength(11);
     const before = hook.received.length;
     for (const event of events) {
       await server.call("POST", `/sandbox/webhooks/endpoints/${endpointId}/test`, { body: { event } });

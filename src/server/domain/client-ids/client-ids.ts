@@ -1,6 +1,7 @@
 import { newClientIdValue, newUlid } from "../../ids.ts";
 import { invalidState, type ValidationIssue, validationFailed } from "../../problems.ts";
 import type { ClientIdRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
 import { effectiveAllowedDomains } from "../shared/client-ids.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
@@ -51,15 +52,17 @@ function checkFee(
   return { feePercentage: checked.feePercentage ?? null, feeAddress: checked.feeAddress ?? null };
 }
 
-/** Creates an active client ID of the caller's account, with a ULID `id` and a random public value. */
-export async function createClientId(
+/** Builds (not stores) an active client ID of the caller's account, with a ULID `id` and a random public value. */
+export function buildClientId(
   ctx: DomainContext,
-  { principal, body }: OperationInput<"createClientId">,
-): Promise<Schemas["ClientId"]> {
+  principal: Principal,
+  body: OperationInput<"createClientId">["body"],
+  payeeDestinationId: string | null,
+): ClientIdRecord {
   const allowedDomains = normaliseOrigins(body.allowedDomains, "/body/allowedDomains");
   const fee = checkFee(body, principal);
   const now = ctx.clock.now();
-  const record: ClientIdRecord = {
+  return {
     id: newUlid(now),
     accountId: principal.accountId,
     clientId: newClientIdValue(),
@@ -73,15 +76,32 @@ export async function createClientId(
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     lastUsedAt: null,
+    ...(payeeDestinationId === null ? {} : { payeeDestinationId }),
   };
+}
+
+/** Creates an active client ID of the caller's account, with a ULID `id` and a random public value. */
+export async function createClientId(
+  ctx: DomainContext,
+  { principal, body }: OperationInput<"createClientId">,
+): Promise<Schemas["ClientId"]> {
+  const record = buildClientId(ctx, principal, body, null);
   await ctx.store.withTransaction((tx) => tx.clientIds.put(record));
   return toWireClientId(ctx, record);
 }
 
 /** Every client ID of the caller's account, oldest first, revoked ones included. */
-export async function listClientIds(
+export function listClientIds(
   ctx: DomainContext,
   { principal }: OperationInput<"listClientIds">,
+): Promise<Schemas["ClientIdList"]> {
+  return listAccountClientIds(ctx, principal);
+}
+
+/** Every client ID of the caller's account, oldest first, revoked ones included. */
+export async function listAccountClientIds(
+  ctx: DomainContext,
+  principal: Principal,
 ): Promise<Schemas["ClientIdList"]> {
   const records = (await ctx.store.clientIds.find("account", principal.accountId)).items;
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -99,51 +119,74 @@ export async function getClientId(
 /** `given` unless the body left the member out (`undefined`); `null` is a value here: it unsets. */
 const changedOr = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
 
+/** The members of a client ID a change may name, as both APIs take them. */
+export type ClientIdChange = OperationInput<"updateClientId">["body"];
+
 /**
- * Changes what the body names of a client ID of the caller's account. A revoked client ID
- * cannot take another status (400 invalid-state); the fee must end up complete or absent.
+ * Applies a change to a client ID of the caller's account, in the caller's transaction. A revoked
+ * client ID cannot take another status (400 invalid-state); the fee must end up complete or absent.
+ * `payeeDestinationId` is left as it is when undefined.
  */
+export async function changeClientId(
+  ctx: DomainContext,
+  tx: StoreOperations,
+  input: { principal: Principal; id: string; body: ClientIdChange; payeeDestinationId?: string | null },
+): Promise<ClientIdRecord> {
+  const { principal, id, body } = input;
+  const record = await loadOwnClientId(tx, principal, id);
+  if (record.status === "revoked" && body.status !== undefined && body.status !== "revoked") {
+    throw invalidState(
+      `Client ID ${id} is revoked; a revoked client ID cannot become ${body.status} again. Create a new one.`,
+    );
+  }
+  const fee = checkFee(
+    {
+      feePercentage: changedOr(body.feePercentage, record.feePercentage),
+      feeAddress: changedOr(body.feeAddress, record.feeAddress),
+    },
+    principal,
+  );
+  const updated: ClientIdRecord = {
+    ...record,
+    label: changedOr(body.label, record.label),
+    allowedDomains:
+      body.allowedDomains === undefined
+        ? record.allowedDomains
+        : normaliseOrigins(body.allowedDomains, "/body/allowedDomains"),
+    ...fee,
+    operatorWalletAddress: changedOr(
+      body.operatorWalletAddress as Address | null | undefined,
+      record.operatorWalletAddress,
+    ),
+    defaultPreApprovalExpiry: changedOr(body.defaultPreApprovalExpiry, record.defaultPreApprovalExpiry),
+    defaultAuthorizationExpiry: changedOr(body.defaultAuthorizationExpiry, record.defaultAuthorizationExpiry),
+    status: changedOr(body.status, record.status),
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  if (input.payeeDestinationId !== undefined) updated.payeeDestinationId = input.payeeDestinationId;
+  await tx.clientIds.put(updated);
+  return updated;
+}
+
+/** Changes what the body names of a client ID of the caller's account (see `changeClientId`). */
 export async function updateClientId(
   ctx: DomainContext,
   { principal, path: { id }, body }: OperationInput<"updateClientId">,
 ): Promise<Schemas["ClientId"]> {
-  return ctx.store.withTransaction(async (tx) => {
-    const record = await loadOwnClientId(tx, principal, id);
-    if (record.status === "revoked" && body.status !== undefined && body.status !== "revoked") {
-      throw invalidState(
-        `Client ID ${id} is revoked; a revoked client ID cannot become ${body.status} again. Create a new one.`,
-      );
-    }
-    const fee = checkFee(
-      {
-        feePercentage: changedOr(body.feePercentage, record.feePercentage),
-        feeAddress: changedOr(body.feeAddress, record.feeAddress),
-      },
-      principal,
-    );
-    const updated: ClientIdRecord = {
-      ...record,
-      label: changedOr(body.label, record.label),
-      allowedDomains:
-        body.allowedDomains === undefined
-          ? record.allowedDomains
-          : normaliseOrigins(body.allowedDomains, "/body/allowedDomains"),
-      ...fee,
-      operatorWalletAddress: changedOr(
-        body.operatorWalletAddress as Address | null | undefined,
-        record.operatorWalletAddress,
-      ),
-      defaultPreApprovalExpiry: changedOr(body.defaultPreApprovalExpiry, record.defaultPreApprovalExpiry),
-      defaultAuthorizationExpiry: changedOr(
-        body.defaultAuthorizationExpiry,
-        record.defaultAuthorizationExpiry,
-      ),
-      status: changedOr(body.status, record.status),
-      updatedAt: ctx.clock.now().toISOString(),
-    };
-    await tx.clientIds.put(updated);
-    return toWireClientId(ctx, updated);
-  });
+  const updated = await ctx.store.withTransaction((tx) => changeClientId(ctx, tx, { principal, id, body }));
+  return toWireClientId(ctx, updated);
+}
+
+/** Revokes a client ID of the caller's account for good, in the caller's transaction; again changes nothing. */
+export async function revokeClientId(
+  ctx: DomainContext,
+  tx: StoreOperations,
+  principal: Principal,
+  id: string,
+): Promise<void> {
+  const record = await loadOwnClientId(tx, principal, id);
+  if (record.status === "revoked") return;
+  await tx.clientIds.put({ ...record, status: "revoked", updatedAt: ctx.clock.now().toISOString() });
 }
 
 /** Revokes a client ID of the caller's account for good; revoking it again changes nothing. */
@@ -151,10 +194,6 @@ export async function deleteClientId(
   ctx: DomainContext,
   { principal, path: { id } }: OperationInput<"deleteClientId">,
 ): Promise<undefined> {
-  await ctx.store.withTransaction(async (tx) => {
-    const record = await loadOwnClientId(tx, principal, id);
-    if (record.status === "revoked") return;
-    await tx.clientIds.put({ ...record, status: "revoked", updatedAt: ctx.clock.now().toISOString() });
-  });
+  await ctx.store.withTransaction((tx) => revokeClientId(ctx, tx, principal, id));
   return undefined;
 }

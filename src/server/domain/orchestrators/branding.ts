@@ -9,7 +9,8 @@ import type { Principal } from "../shared/principal.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { toWireBranding } from "./orchestrator-wire.ts";
 
-const orchestratorParent = "orchestrator";
+/** The `parent` of an orchestrator's own branding (a linked client ID's override names the client ID). */
+export const orchestratorParent = "orchestrator";
 
 const unset: BrandingSettings = {
   logoPath: null,

@@ -38,6 +38,7 @@ export function toWireLink(record: OrchestratorClientIdLinkRecord): Schemas["Orc
     updatedAt,
     ...(revokedAt ? { revokedAt } : {}),
     clientId,
+    ...(record.kyt ? { kyt: record.kyt } : {}),
   };
 }
 

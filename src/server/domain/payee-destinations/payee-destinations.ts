@@ -8,6 +8,7 @@ import {
 } from "../../../chain/index.ts";
 import { invalidField, invalidState } from "../../problems.ts";
 import type { PayeeDestinationRecord } from "../../store/records.ts";
+import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { loadOwnPayeeDestination } from "../shared/own-records.ts";
@@ -34,6 +35,53 @@ export function toWirePayeeDestination(record: PayeeDestinationRecord): Schemas[
   };
 }
 
+/** A destination to make active: its canonical id and what that id names. */
+export interface DestinationTarget {
+  destinationId: string;
+  walletAddress: `0x${string}`;
+  chainId: number;
+  tokenAddress: `0x${string}`;
+}
+
+/**
+ * Makes a destination of the account active, registering it or making it active again, and
+ * deactivates its wallet's other active destination in the same transaction. Its access policy
+ * becomes `accessPolicy` when given, else stays.
+ */
+export async function activateDestination(
+  tx: StoreOperations,
+  accountId: string,
+  target: DestinationTarget,
+  at: string,
+  accessPolicy?: PayeeDestinationRecord["accessPolicy"],
+): Promise<PayeeDestinationRecord> {
+  const previous = await tx.payeeDestinations.first("activeWallet", {
+    accountId,
+    walletAddress: target.walletAddress,
+  });
+  if (previous && previous.destinationId !== target.destinationId) {
+    await tx.payeeDestinations.put({ ...previous, active: false, deactivatedAt: at, updatedAt: at });
+  }
+  const existing = await tx.payeeDestinations.get({ accountId, destinationId: target.destinationId });
+  const policy = accessPolicy === undefined ? (existing?.accessPolicy ?? null) : accessPolicy;
+  const registered: PayeeDestinationRecord = {
+    ...existing,
+    accountId,
+    destinationId: target.destinationId,
+    walletAddress: target.walletAddress,
+    chainId: target.chainId,
+    network: networkOf(target.chainId),
+    tokenAddress: target.tokenAddress,
+    active: true,
+    createdAt: existing?.createdAt ?? at,
+    updatedAt: at,
+    deactivatedAt: null,
+    ...(policy === null ? {} : { accessPolicy: policy }),
+  };
+  await tx.payeeDestinations.put(registered);
+  return registered;
+}
+
 /**
  * Registers the destination of a signed `add` session and makes it the wallet's active one: the
  * wallet's other active destination, if any, is deactivated in the same change.
@@ -43,37 +91,12 @@ export async function createPayeeDestination(
   { principal, body }: OperationInput<"createPayeeDestination">,
 ): Promise<Schemas["PayeeDestination"]> {
   const now = ctx.clock.now();
-  const at = now.toISOString();
   const record = await ctx.store.withTransaction(async (tx) => {
     const session = await useSignedNonce(tx, { principal, body, action: "add", now });
     const destination = parsePayeeDestinationId(session.destinationId);
     if (!destination) throw new Error(`nonce ${session.nonce} holds an unreadable destination`);
-    const previous = await tx.payeeDestinations.first("activeWallet", {
-      accountId: principal.accountId,
-      walletAddress: destination.walletAddress,
-    });
-    if (previous && previous.destinationId !== session.destinationId) {
-      await tx.payeeDestinations.put({ ...previous, active: false, deactivatedAt: at, updatedAt: at });
-    }
-    const existing = await tx.payeeDestinations.get({
-      accountId: principal.accountId,
-      destinationId: session.destinationId,
-    });
-    const network = networkOf(destination.chainId);
-    const registered: PayeeDestinationRecord = {
-      accountId: principal.accountId,
-      destinationId: session.destinationId,
-      walletAddress: destination.walletAddress,
-      chainId: destination.chainId,
-      network,
-      tokenAddress: destination.tokenAddress,
-      active: true,
-      createdAt: existing?.createdAt ?? at,
-      updatedAt: at,
-      deactivatedAt: null,
-    };
-    await tx.payeeDestinations.put(registered);
-    return registered;
+    const target = { ...destination, destinationId: session.destinationId };
+    return activateDestination(tx, principal.accountId, target, now.toISOString());
   });
   return toWirePayeeDestination(record);
 }

@@ -31,12 +31,35 @@ async function destinationIssue(store: StoreOperations, principal: Principal, de
     : "names a token the service no longer lists";
 }
 
+/** The payee destination the caller's client ID is bound to (set through the Auth API), or null. */
+function boundDestinationOf(principal: Principal): string | null {
+  return principal.kind === "clientId" ? (principal.clientId.payeeDestinationId ?? null) : null;
+}
+
+/**
+ * Why an item cannot be paid through a client ID bound to `bound`: it names another destination,
+ * or a payee of its own; undefined when it names that destination or none.
+ */
+function boundItemIssue(item: SecurePaymentItem, index: number, bound: string): ValidationIssue | undefined {
+  const rule = `the client ID is bound to the payee destination ${bound}, the only one its payments may go to`;
+  if (item.destinationId !== undefined) {
+    return canonicalDestinationId(item.destinationId) === bound
+      ? undefined
+      : { path: `/body/requests/${index}/destinationId`, message: `names another destination: ${rule}` };
+  }
+  if (item.payee !== undefined) {
+    return { path: `/body/requests/${index}/payee`, message: `cannot be sent: ${rule}; leave it out` };
+  }
+  return undefined;
+}
+
 /**
  * The items of a secure payment, every one in the payee form that request creation takes. A
  * destination-form item names an active payee destination of the caller's account, which gives
- * the payee and the token (both the invoice and the payment currency); an item with neither form
- * names no payee, which the real service takes from the client ID's bound destination and payreq
- * cannot. 400 naming each item's `destinationId` that cannot be used.
+ * the payee and the token (both the invoice and the payment currency). A client ID bound to a
+ * destination pays that destination only: an item without either form takes it, one naming
+ * another destination or a payee is refused. Without a binding, an item with neither form names
+ * no payee. 400 naming each item's member that cannot be used.
  */
 export async function resolveSecurePaymentItems(
   store: StoreOperations,
@@ -45,10 +68,17 @@ export async function resolveSecurePaymentItems(
 ): Promise<PaymentRequestItem[]> {
   const issues: ValidationIssue[] = [];
   const resolved: PaymentRequestItem[] = [];
+  const bound = boundDestinationOf(principal);
   for (const [index, item] of items.entries()) {
     const path = `/body/requests/${index}/destinationId`;
-    if (item.destinationId !== undefined) {
-      const found = await destinationIssue(store, principal, item.destinationId);
+    const boundIssue = bound === null ? undefined : boundItemIssue(item, index, bound);
+    if (boundIssue) {
+      issues.push(boundIssue);
+      continue;
+    }
+    const destinationId = item.destinationId ?? bound ?? undefined;
+    if (destinationId !== undefined) {
+      const found = await destinationIssue(store, principal, destinationId);
       if (typeof found === "string") issues.push({ path, message: found });
       else
         resolved.push({
@@ -72,7 +102,7 @@ export async function resolveSecurePaymentItems(
       issues.push({
         path,
         message:
-          "is required here: payreq binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
+          "is required here: the client ID is bound to no payee destination, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
       });
     }
   }

@@ -1,5 +1,4 @@
 import type { TokenRecord } from "../../../chain/index.ts";
-import { isWebhookEventName } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
 import type {
   DeliveryEventName,
@@ -219,14 +218,21 @@ const placeholderToken = "0".repeat(26);
 const placeholderClientId = "pk_test_placeholder";
 const placeholderUlid = "01KP0000000000000000000000";
 
+/** The events whose test payload names no request: each has a shape of its own. */
+const requestlessTestEvents = [
+  "client_id.linked",
+  "kyt.screening.completed",
+  "secure_payment.access_rejected",
+] as const;
+type RequestlessTestEvent = (typeof requestlessTestEvents)[number];
+const isRequestlessTestEvent = (event: DeliveryEventName): event is RequestlessTestEvent =>
+  (requestlessTestEvents as readonly string[]).includes(event);
+
 /**
- * The body of a test delivery of an event the sandbox does not produce on its own, in the shape
- * the service documents for it, with placeholder values.
+ * The body of a test delivery of an event about an orchestrator's link or a payer's screening,
+ * in the shape the service documents for it, with placeholder values.
  */
-function buildDocumentedTestPayload(
-  event: Exclude<DeliveryEventName, WebhookEventName>,
-  timestamp: string,
-): Record<string, unknown> {
+function buildDocumentedTestPayload(event: RequestlessTestEvent, timestamp: string): Record<string, unknown> {
   switch (event) {
     case "client_id.linked":
       return {
@@ -270,7 +276,7 @@ function buildDocumentedTestPayload(
 
 /** The body of a test delivery: placeholder values a receiver must not act on. */
 export function buildTestPayload(event: DeliveryEventName, now: Date): Record<string, unknown> {
-  if (!isWebhookEventName(event)) return buildDocumentedTestPayload(event, now.toISOString());
+  if (isRequestlessTestEvent(event)) return buildDocumentedTestPayload(event, now.toISOString());
   const timestamp = now.toISOString();
   const identity = {
     event,

@@ -1,7 +1,7 @@
 import { webhookEventNames } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
 import { invalidState } from "../../problems.ts";
-import type { WebhookEndpointRecord, WebhookEventName } from "../../store/records.ts";
+import type { DeliveryEventName, WebhookEndpointRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import { createDeliveryRecord } from "../../webhook-delivery/fan-out.ts";
 import type { DomainContext } from "../shared/context.ts";
@@ -127,7 +127,7 @@ export async function sendSandboxWebhookTest(
   ctx: DomainContext,
   { principal, path: { endpointId: id }, body }: OperationInput<"sendSandboxWebhookTest">,
 ): Promise<Schemas["SandboxWebhookDelivery"]> {
-  const event: WebhookEventName = body?.event ?? "payment.confirmed";
+  const event: DeliveryEventName = body?.event ?? "payment.confirmed";
   const now = ctx.clock.now();
   const delivery = await ctx.store.withTransaction(async (tx) => {
     const endpoint = await loadOwnWebhookEndpoint(tx, principal, id);

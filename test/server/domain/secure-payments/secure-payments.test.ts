@@ -91,7 +91,7 @@ describe("createSecurePayment (POST /v2/secure-payments)", () => {
       {
         path: "/body/requests/2/destinationId",
         message:
-          "is required here: payreq binds no payee destination to client IDs, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
+          "is required here: the client ID is bound to no payee destination, so send destinationId, or payee, invoiceCurrency and paymentCurrency",
       },
     ]);
   });
