@@ -110,8 +110,8 @@ describe("payreq --help", () => {
 
 describe("bad command lines exit 2 with a message naming the problem", () => {
   it.each([
-    [["deploy"], 'unknown command "deploy": give serve, mock or webhooks', "payreq"],
-    [["--bogus"], "unknown option --bogus: give a command first (serve, mock or webhooks)", "payreq"],
+    [["deploy"], 'unknown command "deploy": give serve, mock, proxy or webhooks', "payreq"],
+    [["--bogus"], "unknown option --bogus: give a command first (serve, mock, proxy or webhooks)", "payreq"],
     [["webhooks"], "give a webhooks command: listen or trigger", "payreq webhooks"],
     [
       ["webhooks", "forward"],
