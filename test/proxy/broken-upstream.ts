@@ -61,7 +61,10 @@ export async function startBrokenUpstream(): Promise<BrokenUpstream> {
         response.writeHead(418, { "content-type": "application/json", "x-request-id": "req-broken-418" });
         response.end("{}");
       } else {
-        response.writeHead(404, { "content-type": "application/problem+json", "x-request-id": "req-broken-404" });
+        response.writeHead(404, {
+          "content-type": "application/problem+json",
+          "x-request-id": "req-broken-404",
+        });
         response.end(
           JSON.stringify({
             type: "/problems/not-found",

@@ -8,17 +8,28 @@ import { sampleCredentials } from "../../src/server/config/sandbox-config.ts";
 import { createServer } from "../../src/server/create-server.ts";
 import { loadBundledSpec } from "../../src/spec/spec-document.ts";
 import { findFreePort } from "../support/prism.ts";
-import { type BrokenUpstream, badRequestId, securePaymentToken, startBrokenUpstream } from "./broken-upstream.ts";
+import {
+  type BrokenUpstream,
+  badRequestId,
+  securePaymentToken,
+  startBrokenUpstream,
+} from "./broken-upstream.ts";
 
 const apiKey = sampleCredentials.apiKey;
-const requestIdPattern = (loadBundledSpec().components as { schemas: Record<string, { pattern: string }> }).schemas
-  .RequestId?.pattern;
+const requestIdPattern = (loadBundledSpec().components as { schemas: Record<string, { pattern: string }> })
+  .schemas.RequestId?.pattern;
 
 /** A proxy in front of `upstream` that keeps the calls it checked. */
 async function proxyFor(upstream: string, options: { timeoutMs?: number; strictBodies?: boolean } = {}) {
   const calls: CheckedCall[] = [];
-  const proxy = await startValidatingProxy({ upstream, port: 0, onCall: (call) => calls.push(call), ...options });
-  const lines = () => calls.flatMap((call) => call.violations.map((violation) => violationLine(call, violation)));
+  const proxy = await startValidatingProxy({
+    upstream,
+    port: 0,
+    onCall: (call) => calls.push(call),
+    ...options,
+  });
+  const lines = () =>
+    calls.flatMap((call) => call.violations.map((violation) => violationLine(call, violation)));
   return { proxy, calls, lines };
 }
 
@@ -94,7 +105,10 @@ describe("payreq proxy in front of the reference server", () => {
     const answer = await fetch(`${proxy.url}/v2/secure-payments`, {
       method: "POST",
       headers: { "x-api-key": apiKey, "content-type": "application/json" },
-      body: JSON.stringify({ ...securePaymentBody, requests: [{ ...securePaymentBody.requests[0], amount: "a lot" }] }),
+      body: JSON.stringify({
+        ...securePaymentBody,
+        requests: [{ ...securePaymentBody.requests[0], amount: "a lot" }],
+      }),
     });
     expect(answer.status).toBe(400);
     const problem = (await answer.json()) as { errors: { path: string }[] };
@@ -130,7 +144,9 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
     expect(created.status).toBe(201);
     expect(created.headers.get("set-cookie")).toBe("trace=abc; Path=/");
     expect(((await created.json()) as { requestIds: string[] }).requestIds).toEqual([badRequestId]);
-    const currencies = await fetch(`${proxy.url}/v1/currencies?network=base`, { headers: { "x-api-key": secretKey } });
+    const currencies = await fetch(`${proxy.url}/v1/currencies?network=base`, {
+      headers: { "x-api-key": secretKey },
+    });
     expect(await currencies.text()).toBe("USDC");
     const teapot = await fetch(`${proxy.url}/v2/secure-payments/${securePaymentToken}`);
     expect(teapot.status).toBe(418);
@@ -171,11 +187,13 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
     expect(received?.headers["x-custom"]).toBe("kept");
     expect(received?.headers.host).toBe(new URL(upstream.baseUrl).host);
     expect(received?.headers["content-length"]).toBe(String(Buffer.byteLength(sent)));
-    expect(calls.slice(before).flatMap((call) => call.violations.map((v) => violationLine(call, v)))).toEqual([
-      // The server's validators stop at an undocumented query parameter, before the body.
-      "createSecurePayment 404 request /query/trace: Unknown query parameter 'trace'",
-      "createSecurePayment 404 response status: is not documented",
-    ]);
+    expect(calls.slice(before).flatMap((call) => call.violations.map((v) => violationLine(call, v)))).toEqual(
+      [
+        // The server's validators stop at an undocumented query parameter, before the body.
+        "createSecurePayment 404 request /query/trace: Unknown query parameter 'trace'",
+        "createSecurePayment 404 response status: is not documented",
+      ],
+    );
     const withoutQuery = await fetch(`${proxy.url}/v2/secure-payments`, {
       method: "POST",
       headers: { "x-api-key": secretKey, "content-type": "application/json" },
