@@ -202,7 +202,7 @@ describe("payreq proxy's reports", () => {
     }
   });
 
-  it("exits 0 with --fail-on-violation when every call kept to the spec", async () => {
+  it("exits 0 with --fail-on-violation when every call kept to the spec, and prints each call with --verbose", async () => {
     const report = path.join(scratch, "clean.json");
     const run = startInProcess([
       "--upstream",
@@ -212,11 +212,21 @@ describe("payreq proxy's reports", () => {
       "--report",
       report,
       "--fail-on-violation",
+      "--verbose",
     ]);
-    await run.listening;
+    const url = await run.listening;
+    // The upstream's 404 Problem is a documented answer of the operation.
+    const answer = await fetch(`${url}/v2/request/01${"ab".repeat(32)}`, {
+      headers: { "x-api-key": secretKey },
+    });
+    expect(answer.status).toBe(404);
     expect(await run.stop()).toBe(0);
-    expect(run.stdout()).toContain("Checked 0 call(s): no violation.\n");
-    expect(JSON.parse(readFileSync(report, "utf8")).calls).toBe(0);
+    expect(run.stdout().split("\n").slice(-3)).toEqual([
+      "getRequestStatus 404 ok (GET /v2/request/{requestId})",
+      "Checked 1 call(s): no violation.",
+      "",
+    ]);
+    expect(JSON.parse(readFileSync(report, "utf8"))).toMatchObject({ calls: 1, violations: [] });
   });
 
   it("runs as `payreq proxy`, prints violations as they come, and writes its reports when stopped with SIGTERM", async () => {

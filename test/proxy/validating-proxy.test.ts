@@ -1,8 +1,10 @@
 import { once } from "node:events";
-import { createServer as createHttpServer } from "node:http";
+import { request as createHttpRequest, createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CheckedCall, violationLine } from "../../src/proxy/checked-call.ts";
+import { endToEndHeaders } from "../../src/proxy/forward-call.ts";
 import { type RunningProxy, startValidatingProxy } from "../../src/proxy/validating-proxy.ts";
 import { sampleCredentials } from "../../src/server/config/sandbox-config.ts";
 import { createServer } from "../../src/server/create-server.ts";
@@ -220,8 +222,8 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
   });
 });
 
-describe("payreq proxy in front of an upstream that is down", () => {
-  it("answers 502 in the Problem shape naming the upstream, and reports it as a violation", async () => {
+describe("payreq proxy in front of other upstreams", () => {
+  it("answers 502 in the Problem shape naming an upstream that is down, and reports it as a violation", async () => {
     const port = await findFreePort();
     const { proxy, lines } = await proxyFor(`http://127.0.0.1:${port}/base/`);
     try {
@@ -262,5 +264,76 @@ describe("payreq proxy in front of an upstream that is down", () => {
       await proxy.close();
       server.close();
     }
+  });
+
+  it("passes a compressed answer on as it came and checks its decompressed body", async () => {
+    const compressed = gzipSync(JSON.stringify([{ id: 5 }]));
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+        "x-request-id": "req-gzip",
+        connection: "close, x-hop",
+        "x-hop": "dropped",
+      });
+      response.end(compressed);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    const { proxy, lines } = await proxyFor(`http://127.0.0.1:${port}`);
+    try {
+      const answer = await new Promise<{ body: Buffer; headers: Record<string, unknown> }>(
+        (resolve, reject) => {
+          const request = createHttpRequest(`${proxy.url}/v1/currencies`, (incoming) => {
+            const chunks: Buffer[] = [];
+            incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+            incoming.on("end", () => resolve({ body: Buffer.concat(chunks), headers: incoming.headers }));
+          });
+          request.on("error", reject);
+          request.end();
+        },
+      );
+      expect(answer.body.equals(compressed)).toBe(true);
+      expect(answer.headers["content-encoding"]).toBe("gzip");
+      expect(answer.headers["x-hop"]).toBeUndefined();
+      // The body is a list of currencies or an object: the list's item breaks it, and so does the list.
+      expect(lines()).toEqual([
+        ...["name", "symbol", "decimals", "address", "network", "type", "hash", "chainId"].map(
+          (member) => `listCurrencies 200 response /0/${member}: must have required property '${member}'`,
+        ),
+        "listCurrencies 200 response /0/id: must be string",
+        "listCurrencies 200 response (body): must be object",
+        "listCurrencies 200 response (body): must match exactly one schema in oneOf",
+      ]);
+    } finally {
+      await proxy.close();
+      server.close();
+    }
+  });
+});
+
+describe("endToEndHeaders", () => {
+  it("drops the hop-by-hop headers and those Connection names, keeping the others in order", () => {
+    expect(
+      endToEndHeaders([
+        "Host",
+        "proxy.example",
+        "Connection",
+        "keep-alive, X-Trace",
+        "X-Trace",
+        "1",
+        "Keep-Alive",
+        "timeout=5",
+        "Transfer-Encoding",
+        "chunked",
+        "Set-Cookie",
+        "a=1",
+        "Set-Cookie",
+        "b=2",
+        "Upgrade",
+        "h2c",
+      ]),
+    ).toEqual(["Host", "proxy.example", "Set-Cookie", "a=1", "Set-Cookie", "b=2"]);
   });
 });
