@@ -56,6 +56,16 @@ function readWhole(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * The path and query of a request target: a client that uses the proxy as its HTTP proxy
+ * (HTTP_PROXY) sends the absolute form, `http://api.example.com/v1/currencies`.
+ */
+function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  const url = new URL(target);
+  return `${url.pathname}${url.search}`;
+}
+
 /** The upstream's answer as it came: status, reason phrase, headers and body bytes. */
 function sendUpstreamAnswer(res: ServerResponse, answer: UpstreamAnswer): void {
   res.writeHead(answer.status, answer.statusMessage, answer.rawHeaders);
@@ -88,7 +98,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readWhole(req);
     const method = req.method ?? "GET";
-    const url = req.url ?? "/";
+    const url = originForm(req.url ?? "/");
     const queryAt = url.indexOf("?");
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
@@ -183,7 +193,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
-      // A client that went away mid-request: nothing to answer.
+      // The proxy's own failure (a client that went away mid-request among them): said if it can be.
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { "content-type": "text/plain" });
         res.end(`payreq proxy: ${error.message}`);
@@ -191,12 +201,10 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     });
   });
   server.listen(options.port ?? 4020, options.host ?? "127.0.0.1");
-  await Promise.race([
-    once(server, "listening"),
-    once(server, "error").then(([error]) => {
-      throw error;
-    }),
-  ]);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${reachableUrlHost(options.host ?? "127.0.0.1")}:${port}`,

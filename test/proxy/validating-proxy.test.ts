@@ -247,19 +247,35 @@ describe("payreq proxy in front of other upstreams", () => {
     }
   });
 
-  it("passes calls on under the upstream's base path", async () => {
+  it("passes calls on under the upstream's base path, those of a client that uses it as its HTTP proxy too", async () => {
     const received: string[] = [];
     const server = createHttpServer((request, response) => {
-      received.push(request.url ?? "");
+      received.push(`${request.url} ${request.headers.host}`);
       response.writeHead(204).end();
     });
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;
-    const { proxy } = await proxyFor(`http://127.0.0.1:${port}/sandbox/`);
+    const { proxy, calls } = await proxyFor(`http://127.0.0.1:${port}/sandbox/`);
     try {
       await fetch(`${proxy.url}/v1/currencies?network=base`);
-      expect(received).toEqual(["/sandbox/v1/currencies?network=base"]);
+      // HTTP_PROXY clients send the absolute form of the target.
+      await new Promise<void>((resolve, reject) => {
+        const request = createHttpRequest(
+          { host: "127.0.0.1", port: proxy.port, path: "http://api.example.com/v1/currencies?network=base" },
+          (incoming) => incoming.resume().on("end", resolve),
+        );
+        request.on("error", reject);
+        request.end();
+      });
+      expect(received).toEqual([
+        `/sandbox/v1/currencies?network=base 127.0.0.1:${port}`,
+        `/sandbox/v1/currencies?network=base 127.0.0.1:${port}`,
+      ]);
+      expect(calls.map((call) => [call.operationId, call.status])).toEqual([
+        ["listCurrencies", 204],
+        ["listCurrencies", 204],
+      ]);
     } finally {
       await proxy.close();
       server.close();
