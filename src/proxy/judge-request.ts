@@ -48,9 +48,24 @@ function readBody(operation: SpecOperation, request: SentRequest): { body: unkno
 }
 
 /**
- * What the request breaks of its operation, found by the server's own checks (body-screen.ts and
- * operation-validators.ts): the body's sizes, then the path, query, headers and body against
- * their schemas. Values are never quoted, since a request may carry secrets.
+ * The spec's security requirement: the headers of at least one of the operation's credential sets
+ * (a session travels in Cookie). Whether the credential is good is the upstream's to say.
+ */
+function credentialViolation(
+  operation: SpecOperation,
+  headers: SentRequest["headers"],
+): Violation | undefined {
+  if (operation.acceptsAnonymous || operation.credentials.length === 0) return undefined;
+  const sent = (name: string) => headers[name] !== undefined && headers[name] !== "";
+  if (operation.credentials.some((set) => set.every(sent))) return undefined;
+  const alternatives = operation.credentials.map((set) => set.join(" with ")).join(", or ");
+  return requestViolation("credentials", `none sent: send ${alternatives}`);
+}
+
+/**
+ * What the request breaks of its operation: a credential missing, then what the server's own
+ * checks find (body-screen.ts and operation-validators.ts): the body's sizes, then the path,
+ * query, headers and body against their schemas. Values are never quoted, since a request may carry secrets.
  */
 export function judgeRequest(
   validatorsOf: OperationValidatorSet,
@@ -58,22 +73,27 @@ export function judgeRequest(
   request: SentRequest,
   strictBodies: boolean,
 ): Violation[] {
+  const credentials = credentialViolation(operation, request.headers);
+  const found = credentials ? [credentials] : [];
   const read = readBody(operation, request);
-  if ("side" in read) return [read];
+  if ("side" in read) return [...found, read];
   const validators = validatorsOf(operation);
   let body = read.body;
   if (body !== undefined && validators.bodyLimits) {
     const screened = screenBody(body, validators.bodyLimits, strictBodies);
     if (screened.refused) {
-      return screened.issues.map((issue) =>
-        requestViolation(
-          issue.path,
-          // The screen shows an unknown member's value, which may be a secret.
-          issue.message.startsWith(unknownMemberMessage)
-            ? "is not a member the spec describes here"
-            : issue.message,
+      return [
+        ...found,
+        ...screened.issues.map((issue) =>
+          requestViolation(
+            issue.path,
+            // The screen shows an unknown member's value, which may be a secret.
+            issue.message.startsWith(unknownMemberMessage)
+              ? "is not a member the spec describes here"
+              : issue.message,
+          ),
         ),
-      );
+      ];
     }
     body = screened.body;
   }
@@ -83,5 +103,5 @@ export function judgeRequest(
     headers: { ...request.headers },
     body,
   });
-  return issues.map((issue) => requestViolation(issue.path, issue.message));
+  return [...found, ...issues.map((issue) => requestViolation(issue.path, issue.message))];
 }

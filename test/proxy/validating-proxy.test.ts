@@ -65,7 +65,7 @@ describe("payreq proxy in front of the reference server", () => {
     await stopServer?.();
   });
 
-  it("passes valid calls on and answers as the server does, reporting no violation", async () => {
+  it("passes valid calls on and answers as the server does, reporting no violation but a missing credential", async () => {
     const headers = { "x-api-key": apiKey };
     const currencies = await fetch(`${proxy.url}/v1/currencies?network=base`, { headers });
     const direct = await fetch(`${upstream}/v1/currencies?network=base`, { headers });
@@ -89,7 +89,10 @@ describe("payreq proxy in front of the reference server", () => {
     const unauthorized = await fetch(`${proxy.url}/v1/currencies`);
     expect(unauthorized.status).toBe(401);
 
-    expect(lines()).toEqual([]);
+    // The server's 401 is a documented answer; the call without a credential breaks the spec's security.
+    expect(lines()).toEqual([
+      "listCurrencies 401 request credentials: none sent: send x-api-key, or x-client-id with origin",
+    ]);
     expect(calls.map((call) => [call.operationId, call.method, call.path, call.status])).toEqual([
       ["listCurrencies", "GET", "/v1/currencies", 200],
       ["listCurrencies", "HEAD", "/v1/currencies", 200],
@@ -150,7 +153,9 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
       headers: { "x-api-key": secretKey },
     });
     expect(await currencies.text()).toBe("USDC");
-    const teapot = await fetch(`${proxy.url}/v2/secure-payments/${securePaymentToken}`);
+    const teapot = await fetch(`${proxy.url}/v2/secure-payments/${securePaymentToken}`, {
+      headers: { "x-client-id": "pk_proxy-test", origin: "https://shop.example.com" },
+    });
     expect(teapot.status).toBe(418);
     const unknown = await fetch(`${proxy.url}/v9/nothing?x=1`, { method: "DELETE" });
     expect(unknown.status).toBe(404);
@@ -301,11 +306,15 @@ describe("payreq proxy in front of other upstreams", () => {
     try {
       const answer = await new Promise<{ body: Buffer; headers: Record<string, unknown> }>(
         (resolve, reject) => {
-          const request = createHttpRequest(`${proxy.url}/v1/currencies`, (incoming) => {
-            const chunks: Buffer[] = [];
-            incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-            incoming.on("end", () => resolve({ body: Buffer.concat(chunks), headers: incoming.headers }));
-          });
+          const request = createHttpRequest(
+            `${proxy.url}/v1/currencies`,
+            { headers: { "x-api-key": apiKey } },
+            (incoming) => {
+              const chunks: Buffer[] = [];
+              incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+              incoming.on("end", () => resolve({ body: Buffer.concat(chunks), headers: incoming.headers }));
+            },
+          );
           request.on("error", reject);
           request.end();
         },
