@@ -95,19 +95,27 @@ export function forwardCall(
       headers: pairs,
       agent: secure ? agents.https : agents.http,
     });
-    const timer = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), timeoutMs);
-    outgoing.on("close", () => clearTimeout(timer));
-    outgoing.on("error", (error) => {
+    let timedOut = false;
+    // A failure before the answer or in the middle of its body: resolving again changes nothing.
+    const fail = (error: unknown) =>
       resolve({
         reached: false,
-        status: error instanceof UpstreamTimeout ? 504 : 502,
-        reason: describeFetchFailure(error, timeoutMs),
+        status: timedOut ? 504 : 502,
+        reason: describeFetchFailure(timedOut ? new UpstreamTimeout() : error, timeoutMs),
       });
-    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      outgoing.destroy(new UpstreamTimeout());
+    }, timeoutMs);
+    outgoing.on("close", () => clearTimeout(timer));
+    outgoing.on("error", fail);
     outgoing.on("response", (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-      incoming.on("error", () => undefined); // the request's own error event reports it
+      incoming.on("error", fail);
+      incoming.on("close", () => {
+        if (!incoming.complete) fail(new Error("the upstream closed the connection before the whole answer"));
+      });
       incoming.on("end", () =>
         resolve({
           reached: true,

@@ -25,7 +25,7 @@ export const securePaymentToken = "01KP0JDP70JXW11QHT4WHMJ7S4";
  * - POST /v2/secure-payments: 201 whose `requestIds/0` breaks its pattern;
  * - GET /v1/currencies: 200 in text/plain, without X-Request-Id;
  * - GET /v2/secure-payments/{token}: 418, a status the operation does not document;
- * - GET /hang: no answer at all;
+ * - GET /hang: no answer at all; GET /v1/currencies/slow: the start of an answer, never its end;
  * - anything else: a valid-looking 404 Problem.
  */
 export async function startBrokenUpstream(): Promise<BrokenUpstream> {
@@ -41,6 +41,11 @@ export async function startBrokenUpstream(): Promise<BrokenUpstream> {
         body: Buffer.concat(chunks),
       });
       if (request.url === "/hang") return;
+      if (request.url === "/v1/currencies/slow") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.write("[");
+        return;
+      }
       if (request.method === "POST" && request.url === "/v2/secure-payments") {
         response.writeHead(201, {
           "content-type": "application/json",

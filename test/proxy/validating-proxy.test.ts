@@ -214,7 +214,7 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
     expect(JSON.stringify(calls)).not.toContain(secretKey);
   });
 
-  it("answers 504 naming the upstream when it does not answer in time, and reports it", async () => {
+  it("answers 504 naming the upstream when it does not answer in full in time, and reports it", async () => {
     const answer = await fetch(`${proxy.url}/hang`);
     expect(answer.status).toBe(504);
     expect(answer.headers.get("content-type")).toBe("application/problem+json");
@@ -224,6 +224,11 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
       detail: `The upstream ${upstream.baseUrl} did not answer in time: no answer within 0.5 s.`,
     });
     expect(lines().at(-1)).toBe(`GET /hang 504 upstream ${upstream.baseUrl}: no answer within 0.5 s`);
+    const slow = await fetch(`${proxy.url}/v1/currencies/slow`);
+    expect(slow.status).toBe(504);
+    expect(lines().at(-1)).toBe(
+      `GET /v1/currencies/slow 504 upstream ${upstream.baseUrl}: no answer within 0.5 s`,
+    );
   });
 });
 
