@@ -5,11 +5,12 @@ import { readPackageJson } from "./package-root.ts";
 const cliUsage = `Usage: payreq <command> [options]
 
 The Payment Request Service toolkit on the command line: a local sandbox of the service, a mock
-of its API, and webhooks delivered to your machine.
+of its API, a proxy that checks calls against the spec, and webhooks delivered to your machine.
 
 Commands:
   serve               run the reference server, a stateful sandbox of the service
   mock                run the Prism mock of the API (answers with the spec's examples)
+  proxy               a validating proxy: pass calls on to a deployment, check each against the spec
   webhooks listen     receive webhooks locally: verify, print and forward them to your endpoint
   webhooks trigger    make the reference server send a real signed webhook
 
@@ -19,6 +20,7 @@ Options:
 
 Examples:
   payreq serve
+  payreq proxy --upstream http://127.0.0.1:3000 --junit proxy-junit.xml
   payreq webhooks listen --forward-to http://localhost:8080/webhooks/payreq
   payreq webhooks trigger payment.confirmed
 
@@ -57,6 +59,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<number> {
       return (await import("./serve/serve-command.ts")).runServe(rest, io, { command: "payreq serve" });
     case "mock":
       return (await import("./mock/mock-command.ts")).runMock(rest, io, { command: "payreq mock" });
+    case "proxy":
+      return (await import("./proxy/proxy-command.ts")).runProxy(rest, io, { command: "payreq proxy" });
     case "webhooks":
       return (await import("./webhooks/webhooks-command.ts")).runWebhooks(rest, io);
     case undefined: // `npx payreq` alone: what it can do, not an error
@@ -72,8 +76,8 @@ async function dispatch(args: readonly string[], io: CliIo): Promise<number> {
     default:
       throw new UsageError(
         command.startsWith("-")
-          ? `unknown option ${command}: give a command first (serve, mock or webhooks)`
-          : `unknown command "${command}": give serve, mock or webhooks`,
+          ? `unknown option ${command}: give a command first (serve, mock, proxy or webhooks)`
+          : `unknown command "${command}": give serve, mock, proxy or webhooks`,
         "payreq",
       );
   }

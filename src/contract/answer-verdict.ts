@@ -1,3 +1,4 @@
+import type { ErrorObject } from "ajv";
 import { isDocumented, responseFor, type SpecOperation } from "../spec/operations.ts";
 import { describeErrors, type SchemaValidator } from "../spec/schema-validator.ts";
 import { isObject } from "../spec/spec-document.ts";
@@ -20,53 +21,101 @@ function isJsonMediaType(mediaType: string): boolean {
   return mediaType === "application/json" || mediaType.endsWith("+json");
 }
 
-function headerIssues(validator: SchemaValidator, operation: SpecOperation, exchange: Exchange): string[] {
-  const issues: string[] = [];
+/** One way an answer breaks the spec, as found; judgeAnswer words it for the suite, the proxy by member. */
+export type AnswerFinding =
+  | { kind: "undocumented-status" }
+  | { kind: "missing-header"; header: string }
+  | { kind: "header-schema"; header: string; value: string }
+  | { kind: "undocumented-content-type"; mediaType: string; documented: string[] }
+  | { kind: "not-json" }
+  | { kind: "body-schema"; mediaType: string; errors: ErrorObject[] }
+  | { kind: "problem-status"; problemStatus: unknown };
+
+function headerFindings(
+  validator: SchemaValidator,
+  operation: SpecOperation,
+  exchange: Exchange,
+): AnswerFinding[] {
+  const findings: AnswerFinding[] = [];
   const documented = responseFor(operation, exchange.status)?.headers ?? {};
   for (const [name, header] of Object.entries(documented)) {
     const value = exchange.headers.get(name);
     if (value === null) {
-      if (header.required || name === alwaysExpectedHeader) issues.push(`header ${name} is missing`);
+      if (header.required || name === alwaysExpectedHeader)
+        findings.push({ kind: "missing-header", header: name });
       continue;
     }
     const typed = /^-?\d+(\.\d+)?$/.test(value) ? [value, Number(value)] : [value];
     if (typed.every((candidate) => validator.errorsFor(header.schema, candidate).length > 0)) {
-      issues.push(`header ${name} "${excerpt(value, 60)}" does not match its schema`);
+      findings.push({ kind: "header-schema", header: name, value });
     }
   }
-  return issues;
+  return findings;
 }
 
-function bodyIssues(validator: SchemaValidator, operation: SpecOperation, exchange: Exchange): string[] {
+function bodyFindings(
+  validator: SchemaValidator,
+  operation: SpecOperation,
+  exchange: Exchange,
+): AnswerFinding[] {
   const content = responseFor(operation, exchange.status)?.content ?? {};
   const mediaType = mediaTypeEssence(exchange.headers.get("content-type"));
   if (Object.keys(content).length === 0) return [];
   const documented = content[mediaType];
-  if (!documented) {
-    return [
-      `content type "${mediaType || "(none)"}" is not documented for ${exchange.status} (expected ${Object.keys(content).join(" or ")}); body: ${excerpt(exchange.text)}`,
-    ];
-  }
+  if (!documented)
+    return [{ kind: "undocumented-content-type", mediaType, documented: Object.keys(content) }];
   if (!isJsonMediaType(mediaType) || documented.schema === undefined) return [];
   let body: unknown;
   try {
     body = JSON.parse(exchange.text);
   } catch {
-    return [`body is not JSON: ${excerpt(exchange.text) || "(empty)"}`];
+    return [{ kind: "not-json" }];
   }
-  const issues: string[] = [];
+  const findings: AnswerFinding[] = [];
   const errors = validator.errorsFor(documented.schema, body);
-  if (errors.length > 0) {
-    issues.push(
-      `body does not match the ${exchange.status} ${mediaType} schema: ${excerpt(describeErrors(errors), 300)}`,
-    );
-  }
+  if (errors.length > 0) findings.push({ kind: "body-schema", mediaType, errors });
   if (mediaType === problemMediaType && isObject(body) && body.status !== exchange.status) {
-    issues.push(
-      `Problem status ${JSON.stringify(body.status)} differs from the HTTP status ${exchange.status}`,
-    );
+    findings.push({ kind: "problem-status", problemStatus: body.status });
   }
-  return issues;
+  return findings;
+}
+
+/**
+ * Every way an answer breaks its operation's spec, whatever status was expected: an undocumented
+ * status, a documented header missing (X-Request-Id always) or of the wrong form, an undocumented
+ * content type, a body that is not JSON or breaks the schema of that status and media type, a
+ * Problem whose `status` is not the HTTP status.
+ */
+export function findAnswerIssues(
+  validator: SchemaValidator,
+  operation: SpecOperation,
+  exchange: Exchange,
+): AnswerFinding[] {
+  return [
+    ...(isDocumented(operation, exchange.status) ? [] : [{ kind: "undocumented-status" } as const]),
+    ...headerFindings(validator, operation, exchange),
+    ...bodyFindings(validator, operation, exchange),
+  ];
+}
+
+/** A finding in the suite's words, with an excerpt of the body where it helps. */
+function describeFinding(finding: AnswerFinding, exchange: Exchange): string {
+  switch (finding.kind) {
+    case "undocumented-status":
+      return `status ${exchange.status} is not documented`;
+    case "missing-header":
+      return `header ${finding.header} is missing`;
+    case "header-schema":
+      return `header ${finding.header} "${excerpt(finding.value, 60)}" does not match its schema`;
+    case "undocumented-content-type":
+      return `content type "${finding.mediaType || "(none)"}" is not documented for ${exchange.status} (expected ${finding.documented.join(" or ")}); body: ${excerpt(exchange.text)}`;
+    case "not-json":
+      return `body is not JSON: ${excerpt(exchange.text) || "(empty)"}`;
+    case "body-schema":
+      return `body does not match the ${exchange.status} ${finding.mediaType} schema: ${excerpt(describeErrors(finding.errors), 300)}`;
+    case "problem-status":
+      return `Problem status ${JSON.stringify(finding.problemStatus)} differs from the HTTP status ${exchange.status}`;
+  }
 }
 
 /**
@@ -88,11 +137,9 @@ export function judgeAnswer(
       `answered ${exchange.status}, expected ${expected}; body: ${excerpt(exchange.text) || "(empty)"}`,
     ];
   }
-  const issues: string[] = [];
-  if (!isDocumented(operation, exchange.status)) issues.push(`status ${exchange.status} is not documented`);
-  issues.push(...headerIssues(validator, operation, exchange));
-  issues.push(...bodyIssues(validator, operation, exchange));
-  return issues;
+  return findAnswerIssues(validator, operation, exchange).map((finding) =>
+    describeFinding(finding, exchange),
+  );
 }
 
 /** A short description of a correct answer, for the report. */

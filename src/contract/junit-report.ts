@@ -3,7 +3,7 @@ import type { CheckResult } from "./target.ts";
 
 // The package is CommonJS (module.exports = a builder) but its types declare an ES default export,
 // which NodeNext then reads as the module object: the default import is the builder itself.
-const reportBuilder = junitReportBuilder as unknown as Builder;
+export const reportBuilder = junitReportBuilder as unknown as Builder;
 
 const notRunLabels: Partial<Record<CheckResult["outcome"], string>> = {
   "needs-stateful-server": "needs a stateful server",

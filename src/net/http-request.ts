@@ -44,7 +44,7 @@ class RequestTimeoutError extends Error {
 const utf8 = new TextDecoder();
 
 /** A body as sent: servers may compress an answer even when not asked to. */
-function decodedBody(body: Buffer, contentEncoding: string | undefined): Buffer {
+export function decodedBody(body: Buffer, contentEncoding: string | undefined): Buffer {
   switch (contentEncoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":
@@ -58,7 +58,7 @@ function decodedBody(body: Buffer, contentEncoding: string | undefined): Buffer 
   }
 }
 
-function headersOf(rawHeaders: string[]): AnswerHeaders {
+export function headersOf(rawHeaders: string[]): AnswerHeaders {
   const values = new Map<string, string[]>();
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();

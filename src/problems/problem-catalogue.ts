@@ -1,7 +1,10 @@
 import type { components } from "../../generated/schema.d.ts";
 
-/** Who answers a problem type: the reference server, a webhook receiver, or `payreq webhooks listen`. */
-export type ProblemSource = "server" | "receiver" | "listener";
+/**
+ * Who answers a problem type: the reference server, a webhook receiver, `payreq webhooks listen`,
+ * or `payreq proxy`.
+ */
+export type ProblemSource = "server" | "receiver" | "listener" | "proxy";
 
 /**
  * Every problem type payreq answers, one entry per `type`, so that the server, the webhook
@@ -138,6 +141,19 @@ export const problemCatalogue = {
     title: "Gateway Timeout",
     status: 504,
     by: ["listener"],
+  },
+  // The validating proxy's answers when the upstream cannot be reached or does not answer in time.
+  upstreamUnreachable: {
+    type: "/problems/upstream-unreachable",
+    title: "Bad Gateway",
+    status: 502,
+    by: ["proxy"],
+  },
+  upstreamTimeout: {
+    type: "/problems/upstream-timeout",
+    title: "Gateway Timeout",
+    status: 504,
+    by: ["proxy"],
   },
 } as const satisfies Record<
   string,

@@ -18,7 +18,7 @@ describe("payreq --help", () => {
     [
       ["--help"],
       "Usage: payreq <command> [options]",
-      ["serve", "mock", "webhooks listen", "webhooks trigger", "--version"],
+      ["serve", "mock", "proxy", "webhooks listen", "webhooks trigger", "--version"],
     ],
     // `npx payreq` alone, as a first try: the help, not an error.
     [[], "Usage: payreq <command> [options]", ["serve", "mock", "webhooks listen"]],
@@ -61,6 +61,18 @@ describe("payreq --help", () => {
       ["PORT", "DATABASE_URL", '"strictBodies": true'],
     ],
     [["mock", "--help"], "Usage: payreq mock [--port 4010] [--host 127.0.0.1] [--dynamic]", ["Prism"]],
+    [
+      ["proxy", "--help"],
+      "Usage: payreq proxy --upstream URL [--port 4020] [--host 127.0.0.1] [--report FILE] [--junit FILE]",
+      [
+        "--fail-on-violation",
+        "--strict-bodies",
+        "--timeout MS",
+        "--verbose",
+        "504",
+        "generated/openapi.json",
+      ],
+    ],
     // --help wins over everything else on the line, even a bad flag.
     [["webhooks", "listen", "--bogus", "--help"], "Usage: payreq webhooks listen", []],
   ])("payreq %j prints its usage and exits 0", async (args, firstLine, mentions) => {
@@ -110,8 +122,8 @@ describe("payreq --help", () => {
 
 describe("bad command lines exit 2 with a message naming the problem", () => {
   it.each([
-    [["deploy"], 'unknown command "deploy": give serve, mock or webhooks', "payreq"],
-    [["--bogus"], "unknown option --bogus: give a command first (serve, mock or webhooks)", "payreq"],
+    [["deploy"], 'unknown command "deploy": give serve, mock, proxy or webhooks', "payreq"],
+    [["--bogus"], "unknown option --bogus: give a command first (serve, mock, proxy or webhooks)", "payreq"],
     [["webhooks"], "give a webhooks command: listen or trigger", "payreq webhooks"],
     [
       ["webhooks", "forward"],
@@ -201,6 +213,26 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
       "payreq mock",
     ],
     [["mock", "--dynamic=false"], "--dynamic takes no value", "payreq mock"],
+    [
+      ["proxy"],
+      "give the upstream to pass calls on to: --upstream URL, such as http://127.0.0.1:3000",
+      "payreq proxy",
+    ],
+    [
+      ["proxy", "--upstream", "127.0.0.1:3000"],
+      '--upstream must be an http(s) URL such as http://127.0.0.1:3000, got "127.0.0.1:3000"',
+      "payreq proxy",
+    ],
+    [
+      ["proxy", "--upstream", "https://user:pw@api.example.com"],
+      "--upstream must not carry credentials in the URL",
+      "payreq proxy",
+    ],
+    [
+      ["proxy", "--upstream", "http://127.0.0.1:3000", "--timeout", "30s"],
+      '--timeout must be a whole number of milliseconds from 1 to 600000, got "30s"',
+      "payreq proxy",
+    ],
   ])("payreq %j", async (args, message, command) => {
     const run = await runPayreqInProcess(args);
     expect(run.status).toBe(2);
@@ -290,7 +322,7 @@ describe("docs/cli.md", () => {
     return start < 0 ? "" : guide.slice(start, end < 0 ? undefined : end);
   };
 
-  it.each([["serve"], ["mock"], ["webhooks listen"], ["webhooks trigger"]])(
+  it.each([["serve"], ["mock"], ["proxy"], ["webhooks listen"], ["webhooks trigger"]])(
     "documents every option of payreq %s in its section, with examples",
     async (command) => {
       const section = sectionOf(command);

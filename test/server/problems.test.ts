@@ -44,8 +44,10 @@ describe("the problem catalogue", () => {
     expect(catalogueOf("receiver")).toEqual(problemMentionsOf(doc("webhooks.md")));
   });
 
-  it("lists exactly the listener's problem types of docs/cli.md", () => {
-    expect(catalogueOf("listener")).toEqual(problemMentionsOf(doc("cli.md")));
+  it("lists exactly the listener's and the proxy's problem types of docs/cli.md", () => {
+    const commands = new Map([...catalogueOf("listener"), ...catalogueOf("proxy")]);
+    expect(catalogueOf("proxy").size).toBe(2);
+    expect(commands).toEqual(problemMentionsOf(doc("cli.md")));
   });
 
   it("spells each status's reason phrase as node:http does", () => {
