@@ -2,7 +2,8 @@
 // bundles the `payreq` command and `payreq/testing` (bundle-cli.mjs), unless dist/ was built from these very inputs.
 // npm runs `prepare` twice when it installs payreq from a git URL (once the clone's dependencies
 // are in, and again when it packs the clone); the second build would only repeat the first.
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashBuildInputs } from "./build-inputs.mjs";
@@ -20,6 +21,13 @@ const outputs = [
 /** The declarations of `payreq/testing`: its public types name only the spec's, not the server's. */
 const testingDeclarations = ["index.d.ts", "sandbox-types.d.ts", "start-sandbox.d.ts"];
 
+/** Runs a command from the repository root, its output shown; rejects when it fails. */
+async function run(command, args) {
+  const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit" });
+  const [code] = await once(child, "exit");
+  if (code !== 0) throw new Error(`${[command, ...args].join(" ")} exited with ${code}`);
+}
+
 const inputs = hashBuildInputs(repoRoot);
 const built =
   outputs.every((file) => existsSync(path.join(repoRoot, file))) &&
@@ -30,22 +38,16 @@ if (built) {
 } else {
   rmSync(recordFile, { force: true });
   rmSync(path.join(repoRoot, "dist"), { recursive: true, force: true });
-  execFileSync(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.build.json"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
-  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "bundle-cli.mjs")], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
   // payreq/testing runs from a bundle (the server is not in tsc's library); its declarations come
   // from a declarations-only compile of its entry, of which only its own files are kept.
   const typesDir = path.join(repoRoot, ".cache", "testing-types");
   rmSync(typesDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.testing-types.json"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  });
+  // The three steps write to different places: they run at once.
+  await Promise.all([
+    run(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.build.json"]),
+    run(process.execPath, [path.join(repoRoot, "scripts", "bundle-cli.mjs")]),
+    run(process.execPath, [nativeTypeScriptCompiler, "-p", "tsconfig.testing-types.json"]),
+  ]);
   for (const file of testingDeclarations) {
     copyFileSync(path.join(typesDir, "testing", file), path.join(repoRoot, "dist", "testing", file));
   }
