@@ -1,6 +1,6 @@
-// @payreq/client: the typed client, the spec's types, the errors and the webhook helpers, with
-// openapi-fetch and ulid as its only dependencies. The same sources as payreq's own entry, less
-// what needs viem (batch payout normalising, typed data) or the server.
+// @payreq/client, and the core of payreq's own entry (src/index.ts): the typed client, the spec's
+// types, the errors and the webhook helpers, with openapi-fetch and ulid as the only dependencies.
+// Left out: what needs viem (batch payout normalising, typed data) or the server.
 export type {
   AllowedOrigin,
   BaseUnitAmount,
