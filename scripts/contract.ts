@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { UsageError } from "../src/cli/cli-errors.ts";
-import { redactSecrets } from "../src/contract/check-kit.ts";
 import {
   contractCommand as command,
   readContractCommandLine,
   contractUsage as usage,
-} from "../src/contract/command-line.ts";
+} from "../src/cli/contract/contract-command-line.ts";
+import { redactSecrets } from "../src/contract/check-kit.ts";
 import {
   type CheckResult,
   CredentialRefusedError,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { UsageError } from "../../src/cli/cli-errors.ts";
-import { contractCommand, readContractCommandLine } from "../../src/contract/command-line.ts";
+import { contractCommand, readContractCommandLine } from "../../src/cli/contract/contract-command-line.ts";
 import { sampleCredentials } from "../../src/server/index.ts";
 import { readPathOperations } from "../../src/spec/operations.ts";
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";

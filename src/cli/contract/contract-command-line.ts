@@ -1,7 +1,7 @@
-import { UsageError } from "../cli/cli-errors.ts";
-import { readHttpUrl } from "../cli/option-values.ts";
-import { parseCommandLine } from "../cli/parse-command-line.ts";
-import type { ContractTarget, TargetCredentials as Credentials } from "./target.ts";
+import type { ContractTarget, TargetCredentials as Credentials } from "../../contract/target.ts";
+import { UsageError } from "../cli-errors.ts";
+import { readHttpUrl } from "../option-values.ts";
+import { parseCommandLine } from "../parse-command-line.ts";
 
 /** `npm run contract -- --help`. */
 export const contractUsage = `Usage: npm run contract -- --base-url URL (--api-key KEY | --client-id ID --origin ORIGIN) [options]
