@@ -1,8 +1,8 @@
 import type { RequestHandler } from "express";
 import type { SpecDocument } from "../../spec/spec-document.ts";
+import { readAnswerPreferences } from "../http/prefer-header.ts";
 import { stateOf, takeResponseCheck } from "../http/request-state.ts";
 import { chooseForcedAnswer } from "./choose-forced-answer.ts";
-import { readAnswerPreferences } from "./prefer-header.ts";
 
 /**
  * Answers a request whose `Prefer` header asks for a status (`code=404`) or a named example

@@ -1,8 +1,8 @@
 import type { ResponseSpec, SpecOperation } from "../../spec/operations.ts";
 import { sampleSchema } from "../../spec/schema-sample.ts";
 import { resolveObject, type SpecDocument } from "../../spec/spec-document.ts";
+import type { AnswerPreferences } from "../http/prefer-header.ts";
 import { invalidField } from "../problems.ts";
-import type { AnswerPreferences } from "./prefer-header.ts";
 
 /** The answer a `Prefer` header forces: a documented status, its headers and body. */
 export interface ForcedAnswer {

@@ -1,6 +1,6 @@
 import { credentialHeaders, type SpecOperation } from "../../spec/operations.ts";
 import type { SpecDocument } from "../../spec/spec-document.ts";
-import { preferHeaderName } from "../forced-answers/prefer-header.ts";
+import { preferHeaderName } from "./prefer-header.ts";
 
 /** What browsers are told in CORS answers, read from the spec. */
 export interface CorsPolicy {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readAnswerPreferences } from "../../../src/server/forced-answers/prefer-header.ts";
+import { readAnswerPreferences } from "../../../src/server/http/prefer-header.ts";
 
 describe("readAnswerPreferences", () => {
   it("reads code and example among other preferences, in any case, with quoted values", () => {

@@ -1,10 +1,10 @@
-import { maxFaultsPerAccount } from "../../faults/fault-book.ts";
-import { findFaultIssues, newFault } from "../../faults/fault-request.ts";
 import { newUlid } from "../../ids.ts";
 import { invalidState, notFound, validationFailed } from "../../problems.ts";
 import type { DomainContext } from "../shared/context.ts";
+import { maxFaultsPerAccount } from "../shared/fault-book.ts";
 import type { OperationInput, StatelessContext } from "../shared/operation-types.ts";
 import type { Schemas } from "../shared/wire-types.ts";
+import { findFaultIssues, newFault } from "./fault-request.ts";
 
 /**
  * Creates a fault for the caller's account, applied from its next call on; a request whose

@@ -1,9 +1,9 @@
 import type { PaymentContracts } from "../../../chain/index.ts";
 import type { SessionCookieWriter } from "../../auth/session-cookie.ts";
 import type { Clock, SandboxClock } from "../../clock.ts";
-import type { FaultBook } from "../../faults/fault-book.ts";
 import type { Store } from "../../store/store.ts";
 import type { WebhookTargetAllowList } from "../../webhook-delivery/target-allow-list.ts";
+import type { FaultBook } from "./fault-book.ts";
 
 /** What domain operations need: storage, time, the contract table and the public URLs. */
 export interface DomainContext extends ServerContext {

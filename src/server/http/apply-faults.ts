@@ -1,8 +1,8 @@
 import type { RequestHandler } from "express";
-import { stateOf } from "../http/request-state.ts";
+import { isFaultable } from "../domain/sandbox/fault-request.ts";
+import type { Fault, FaultBook } from "../domain/shared/fault-book.ts";
 import { ProblemError, type ProblemKind } from "../problems.ts";
-import type { Fault, FaultBook } from "./fault-book.ts";
-import { isFaultable } from "./fault-request.ts";
+import { stateOf } from "./request-state.ts";
 
 const problemOfStatus: Record<number, ProblemKind> = {
   429: "rateLimited",

@@ -1,4 +1,4 @@
-import type { Schemas } from "../domain/shared/wire-types.ts";
+import type { Schemas } from "./wire-types.ts";
 
 export type FaultRequest = Schemas["SandboxFaultCreate"];
 export type Fault = Schemas["SandboxFault"];

@@ -1,4 +1,4 @@
-import type { Fault, FaultRequest } from "./fault-book.ts";
+import type { Fault, FaultRequest } from "../shared/fault-book.ts";
 
 /** A problem of a fault request, at a member's name. */
 export interface FaultIssue {

@@ -1,9 +1,9 @@
-import type { SpecOperation } from "../../spec/operations.ts";
-import { ConfigError } from "../config/load-config.ts";
-import type { ResolvedConfig } from "../config/sandbox-config.ts";
-import type { FaultContext } from "../domain/shared/context.ts";
-import { newUlid } from "../ids.ts";
-import { FaultBook } from "./fault-book.ts";
+import type { SpecOperation } from "../../../spec/operations.ts";
+import { ConfigError } from "../../config/load-config.ts";
+import type { ResolvedConfig } from "../../config/sandbox-config.ts";
+import { newUlid } from "../../ids.ts";
+import type { FaultContext } from "../shared/context.ts";
+import { FaultBook } from "../shared/fault-book.ts";
 import { findFaultIssues, isFaultable, newFault } from "./fault-request.ts";
 
 /**
