@@ -1,5 +1,5 @@
+import type { components } from "../../../generated/schema.d.ts";
 import type { WebhookEventName } from "../../wire/webhook-event.ts";
-import type { Schemas } from "../domain/shared/wire-types.ts";
 import type { ClientIdStatus } from "../store/records.ts";
 
 /** The sandbox's configuration: who may call it and how it behaves. JSON-shaped, see config-schema.ts. */
@@ -49,7 +49,7 @@ export interface AccountConfig {
   webhookEndpoints?: WebhookEndpointConfig[];
   orchestrators?: OrchestratorConfig[];
   /** Faults in force from the start, as `POST /sandbox/faults` creates them (at most 100). */
-  faults?: Schemas["SandboxFaultCreate"][];
+  faults?: components["schemas"]["SandboxFaultCreate"][];
   clientIds: ClientIdConfig[];
   /**
    * Wallets whose sign-in (`POST /v1/auth/wallet/verify`) acts for this account, so that its
