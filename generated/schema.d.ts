@@ -3528,6 +3528,41 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "secure_payment.access_rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payer wallet refused by the platform's allowlist
+         * @description Sent to a platform (an orchestrator's client ID with a payer allowlist) when a wallet the
+         *     allowlist does not admit tries to pay one of its secure payments: at most once every 10
+         *     minutes for one wallet. The reference server keeps no payer allowlists, so it sends this
+         *     event only as a test delivery (`POST /sandbox/webhooks/endpoints/{endpointId}/test`,
+         *     `POST /v1/webhook/test`, `payreq webhooks trigger secure_payment.access_rejected`).
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onSecurePaymentAccessRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -10228,6 +10263,33 @@ export interface components {
              */
             timestamp: string;
         };
+        /**
+         * SecurePaymentAccessRejectedEvent
+         * @description The body of a `secure_payment.access_rejected` delivery: a wallet that the platform's payer
+         *     allowlist does not admit tried to open or pay a secure payment made through the platform's
+         *     client ID. The service sends it at most once every 10 minutes for one wallet; payreq sends it
+         *     as a test delivery only (it keeps no payer allowlists).
+         */
+        SecurePaymentAccessRejectedEvent: {
+            /**
+             * @description The event name, always `secure_payment.access_rejected` for this event.
+             * @constant
+             */
+            event: "secure_payment.access_rejected";
+            /** @description The request the wallet tried to pay. */
+            requestId: components["schemas"]["WebhookRequestId"];
+            /** @description The platform client ID the secure payment was made through. */
+            clientId: string;
+            /** @description The orchestrator of that client ID, when it has one. */
+            orchestratorId?: string;
+            /** @description The wallet that was refused, as the page saw it. */
+            attemptedPayerWalletAddress: string;
+            /**
+             * Format: date-time
+             * @description When the service refused the wallet (ISO 8601).
+             */
+            timestamp: string;
+        };
     };
     responses: {
         /**
@@ -10951,6 +11013,7 @@ export type PaymentDetailUpdatedEvent = components['schemas']['PaymentDetailUpda
 export type SecurePaymentUserEvent = components['schemas']['SecurePaymentUserEvent'];
 export type ClientIdLinkedEvent = components['schemas']['ClientIdLinkedEvent'];
 export type KytScreeningCompletedEvent = components['schemas']['KytScreeningCompletedEvent'];
+export type SecurePaymentAccessRejectedEvent = components['schemas']['SecurePaymentAccessRejectedEvent'];
 export type ResponseCurrencyList = components['responses']['CurrencyList'];
 export type ResponseCurrencyFilterInvalid = components['responses']['CurrencyFilterInvalid'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -17299,6 +17362,73 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["KytScreeningCompletedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onSecurePaymentAccessRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurePaymentAccessRejectedEvent"];
             };
         };
         responses: {

@@ -37,7 +37,8 @@ async function expectBoundedAttempts(create: () => Promise<Store | undefined>): 
     endpoints: urls.map((url) => ({ url })),
     settings: {
       ...bounds,
-      webhookTimeoutMs: 100,
+      // Long enough for each attempt to reach the receiver on a busy machine before it times out.
+      webhookTimeoutMs: 300,
       webhookRetryDelaysMs: [10],
       webhookPollIntervalMs: 20,
     },
@@ -77,8 +78,8 @@ async function expectBoundedAttempts(create: () => Promise<Store | undefined>): 
   for (const delivery of log) {
     expect(delivery.state).toBe("dead");
     expect(delivery.attempts.map((attempt: { error: string }) => attempt.error)).toEqual([
-      "timeout: no answer within 100 ms",
-      "timeout: no answer within 100 ms",
+      "timeout: no answer within 300 ms",
+      "timeout: no answer within 300 ms",
     ]);
   }
   expect(running.loggedErrors).toEqual([]);
