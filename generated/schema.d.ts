@@ -5649,23 +5649,52 @@ export interface components {
         };
         /**
          * RequestPayment
-         * @description One payment received for a request.
+         * @description One payment received for a request, in the shape of Request API 0.31.0. Read the transaction
+         *     from `sourceTxHash` (where the payer paid) and `destinationTxHash` (where the request was paid);
+         *     `txHash`, the same as `destinationTxHash`, stays for clients of earlier versions.
          * @example {
+         *       "id": "01KM9S40000000000000000000",
          *       "amount": "150",
-         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
-         *       "timestamp": "2026-04-12T10:05:00.000Z"
+         *       "sourceNetwork": "base",
+         *       "destinationNetwork": "base",
+         *       "sourceTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "destinationTxHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b",
+         *       "payerAddress": "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9",
+         *       "timestamp": "2026-04-12T10:05:00.000Z",
+         *       "type": "direct",
+         *       "currency": "USD",
+         *       "paymentCurrency": "USDC",
+         *       "txHash": "0x709b55bd3da0f5a838125bd0ee20c5bfdd7caba173912d4281cae816b79a201b"
          *     }
          */
         RequestPayment: {
+            /** @description Identifies the payment (the `id` of payment searches). */
+            id: string;
             /** @description The amount paid, in the request's payment currency, as a human-readable decimal. */
             amount: components["schemas"]["DecimalAmount"];
-            /** @description The transaction that paid it, on the request's network. */
-            txHash: components["schemas"]["TxHash"];
+            /** @description The network the payer paid on (another than `destinationNetwork` for a cross-chain payment). */
+            sourceNetwork: string;
+            /** @description The request's network, where the payment was received. */
+            destinationNetwork: string;
+            /** @description The payer's transaction on `sourceNetwork`; null when the service does not know it. */
+            sourceTxHash: string | null;
+            /** @description The transaction that paid the request on `destinationNetwork`. */
+            destinationTxHash: string | null;
+            /** @description The wallet that paid, when known (the sender of a direct payment); null otherwise. */
+            payerAddress: string | null;
             /**
              * Format: date-time
-             * @description When the payment was detected.
+             * @description When the payment was recorded.
              */
             timestamp: string;
+            /** @description How it was paid; `direct` for a payment of the request on its own network, `crosschain` otherwise. */
+            type: string;
+            /** @description The request's invoice currency, as its symbol. */
+            currency: string;
+            /** @description The request's payment currency, as its symbol. */
+            paymentCurrency: string;
+            /** @description The transaction that paid it on the request's network (`destinationTxHash`), as earlier versions answered it. */
+            txHash?: components["schemas"]["TxHash"];
         };
         /**
          * RequestPaidBreakdown

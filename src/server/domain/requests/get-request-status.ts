@@ -1,3 +1,4 @@
+import { findToken } from "../../../chain/index.ts";
 import type { RequestRecord } from "../../store/records.ts";
 import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
@@ -23,11 +24,24 @@ export function toRequestDetails(request: RequestRecord): Schemas["RequestDetail
     status: request.status,
     isListening: !paid,
     txHash: latest?.txHash ?? null,
-    payments: received.map((payment) => ({
-      amount: format(payment.amount),
-      txHash: payment.txHash,
-      timestamp: payment.recordedAt,
-    })),
+    payments: received.map((payment) => {
+      // A bridged payment is recorded by the bridge's transaction, on the request's network.
+      const bridged = payment.sourceNetwork !== null && payment.sourceNetwork !== request.network;
+      return {
+        id: payment.id,
+        amount: format(payment.amount),
+        sourceNetwork: payment.sourceNetwork ?? request.network,
+        destinationNetwork: request.network,
+        sourceTxHash: bridged ? null : payment.txHash,
+        destinationTxHash: payment.txHash,
+        payerAddress: payment.payer,
+        timestamp: payment.recordedAt,
+        type: bridged ? "crosschain" : "direct",
+        currency: findToken(request.invoiceCurrency)?.symbol ?? request.invoiceCurrency,
+        paymentCurrency: token.symbol,
+        txHash: payment.txHash,
+      };
+    }),
     // The service fills it for partly paid requests only; the sandbox always does, so that the
     // amount due can be read before anything is paid.
     conversionBreakdown: {
