@@ -7,10 +7,10 @@ import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-sn
 import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
 import type { RunningProcess } from "../support/start-process.ts";
 
-// The guides of the payer, client-ID, currency and secure-payment operations, and of forced
-// answers and faults: every `sh` block of
-// each runs as written, in one bash session, against `npm start`'s server (only BASE points at
-// it), and every TypeScript snippet compiles against the package.
+// The guides of the payer, client-ID, currency, request and payout, and secure-payment
+// operations, and of forced answers and faults: every `sh` block of each runs as written, in one
+// bash session, against `npm start`'s server (only BASE points at it), twice, the second time in
+// reverse order; and every TypeScript snippet compiles against the package.
 
 const defaultBase = "BASE=http://127.0.0.1:3000";
 
@@ -100,6 +100,21 @@ const guideRuns = [
         "share 0.5: 200 500 200 500",
         "[ '4 seen, 2 applied' ]",
         "cleared: 204",
+      ]);
+    },
+  },
+  {
+    guide: "requests-and-payouts.md",
+    runs: "runs Try it as written: createRequest, getRequestStatus, searchPayments, createPayout, submitRecurringPaymentSignature, getRecurringPaymentStatus",
+    check: (lines: string[]) => {
+      expect(lines).toEqual([
+        "paid: false",
+        "steps: 2",
+        "paid: true",
+        "found: 150",
+        "{ type: 'BigNumber', hex: '0x02c68af0bb140000' }",
+        "recurring: active",
+        "executed: 1 of 3",
       ]);
     },
   },
