@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { compileGuideSnippets, guideSnippets } from "../support/compile-guide-snippets.ts";
-import { startServerScriptProcess } from "../support/guide-walkthrough.ts";
+import { shellBlocks, startServerScriptProcess } from "../support/guide-walkthrough.ts";
 import type { RunningProcess } from "../support/start-process.ts";
 
 // The guides of the payer, client-ID, currency, request and payout, and secure-payment
@@ -17,10 +17,18 @@ const defaultBase = "BASE=http://127.0.0.1:3000";
 let server: RunningProcess | undefined;
 let base = "";
 
-/** Runs a guide's `sh` blocks in order in one bash session; returns its output lines. */
-function runGuide(guide: string): string[] {
-  const text = readFileSync(path.join(repoRoot, "docs", guide), "utf8");
-  const script = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join("\n");
+/**
+ * Runs a guide's `sh` blocks (of one `##` section, when given, less a first block that starts the
+ * server) in order in one bash session; returns its output lines.
+ */
+function runGuide(guide: string, section?: string): string[] {
+  const blocks =
+    section === undefined
+      ? [...readFileSync(path.join(repoRoot, "docs", guide), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map(
+          (match) => match[1] as string,
+        )
+      : shellBlocks(`docs/${guide}`, section).filter((block) => block !== "npm ci && npm start\n");
+  const script = blocks.join("\n");
   expect(script.startsWith(`${defaultBase}\n`)).toBe(true);
   const result = spawnSync(
     "bash",
@@ -36,8 +44,31 @@ function runGuide(guide: string): string[] {
   return result.stdout.trimEnd().split("\n");
 }
 
-/** Each guide run against the server, and what its output must be. */
-const guideRuns = [
+/** Each guide run against the server (or one section of it), and what its output must be. */
+const guideRuns: { guide: string; section?: string; runs: string; check(lines: string[]): void }[] = [
+  {
+    guide: "reference-server.md",
+    section: "Quick start",
+    runs: "runs the quick start as written: a link, its calldata, a recorded payment, then a link expired by the clock",
+    check: (lines: string[]) => {
+      expect(lines.filter((line) => line.startsWith("token check:"))).toEqual([
+        "token check: 200",
+        "token check: 409",
+        "token check: 403",
+      ]);
+      expect(lines.join("\n")).toContain('"id":"USDC-base"');
+      expect(lines.join("\n")).toMatch(
+        /"securePaymentUrl":"http:\/\/127\.0\.0\.1:\d+\/pay\?token=[0-9A-HJKMNP-TV-Z]{26}"/,
+      );
+      expect(lines.join("\n")).toContain("stepsRequired: 2");
+      expect(lines.join("\n")).toContain("needsApproval: true");
+      expect(lines).toContain("paid");
+      // The clock moves 8 days at each run: at least that far from the base clock.
+      const offset = Number(/"offsetSeconds":(\d+)/.exec(lines.join("\n"))?.[1]);
+      expect(offset % 691_200).toBe(0);
+      expect(offset).toBeGreaterThanOrEqual(691_200);
+    },
+  },
   {
     guide: "payers.md",
     runs: "runs the off-ramp onboarding: getPayerComplianceStatus, registerPayer, updatePayerComplianceStatus, updateSandboxPayer, createPaymentDetailsV2, listPaymentDetails",
@@ -141,14 +172,17 @@ describe("the guides' sh blocks, against npm start", () => {
   });
   afterAll(() => server?.kill());
 
-  describe.each(guideRuns)("docs/$guide", ({ guide, runs, check }) => {
-    it(runs, () => check(runGuide(guide)));
+  describe.each(guideRuns)("docs/$guide", ({ guide, section, runs, check }) => {
+    it(runs, () => check(runGuide(guide, section)));
   });
 
   // Every guide works on a server that ran the others (and itself) before: each again, in reverse order.
-  describe.each([...guideRuns].reverse())("docs/$guide, again, after every guide ran", ({ guide, check }) => {
-    it("gives the same answers", () => check(runGuide(guide)));
-  });
+  describe.each([...guideRuns].reverse())(
+    "docs/$guide, again, after every guide ran",
+    ({ guide, section, check }) => {
+      it("gives the same answers", () => check(runGuide(guide, section)));
+    },
+  );
 });
 
 describe.each(["docs/payers.md", "docs/client-ids.md", "docs/payee-destinations.md"])(
