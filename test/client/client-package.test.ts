@@ -7,19 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/run-tool.ts";
 import { nativeTypeScriptCompiler } from "../../scripts/typescript-native.mjs";
 import { cacheWithScratchSpace, makeScratchDirectory } from "../support/scratch-directory.ts";
+import { consumerCompilerOptions, quietEnv, sharedNpmCache } from "./consumer-settings.ts";
 
 // `npm run pack:client` packs @payreq/client; a project that installs only that tarball (from npm's
 // cache, offline, with the dependencies this repository's lockfile pins) type-checks and runs a call.
 
 const run = promisify(execFile);
-const quietEnv = {
-  ...process.env,
-  NO_COLOR: "1",
-  npm_config_offline: "true",
-  npm_config_audit: "false",
-  npm_config_fund: "false",
-  npm_config_update_notifier: "false",
-};
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
 const tarballName = `payreq-client-${manifest.version}.tgz`;
 
@@ -109,12 +102,11 @@ beforeAll(async () => {
     },
   );
   writeClientConsumer(consumerDir);
-  const cache = (await run("npm", ["config", "get", "cache"], { env: quietEnv })).stdout.trim();
   await run("npm", ["ci"], {
     cwd: consumerDir,
     env: {
       ...quietEnv,
-      npm_config_cache: cacheWithScratchSpace(process.env.npm_config_cache ?? cache, workDir),
+      npm_config_cache: cacheWithScratchSpace(sharedNpmCache(), workDir),
     },
   });
 }, 300_000);
@@ -143,16 +135,7 @@ describe("@payreq/client installed alone", () => {
     writeFileSync(
       path.join(consumerDir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          strict: true,
-          skipLibCheck: false,
-          outDir: "out",
-        },
+        compilerOptions: consumerCompilerOptions,
         files: ["call.ts"],
       }),
     );

@@ -17,6 +17,7 @@ import { nativeTypeScriptCompiler } from "../../scripts/typescript-native.mjs";
 import { guideBlocks } from "../support/compile-guide-snippets.ts";
 import { cacheWithScratchSpace, makeScratchDirectory } from "../support/scratch-directory.ts";
 import { writeConsumerProject } from "./consumer-lockfile.ts";
+import { consumerCompilerOptions, quietEnv, sharedNpmCache } from "./consumer-settings.ts";
 
 // Installs payreq as a project that depends on it from a git URL does: npm clones a repository
 // holding this checkout's files as they are now, installs its dependencies, runs `prepare` (the
@@ -38,14 +39,6 @@ const compilers = {
   },
 };
 type CompilerName = keyof typeof compilers;
-const quietEnv = {
-  ...process.env,
-  NO_COLOR: "1",
-  npm_config_offline: "true",
-  npm_config_audit: "false",
-  npm_config_fund: "false",
-  npm_config_update_notifier: "false",
-};
 
 /**
  * What `prepare` (`npm run build:lib`) needs besides the dependencies: the compiler, the bundler
@@ -80,14 +73,6 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-/** The npm cache `npm ci` filled: npm names it to the scripts it runs; run otherwise, npm is asked. */
-function sharedNpmCache(): string {
-  return (
-    process.env.npm_config_cache ??
-    execFileSync("npm", ["config", "get", "cache"], { env: quietEnv, encoding: "utf8" }).trim()
-  );
-}
-
 /**
  * `npm ci` of a consumer project that depends on payreq from `spec`, with npm's scratch space (where
  * it clones and builds a git dependency) in `scratch` (cacheWithScratchSpace).
@@ -100,17 +85,6 @@ async function installConsumer(dir: string, spec: string, scratch: string): Prom
     maxBuffer: 64 * 1024 * 1024,
   });
 }
-
-const compilerOptions = {
-  target: "ES2022",
-  module: "NodeNext",
-  moduleResolution: "NodeNext",
-  lib: ["ES2022", "DOM"],
-  types: [],
-  strict: true,
-  skipLibCheck: false,
-  outDir: "out",
-};
 
 const goodSource = `import { ApiError, createPayreqClient, transactionValueToBigInt, unwrap, type Currency } from "payreq";
 
@@ -220,7 +194,10 @@ beforeAll(async () => {
   await installConsumer(consumerDir, snapshotRepository(), workDir);
   installedFiles = listFiles(path.join(consumerDir, "node_modules", "payreq"));
   writeFiles(consumerDir, {
-    "tsconfig.json": JSON.stringify({ compilerOptions, files: ["good.ts", "testing.ts", "bad.ts"] }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: consumerCompilerOptions,
+      files: ["good.ts", "testing.ts", "bad.ts"],
+    }),
     "good.ts": goodSource,
     "testing.ts": testingSource,
     "bad.ts": badSource,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, Response } from "express";
 import morgan from "morgan";
-import { stateOf } from "./request-state.ts";
+import { type RequestState, stateOf } from "./request-state.ts";
 
 /** How the server reports each request it answered: one line, as text or as a JSON object. */
 export interface RequestLogOptions {
@@ -14,10 +14,10 @@ export interface RequestLogOptions {
 const secretPathParams = new Set(["token"]);
 
 /** The path asked for, without its query, with any secret path parameter replaced by its name. */
-function loggedPath(req: Request, res: Response): string {
-  const { route, pathParams } = stateOf(res);
-  if (!route || !pathParams) return req.path;
-  return route.key.replace(/\{([^}]+)\}/g, (whole, name: string) =>
+function loggedPath(req: Request, state: RequestState | undefined): string {
+  if (!state?.route || !state.pathParams) return req.path;
+  const { pathParams } = state;
+  return state.route.key.replace(/\{([^}]+)\}/g, (whole, name: string) =>
     secretPathParams.has(name) ? whole : encodeURIComponent(pathParams[name] ?? ""),
   );
 }
@@ -28,10 +28,11 @@ function formatEntry(
   req: Request,
   res: Response,
 ): string {
-  const state = stateOf(res) as ReturnType<typeof stateOf> | undefined;
+  // Answered before assignRequestId ran, the state is Express's empty res.locals: no route, no id.
+  const state = stateOf(res) as RequestState | undefined;
   const entry = {
     method: req.method,
-    path: state ? loggedPath(req, res) : req.path,
+    path: loggedPath(req, state),
     operationId: state?.route?.operationId ?? null,
     // A connection closed before the answer was sent has no status.
     status: res.headersSent ? res.statusCode : null,
