@@ -325,4 +325,21 @@ describeInBrowser("paying a link in the browser", () => {
     await expectReadableContrast(page);
     await saveScreenshot(page, "payment-complete");
   });
+  it("ends the wait with the server's reason when the link is withdrawn before the payment is recorded", async () => {
+    const { securePaymentUrl, token } = await createSecurePayment(live.server, [usdcOnBase("3.00")]);
+    const { page } = await openLink(securePaymentUrl);
+    await connectAndCheck(page);
+    await page.locator("#pay-button").click();
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    const withdrawn = await live.server.call("PATCH", `/sandbox/secure-payments/${token}`, {
+      body: { status: "invalidated" },
+    });
+    expect(withdrawn.status).toBe(200);
+    await page.getByText("Payment sent, but the link has ended", { exact: true }).waitFor();
+    expect(await textOf(page, "#pay-message")).toBe(
+      `Payment sent, but the link has ended\n\nAll 2 transactions are confirmed on Base. The link ended before the payment service recorded the payment: The secure payment ${token} was invalidated by the merchant and can no longer be paid; ask the merchant for a new payment link.\n\nDo not pay again: contact the merchant with the transaction hashes above.`,
+    );
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    expect(await page.locator("#pay-button").innerText()).toBe("Sent");
+  });
 });
