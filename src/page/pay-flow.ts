@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import type { PayreqClient } from "../client/create-client.ts";
 import { fetchTransactions, TransactionsUnavailableError } from "./api.ts";
+import { awaitRecordedPayment, recordingWaitMs } from "./await-recorded-payment.ts";
 import { announce, h, type PageElement } from "./dom.ts";
 import type { ExpectedLink, SecurePaymentDetails } from "./expected-link.ts";
 import { networkLabel } from "./page-chains.ts";
@@ -138,6 +139,17 @@ export class PayFlow {
     if (this.busy || !wallet || !account || this.steps.length === 0) return;
     this.busy = true;
     clearPayMessage();
+    try {
+      // After "Check again" every step is confirmed already: only the service is asked again.
+      if (this.next < this.steps.length && !(await this.send(wallet, account))) return;
+      await this.awaitRecorded();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Switches the wallet's network and sends the steps not yet confirmed; false when one did not go through. */
+  private async send(wallet: PageWallet, account: Address): Promise<boolean> {
     setPayButton({ enabled: false, label: "Paying…", hint: "Follow the requests in your wallet." });
     let phase: "switch" | "send" = "switch";
     const count = this.steps.length;
@@ -156,18 +168,81 @@ export class PayFlow {
         if (!(await wallet.confirmed(hash))) throw new StepFailedError(hash);
         setStepState(index, "confirmed");
       }
-      showPayMessage(
-        "success",
-        "Payment sent",
-        h("p", {}, `All ${count === 1 ? "" : `${count} `}transactions are confirmed on ${this.network}.`),
-        merchantLink(this.details.redirectUrl) ?? "",
-      );
-      setPayButton({ enabled: false, label: "Paid", hint: "There is nothing more to sign." });
-      announce("Payment sent. All transactions are confirmed.");
+      return true;
     } catch (error) {
       this.reportFailure(error, phase);
-    } finally {
-      this.busy = false;
+      return false;
+    }
+  }
+
+  /**
+   * Once every transaction is confirmed, waits until the service has recorded the payment (the
+   * token check answers that the link is completed), as the merchant will see it; a bounded wait
+   * that ends in a clear state, with "Check again" when the service has not recorded it yet.
+   */
+  private async awaitRecorded(): Promise<void> {
+    const count = this.steps.length;
+    const confirmed = `All ${count === 1 ? "" : `${count} `}transactions are confirmed on ${this.network}.`;
+    showPayMessage(
+      "info",
+      "Payment sent",
+      h("p", {}, `${confirmed} Waiting for the payment service to record the payment…`),
+    );
+    setPayButton({
+      enabled: false,
+      label: "Checking the payment…",
+      hint: "There is nothing more to sign. Keep this page open until the payment is recorded.",
+    });
+    announce("Payment sent. All transactions are confirmed. Waiting for the payment service to record it…");
+    const outcome = await awaitRecordedPayment(this.client, this.token);
+    const doNotPayAgain = "Do not pay again: contact the merchant with the transaction hashes above.";
+    switch (outcome.state) {
+      case "recorded":
+        showPayMessage(
+          "success",
+          "Payment complete",
+          h(
+            "p",
+            {},
+            `${confirmed} The payment service has recorded the payment: there is nothing left to pay.`,
+          ),
+          merchantLink(this.details.redirectUrl) ?? "",
+        );
+        setPayButton({ enabled: false, label: "Paid", hint: "There is nothing more to sign." });
+        announce("Payment complete. The payment service has recorded the payment.");
+        break;
+      case "ended":
+        showPayMessage(
+          "danger",
+          "Payment sent, but the link has ended",
+          h(
+            "p",
+            {},
+            `${confirmed} The link ended before the payment service recorded the payment: ${outcome.detail || "the service no longer knows it."}`,
+          ),
+          h("p", {}, doNotPayAgain),
+        );
+        setPayButton({ enabled: false, label: "Sent", hint: "There is nothing more to sign." });
+        announce(`Payment sent, but the link has ended. ${doNotPayAgain}`);
+        break;
+      case "not-yet": {
+        const minutes = Math.round(recordingWaitMs / 60_000);
+        const text = `${confirmed} The payment service has not recorded the payment after ${minutes} minutes.`;
+        showPayMessage(
+          "danger",
+          "Payment not recorded yet",
+          h("p", {}, text),
+          h("p", {}, `Select Check again in a few minutes. ${doNotPayAgain}`),
+        );
+        setPayButton({
+          enabled: true,
+          label: "Check again",
+          hint: "Asks the payment service again; nothing is sent again.",
+          focus: true,
+        });
+        announce(`Payment not recorded yet. ${text}`);
+        break;
+      }
     }
   }
 

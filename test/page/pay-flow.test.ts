@@ -138,11 +138,15 @@ describeInBrowser("paying a link in the browser", () => {
     expect(await page.locator(".step-hash code").allInnerTexts()).toEqual(
       sent.map((transaction) => transaction.hash),
     );
+    // Nothing watches Base here: the page waits for the service to record the payment.
     expect(await textOf(page, "#pay-message")).toBe(
-      "Payment sent\n\nAll 2 transactions are confirmed on Base.",
+      "Payment sent\n\nAll 2 transactions are confirmed on Base. Waiting for the payment service to record the payment…",
     );
     expect(await page.locator("#pay-button").isDisabled()).toBe(true);
-    expect(await textOf(page, "#status")).toBe("Payment sent. All transactions are confirmed.");
+    expect(await page.locator("#pay-button").innerText()).toBe("Checking the payment…");
+    expect(await textOf(page, "#status")).toBe(
+      "Payment sent. All transactions are confirmed. Waiting for the payment service to record it…",
+    );
     expect(pageErrors).toEqual([]);
     await saveScreenshot(page, "paid-in-browser");
   });
@@ -266,5 +270,76 @@ describeInBrowser("paying a link in the browser", () => {
     await page.keyboard.press("Enter");
     await page.getByText("Payment sent", { exact: true }).waitFor();
     expect((await sentTransactions(page)).length).toBe(2);
+  });
+  it("shows the payment done once the service records it, and says so when it has not after three minutes, checking again on demand", async () => {
+    const redirectUrl = "https://shop.example/orders/42";
+    const created = await live.server.call("POST", "/v2/secure-payments", {
+      body: { requests: [usdcOnBase("20.00")], redirectUrl },
+    });
+    expect(created.status).toBe(201);
+    const { requestIds, securePaymentUrl } = created.body as {
+      requestIds: string[];
+      securePaymentUrl: string;
+    };
+    const [requestId] = requestIds;
+    const { page, pageErrors } = await live.openPage({ account: payer, chainId: 1 });
+    // The page's clock, moved past the wait below; it runs on by itself meanwhile.
+    await page.clock.install();
+    await page.goto(securePaymentUrl);
+    await connectAndCheck(page);
+    await page.locator("#pay-button").click();
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    await page.clock.fastForward("03:00");
+    await page.getByText("Payment not recorded yet", { exact: true }).waitFor();
+    expect(await textOf(page, "#pay-message")).toBe(
+      "Payment not recorded yet\n\nAll 2 transactions are confirmed on Base. The payment service has not recorded the payment after 3 minutes.\n\nSelect Check again in a few minutes. Do not pay again: contact the merchant with the transaction hashes above.",
+    );
+    expect(await page.locator("#pay-button:focus").innerText()).toBe("Check again");
+    expect(await textOf(page, "#pay-hint")).toBe("Asks the payment service again; nothing is sent again.");
+    await expectReadableContrast(page);
+    await saveScreenshot(page, "payment-not-recorded");
+
+    const sent = await sentTransactions(page);
+    const recorded = await live.server.call("POST", `/sandbox/requests/${requestId}/payments`, {
+      body: { outcome: "paid", txHash: sent[1]?.hash },
+    });
+    expect(recorded.status).toBe(201);
+    await page.keyboard.press("Enter");
+    await page.getByText("Payment complete", { exact: true }).waitFor();
+    expect(await textOf(page, "#pay-message")).toBe(
+      "Payment complete\n\nAll 2 transactions are confirmed on Base. The payment service has recorded the payment: there is nothing left to pay.\n\nReturn to the merchant",
+    );
+    expect(await page.getByRole("link", { name: "Return to the merchant" }).getAttribute("href")).toBe(
+      redirectUrl,
+    );
+    expect(await page.locator("#pay-button").innerText()).toBe("Paid");
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    // Checking again sent nothing again and did not switch the network again.
+    const methods = (await walletCalls(page)).map((call) => call.method);
+    expect(methods.filter((method) => method === "eth_sendTransaction")).toHaveLength(2);
+    expect(methods.filter((method) => method === "wallet_switchEthereumChain")).toHaveLength(1);
+    // The browser logs the token check's 409 (the link is completed): the answer the page waited for.
+    expect(pageErrors).toEqual([
+      "Failed to load resource: the server responded with a status of 409 (Conflict)",
+    ]);
+    await expectReadableContrast(page);
+    await saveScreenshot(page, "payment-complete");
+  });
+  it("ends the wait with the server's reason when the link is withdrawn before the payment is recorded", async () => {
+    const { securePaymentUrl, token } = await createSecurePayment(live.server, [usdcOnBase("3.00")]);
+    const { page } = await openLink(securePaymentUrl);
+    await connectAndCheck(page);
+    await page.locator("#pay-button").click();
+    await page.getByText("Payment sent", { exact: true }).waitFor();
+    const withdrawn = await live.server.call("PATCH", `/sandbox/secure-payments/${token}`, {
+      body: { status: "invalidated" },
+    });
+    expect(withdrawn.status).toBe(200);
+    await page.getByText("Payment sent, but the link has ended", { exact: true }).waitFor();
+    expect(await textOf(page, "#pay-message")).toBe(
+      `Payment sent, but the link has ended\n\nAll 2 transactions are confirmed on Base. The link ended before the payment service recorded the payment: The secure payment ${token} was invalidated by the merchant and can no longer be paid; ask the merchant for a new payment link.\n\nDo not pay again: contact the merchant with the transaction hashes above.`,
+    );
+    expect(await page.locator("#pay-button").isDisabled()).toBe(true);
+    expect(await page.locator("#pay-button").innerText()).toBe("Sent");
   });
 });
