@@ -13,7 +13,7 @@ export interface CheckedCall {
   /** undefined when the spec has no operation of the method and path. */
   operationId: string | undefined;
   method: string;
-  /** The operation's path template (`/v2/secure-payments/{token}`), or the path as sent when none matched. */
+  /** The operation's path template (`/v2/secure-payments/{token}`); for a call of no operation, its path with every segment that could hold a secret written `{…}` (unmatched-path.ts). */
   path: string;
   /** The status the client got: the upstream's, or the proxy's 502 or 504. */
   status: number;

@@ -6,7 +6,7 @@ import { type CheckedCall, callName, violationLine } from "./checked-call.ts";
 export interface ReportedViolation {
   operationId: string | null;
   method: string;
-  /** The path template, or the path as sent for a call of no operation. */
+  /** The path template; for a call of no operation, its path with possible secrets written `{…}`. */
   path: string;
   status: number;
   side: CheckedCall["violations"][number]["side"];

@@ -13,6 +13,7 @@ import type { CheckedCall, Violation } from "./checked-call.ts";
 import { forwardCall, type UpstreamAnswer, type UpstreamFailure } from "./forward-call.ts";
 import { judgeRequest } from "./judge-request.ts";
 import { judgeResponse } from "./judge-response.ts";
+import { unmatchedPathNamer } from "./unmatched-path.ts";
 
 export interface ValidatingProxyOptions {
   /** Where calls are passed on: an http(s) URL without credentials, maybe with a base path. */
@@ -87,7 +88,9 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const upstream = new URL(options.upstream);
   const upstreamName = describeUpstream(upstream);
   const spec = options.spec ?? loadBundledSpec();
-  const routes = buildRouteTable(readPathOperations(spec));
+  const operations = readPathOperations(spec);
+  const routes = buildRouteTable(operations);
+  const nameUnmatchedPath = unmatchedPathNamer(operations.map((operation) => operation.key));
   const strictBodies = options.strictBodies ?? false;
   const validatorsOf = operationValidatorsOf(spec, strictBodies);
   const validator = createSchemaValidator(spec);
@@ -147,7 +150,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     options.onCall({
       operationId: operation?.operationId,
       method,
-      path: operation?.key ?? path,
+      path: operation?.key ?? nameUnmatchedPath(path),
       status,
       requestId,
       violations,

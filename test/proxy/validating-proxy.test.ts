@@ -159,6 +159,9 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
     expect(teapot.status).toBe(418);
     const unknown = await fetch(`${proxy.url}/v9/nothing?x=1`, { method: "DELETE" });
     expect(unknown.status).toBe(404);
+    // A misspelt path may hold a token or a key: lines and reports name its other segments only.
+    const misspelt = await fetch(`${proxy.url}/v2/secure-paymnts/${securePaymentToken}/${secretKey}`);
+    expect(misspelt.status).toBe(404);
 
     expect(lines()).toEqual([
       `createSecurePayment 201 response /requestIds/0: must match pattern "${requestIdPattern}"`,
@@ -166,12 +169,14 @@ describe("payreq proxy in front of an upstream that breaks the spec", () => {
       'listCurrencies 200 response header content-type: "text/plain" is not documented for 200 (expected application/json)',
       "checkSecurePaymentToken 418 response status: is not documented",
       "DELETE /v9/nothing 404 request path: no operation of the spec",
+      "GET /v2/secure-paymnts/{…}/{…} 404 request path: no operation of the spec",
     ]);
     expect(calls.map((call) => [call.path, call.requestId])).toEqual([
       ["/v2/secure-payments", "req-broken-201"],
       ["/v1/currencies", undefined],
       ["/v2/secure-payments/{token}", "req-broken-418"],
       ["/v9/nothing", "req-broken-404"],
+      ["/v2/secure-paymnts/{…}/{…}", "req-broken-404"],
     ]);
     expect(JSON.stringify(calls)).not.toContain(securePaymentToken);
     expect(JSON.stringify(calls)).not.toContain(secretKey);
