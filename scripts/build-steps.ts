@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { pageAssetFolder, pageAssets } from "../src/page/page-assets.ts";
+import { readSpecFile } from "../src/spec/spec-document.ts";
 import { buildConfigValidator } from "./build-config-validator.ts";
 import { buildPage } from "./build-page.ts";
 import { repoRoot, runToolOrThrow } from "./run-tool.ts";
@@ -75,8 +76,11 @@ export function buildAll(outputRoot: string = repoRoot): void {
   generateTypes(outputRoot, bundledSpec);
   buildDocs(outputRoot, bundledSpec);
   buildPage(outputRoot);
-  buildConfigValidator({
-    code: outputPath(outputRoot, generatedFiles.configValidator),
-    types: outputPath(outputRoot, generatedFiles.configValidatorTypes),
-  });
+  buildConfigValidator(
+    {
+      code: outputPath(outputRoot, generatedFiles.configValidator),
+      types: outputPath(outputRoot, generatedFiles.configValidatorTypes),
+    },
+    readSpecFile(bundledSpec),
+  );
 }

@@ -31,7 +31,9 @@ const unexpected = [...imported].filter(
   (specifier) => !specifier.startsWith("node:") && !dependencies.includes(specifier),
 );
 if (unexpected.length > 0) {
-  throw new Error(`@payreq/client would import ${unexpected.join(", ")}: only ${dependencies.join(", ")} may be`);
+  throw new Error(
+    `@payreq/client would import ${unexpected.join(", ")}: only ${dependencies.join(", ")} may be`,
+  );
 }
 
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
