@@ -17,21 +17,37 @@ export interface PublishedSchemas {
   uncheckedReason(upstreamOperationId: string, status: number): string | undefined;
   /** The issues of `body` against the published JSON schema of the operation's answer with that status; "" when none. */
   issues(upstreamOperationId: string, status: number, body: unknown): string;
+  /** Why the contracts cannot check the operation's request body; undefined when they can. */
+  requestUncheckedReason(upstreamOperationId: string): string | undefined;
+  /** The issues of a request body against the operation's published request schema; "" when none. */
+  requestIssues(upstreamOperationId: string, body: unknown): string;
 }
 
 /**
- * The published schemas' one quirk relaxed here: an enum marked `nullable` without `null` among
- * its values (`rateProvider` of `GET /v2/payments`). OpenAPI 3.0.3 wants `null` listed for the
- * enum to take it, and Ajv follows that; the generators real clients use (zod's `.nullable()`)
- * accept null, and so does the service's intent. The copy lists `null`.
+ * The published schemas' quirks, relaxed in the copy Ajv compiles:
+ * - an enum marked `nullable` without `null` among its values (`rateProvider` of
+ *   `GET /v2/payments`): OpenAPI 3.0.3 wants `null` listed for the enum to take it, and Ajv
+ *   follows that; the generators real clients use (zod's `.nullable()`) accept null. The copy
+ *   lists `null`.
+ * - `exclusiveMinimum: true` beside no `minimum` (the commerce expiries of `POST /v2/client-ids`):
+ *   the OpenAPI 3.0 boolean form, which bounds nothing without a `minimum` and which Ajv's
+ *   draft-07 refuses to compile. The copy drops it (with a `minimum`, it becomes the number).
  */
-function relaxNullableEnums(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(relaxNullableEnums);
+function relaxQuirks(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(relaxQuirks);
   if (!isObject(node)) return node;
   const copy: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) copy[key] = relaxNullableEnums(value);
+  for (const [key, value] of Object.entries(node)) copy[key] = relaxQuirks(value);
   if (copy.nullable === true && Array.isArray(copy.enum) && !copy.enum.includes(null)) {
     copy.enum = [...copy.enum, null];
+  }
+  if (typeof copy.exclusiveMinimum === "boolean") {
+    if (copy.exclusiveMinimum && typeof copy.minimum === "number") {
+      copy.exclusiveMinimum = copy.minimum;
+      delete copy.minimum;
+    } else {
+      delete copy.exclusiveMinimum;
+    }
   }
   return copy;
 }
@@ -48,7 +64,7 @@ export function loadPublishedSchemas(): PublishedSchemas {
   addFormats(ajv);
   const where = new Map<string, { document: string; path: string; method: string; operation: JsonObject }>();
   for (const document of publishedContracts) {
-    const contract = relaxNullableEnums(
+    const contract = relaxQuirks(
       JSON.parse(readFileSync(path.join(referenceFolder, document), "utf8")),
     ) as JsonObject;
     ajv.addSchema(contract, document);
@@ -61,39 +77,39 @@ export function loadPublishedSchemas(): PublishedSchemas {
     }
   }
   const compiled = new Map<string, ValidateFunction>();
-  const schemaPointer = (upstreamOperationId: string, status: number) => {
+  /** The JSON pointer of the schema of an answer (by status) or of the request body, or why there is none. */
+  const schemaPointer = (upstreamOperationId: string, part: number | "request") => {
     const found = where.get(upstreamOperationId);
     if (!found) return { reason: `${upstreamOperationId} is in neither ${publishedContracts.join(" nor ")}` };
-    const response = (found.operation.responses as JsonObject | undefined)?.[String(status)];
-    const media = isObject(response)
-      ? (response.content as JsonObject | undefined)?.["application/json"]
+    const at = part === "request" ? ["requestBody"] : ["responses", String(part)];
+    const holder = at.reduce<unknown>(
+      (node, key) => (isObject(node) ? node[key] : undefined),
+      found.operation,
+    );
+    const media = isObject(holder)
+      ? (holder.content as JsonObject | undefined)?.["application/json"]
       : undefined;
     if (!isObject(media) || !isObject(media.schema)) {
-      return { reason: `${found.document} publishes no schema for its ${status} answer` };
+      const what = part === "request" ? "request body" : `${part} answer`;
+      return { reason: `${found.document} publishes no schema for its ${what}` };
     }
-    const parts = [
-      "paths",
-      found.path,
-      found.method,
-      "responses",
-      String(status),
-      "content",
-      "application/json",
-      "schema",
-    ];
+    const parts = ["paths", found.path, found.method, ...at, "content", "application/json", "schema"];
     return { ref: `${found.document}#/${parts.map(pointerPart).join("/")}` };
+  };
+  const issuesOf = (upstreamOperationId: string, part: number | "request", value: unknown) => {
+    const { ref, reason } = schemaPointer(upstreamOperationId, part);
+    if (!ref) throw new Error(`cannot check ${upstreamOperationId} ${part}: ${reason}`);
+    let validate = compiled.get(ref);
+    if (!validate) {
+      validate = ajv.compile({ $ref: ref });
+      compiled.set(ref, validate);
+    }
+    return validate(value) ? "" : describeErrors(validate.errors ?? []);
   };
   return {
     uncheckedReason: (upstreamOperationId, status) => schemaPointer(upstreamOperationId, status).reason,
-    issues(upstreamOperationId, status, body) {
-      const { ref, reason } = schemaPointer(upstreamOperationId, status);
-      if (!ref) throw new Error(`cannot check ${upstreamOperationId} ${status}: ${reason}`);
-      let validate = compiled.get(ref);
-      if (!validate) {
-        validate = ajv.compile({ $ref: ref });
-        compiled.set(ref, validate);
-      }
-      return validate(body) ? "" : describeErrors(validate.errors ?? []);
-    },
+    issues: (upstreamOperationId, status, body) => issuesOf(upstreamOperationId, status, body),
+    requestUncheckedReason: (upstreamOperationId) => schemaPointer(upstreamOperationId, "request").reason,
+    requestIssues: (upstreamOperationId, body) => issuesOf(upstreamOperationId, "request", body),
   };
 }

@@ -123,12 +123,16 @@ const credentials: Record<ClientCall["credential"], Record<string, string>> = {
   clientId: {},
 };
 
-async function makeCall(server: TestServer, call: ClientCall): Promise<Answer> {
+const sentBodies = new Map<number, unknown>();
+
+async function makeCall(server: TestServer, call: ClientCall, index: number): Promise<Answer> {
   for (const preparation of call.needs ?? []) await preparations[preparation](server);
+  const body = call.body === undefined ? undefined : fill(call.body);
+  sentBodies.set(index, body);
   return server.call(call.method, fill(call.path) as string, {
     auth: call.credential === "clientId" ? "clientId" : "none",
     headers: credentials[call.credential],
-    ...(call.body === undefined ? {} : { body: fill(call.body) }),
+    ...(body === undefined ? {} : { body }),
   });
 }
 
@@ -170,7 +174,7 @@ describe("the calls real clients make, against the reference server", () => {
   // One flow: each call may use what an earlier one answered, as in the client.
   realClientCalls.forEach((call, index) => {
     it(title(call, index), async () => {
-      const answer = await makeCall(server, call);
+      const answer = await makeCall(server, call, index);
       answers.set(index, answer);
       expect(readIssues(call, answer)).toEqual([]);
       keepValues(call, answer);
@@ -192,3 +196,24 @@ describeUnless(referenceMissingReason, "the same answers, against the published 
     });
   });
 });
+
+// request-network-api-client-ts checks each body against the published request schema before
+// sending it: the bodies transcribed for it must pass, or the client would not send them.
+describeUnless(
+  referenceMissingReason,
+  "the bodies api-client-ts sends, against the published request schemas",
+  () => {
+    realClientCalls.forEach((call, index) => {
+      if (call.client !== "request-network-api-client-ts" || call.body === undefined) return;
+      const unchecked = published?.requestUncheckedReason(call.upstreamOperationId);
+      if (unchecked) {
+        it.skip(`${title(call, index)} (not checked: ${unchecked})`, () => {});
+        return;
+      }
+      it(title(call, index), () => {
+        if (!sentBodies.has(index) || !published) throw new Error("the call was not made");
+        expect(published.requestIssues(call.upstreamOperationId, sentBodies.get(index))).toBe("");
+      });
+    });
+  },
+);
