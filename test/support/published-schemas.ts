@@ -32,6 +32,8 @@ export interface PublishedSchemas {
  * - `exclusiveMinimum: true` beside no `minimum` (the commerce expiries of `POST /v2/client-ids`):
  *   the OpenAPI 3.0 boolean form, which bounds nothing without a `minimum` and which Ajv's
  *   draft-07 refuses to compile. The copy drops it (with a `minimum`, it becomes the number).
+ * And one left unchecked: JSON bodies published as `type: string` while their examples are
+ * objects (the request bodies of the orchestrator's fee configuration and branding creations).
  */
 function relaxQuirks(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(relaxQuirks);
@@ -92,6 +94,14 @@ export function loadPublishedSchemas(): PublishedSchemas {
     if (!isObject(media) || !isObject(media.schema)) {
       const what = part === "request" ? "request body" : `${part} answer`;
       return { reason: `${found.document} publishes no schema for its ${what}` };
+    }
+    // A quirk: some JSON bodies are published as `type: string`, their examples objects.
+    const examples = isObject(media.examples) ? Object.values(media.examples) : [];
+    if (
+      media.schema.type === "string" &&
+      examples.some((example) => isObject(example) && isObject(example.value))
+    ) {
+      return { reason: `${found.document} types this JSON body as a string, its examples as objects` };
     }
     const parts = ["paths", found.path, found.method, ...at, "content", "application/json", "schema"];
     return { ref: `${found.document}#/${parts.map(pointerPart).join("/")}` };

@@ -41,7 +41,11 @@ export type Credential =
   /** `X-Api-Key`, spelled so by the client (headers are case-insensitive). */
   | "apiKeyCapitalised"
   /** `x-client-id` with the browser's `Origin`. */
-  | "clientId";
+  | "clientId"
+  /** `x-orchestrator-key`: the orchestrator's own key. */
+  | "orchestratorKey"
+  /** `Authorization: Bearer` with the session token of a sign-in (`{sessionToken}`). */
+  | "sessionBearer";
 
 /** The names of the steps the test takes before a call, for what the client's user does outside the API. */
 export type Preparation =
@@ -54,7 +58,11 @@ export type Preparation =
   /** The payee's wallet signs the deactivation of its destination: `{deactivationNonce}`, `{deactivationSignature}`. */
   | "signDestinationDeactivation"
   /** The payer's wallet signs the payment intent (and the approval permit) of `{intentPay}`: `{signedPermits}`. */
-  | "signPaymentIntent";
+  | "signPaymentIntent"
+  /** A user of the dashboard signs in with a wallet: `{sessionToken}`. */
+  | "signIn"
+  /** The account creates the client ID its orchestrator links: `{linkedClientId}`. */
+  | "createClientIdToLink";
 
 export interface ClientCall {
   client: RealClient;
@@ -79,8 +87,13 @@ export interface ClientCall {
   equals?: Record<string, unknown>;
   /** Values of the answer the flow keeps for later calls: name -> member (`$` for the whole answer). */
   keep?: Record<string, string>;
-  /** Why the client's call is wrong against the published contract, when it is. */
+  /** Why the client's call is wrong against the published contract, when it is: `status` is then the answer to it. */
   clientDeparts?: string;
+  /**
+   * A difference payreq keeps (docs/differences.md), where the client's call is right: `status`
+   * is then payreq's answer, and `serviceStatus` the one the client expects from the service.
+   */
+  payreqDiffers?: { reason: string; serviceStatus: number };
 }
 
 const invoiceTrpc = "src/server/routers/invoice.ts";
@@ -1231,6 +1244,184 @@ export const apiClientTsCalls: ClientCall[] = [
   },
 ];
 
+const orchestratorsFacade = `${apiClientDomains}/orchestrators/orchestrators.facade.ts (through operations.facade.ts execute)`;
+
+/** An orchestrator call of api-client-ts: every one but `create` takes the orchestrator's key. */
+const orchestratorCall = (
+  facadeMethod: string,
+  call: Omit<ClientCall, "client" | "source" | "credential" | "reads"> &
+    Partial<Pick<ClientCall, "reads" | "credential">>,
+): ClientCall => ({
+  client: "request-network-api-client-ts",
+  source: `${orchestratorsFacade} ${facadeMethod}`,
+  credential: "orchestratorKey",
+  reads: {},
+  ...call,
+});
+
+export const orchestratorCalls: ClientCall[] = [
+  orchestratorCall("create", {
+    operationId: "createOrchestrator",
+    upstreamOperationId: "OrchestratorController_createOrchestrator_v2",
+    method: "POST",
+    path: "/v2/orchestrators",
+    credential: "sessionBearer",
+    needs: ["signIn"],
+    body: { orchestratorName: "Harbour Payments", orchestratorContactEmail: "ops@harbour.example" },
+    status: 401,
+    payreqDiffers: {
+      reason:
+        "the service takes its dashboard's sign-in session as a bearer token here; payreq takes the account's API key, and reads sessions on the Auth API only",
+      serviceStatus: 201,
+    },
+  }),
+  orchestratorCall("clientIds.link", {
+    operationId: "linkOrchestratorClientId",
+    upstreamOperationId: "OrchestratorController_linkClientId_v2",
+    method: "POST",
+    path: "/v2/orchestrators/client-ids",
+    needs: ["createClientIdToLink"],
+    body: { clientId: "{linkedClientId}" },
+    status: 201,
+  }),
+  orchestratorCall("clientIds.list", {
+    operationId: "listOrchestratorClientIds",
+    upstreamOperationId: "OrchestratorController_listLinkedClientIds_v2",
+    method: "GET",
+    path: "/v2/orchestrators/client-ids?page=1&limit=10",
+    status: 200,
+    equals: { total: 1 },
+  }),
+  orchestratorCall("clientIds.createLinkIntent", {
+    operationId: "createClientIdLinkIntent",
+    upstreamOperationId: "OrchestratorController_createLinkIntent_v2",
+    method: "POST",
+    path: "/v2/orchestrators/client-id-link-intents",
+    body: { clientIdName: "Harbour Books storefront", domains: ["https://books.example.com"] },
+    status: 201,
+  }),
+  orchestratorCall("fees.create", {
+    operationId: "createOrchestratorFeeConfig",
+    upstreamOperationId: "OrchestratorController_createFeeConfig_v2",
+    method: "POST",
+    path: "/v2/orchestrators/fee-configs",
+    body: {
+      flow: "incoming",
+      feeBearer: "recipient",
+      bps: 75,
+      usdCap: "15",
+      evmRecipientAddress: "{feeAddress}",
+    },
+    status: 201,
+    keep: { feeConfigId: "id" },
+  }),
+  orchestratorCall("fees.list", {
+    operationId: "listOrchestratorFeeConfigs",
+    upstreamOperationId: "OrchestratorController_listFeeConfigs_v2",
+    method: "GET",
+    path: "/v2/orchestrators/fee-configs",
+    status: 200,
+  }),
+  orchestratorCall("fees.update", {
+    operationId: "updateOrchestratorFeeConfig",
+    upstreamOperationId: "OrchestratorController_updateFeeConfig_v2",
+    method: "PATCH",
+    path: "/v2/orchestrators/fee-configs/{feeConfigId}",
+    body: { bps: 90 },
+    status: 200,
+    equals: { bps: 90 },
+  }),
+  orchestratorCall("fees.disable", {
+    operationId: "disableOrchestratorFeeConfig",
+    upstreamOperationId: "OrchestratorController_disableFeeConfig_v2",
+    method: "DELETE",
+    path: "/v2/orchestrators/fee-configs/{feeConfigId}",
+    status: 200,
+    equals: { status: "disabled" },
+  }),
+  orchestratorCall("branding.create", {
+    operationId: "createOrchestratorBranding",
+    upstreamOperationId: "OrchestratorController_createBranding_v2",
+    method: "POST",
+    path: "/v2/orchestrators/branding",
+    body: { primaryActionColor: "#0f766e", pageBackgroundColor: "#f8fafc" },
+    status: 201,
+  }),
+  orchestratorCall("branding.get", {
+    operationId: "getOrchestratorBranding",
+    upstreamOperationId: "OrchestratorController_getBranding_v2",
+    method: "GET",
+    path: "/v2/orchestrators/branding",
+    status: 200,
+    equals: { primaryActionColor: "#0f766e" },
+  }),
+  orchestratorCall("branding.update", {
+    operationId: "updateOrchestratorBranding",
+    upstreamOperationId: "OrchestratorController_updateBranding_v2",
+    method: "PATCH",
+    path: "/v2/orchestrators/branding",
+    body: { primaryActionColor: "#b45309" },
+    status: 200,
+    equals: { primaryActionColor: "#b45309" },
+  }),
+  orchestratorCall("branding.remove", {
+    operationId: "removeOrchestratorBranding",
+    upstreamOperationId: "OrchestratorController_removeBranding_v2",
+    method: "DELETE",
+    path: "/v2/orchestrators/branding",
+    status: 200,
+    equals: { removed: true },
+  }),
+  orchestratorCall("webhooks.create", {
+    operationId: "createOrchestratorWebhook",
+    upstreamOperationId: "OrchestratorController_createWebhook_v2",
+    method: "POST",
+    path: "/v2/orchestrators/webhooks",
+    body: { url: "{hookUrl}" },
+    status: 201,
+    keep: { orchestratorWebhookId: "webhook.id" },
+  }),
+  orchestratorCall("webhooks.list", {
+    operationId: "listOrchestratorWebhooks",
+    upstreamOperationId: "OrchestratorController_listWebhooks_v2",
+    method: "GET",
+    path: "/v2/orchestrators/webhooks",
+    status: 200,
+  }),
+  orchestratorCall("webhooks.test", {
+    operationId: "sendOrchestratorWebhookTest",
+    upstreamOperationId: "OrchestratorController_testWebhook_v2",
+    method: "POST",
+    path: "/v2/orchestrators/webhooks/test",
+    body: { eventType: "client_id.linked" },
+    status: 200,
+    equals: { sent: 1, failed: 0 },
+  }),
+  orchestratorCall("webhooks.deactivate", {
+    operationId: "deactivateOrchestratorWebhook",
+    upstreamOperationId: "OrchestratorController_deactivateWebhook_v2",
+    method: "DELETE",
+    path: "/v2/orchestrators/webhooks/{orchestratorWebhookId}",
+    status: 200,
+    equals: { "webhook.isActive": false },
+  }),
+  orchestratorCall("webhooks.activate", {
+    operationId: "activateOrchestratorWebhook",
+    upstreamOperationId: "OrchestratorController_activateWebhook_v2",
+    method: "PATCH",
+    path: "/v2/orchestrators/webhooks/{orchestratorWebhookId}",
+    status: 200,
+    equals: { "webhook.isActive": true },
+  }),
+  orchestratorCall("clientIds.unlink", {
+    operationId: "unlinkOrchestratorClientId",
+    upstreamOperationId: "OrchestratorController_unlinkClientId_v2",
+    method: "DELETE",
+    path: "/v2/orchestrators/client-ids/{linkedClientId}",
+    status: 200,
+  }),
+];
+
 export const integrationDemoCalls: ClientCall[] = [
   {
     client: "integration-demo",
@@ -1254,5 +1445,6 @@ export const integrationDemoCalls: ClientCall[] = [
 export const realClientCalls: ClientCall[] = [
   ...easyInvoiceCalls,
   ...apiClientTsCalls,
+  ...orchestratorCalls,
   ...integrationDemoCalls,
 ];

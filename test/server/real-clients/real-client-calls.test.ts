@@ -1,12 +1,16 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleCredentials } from "../../../src/server/index.ts";
 import { readTypedData } from "../../../src/wire/typed-data.ts";
 import { describeUnless } from "../../support/describe-unless.ts";
 import { referenceMissingReason } from "../../support/published-examples.ts";
 import { loadPublishedSchemas, type PublishedSchemas } from "../../support/published-schemas.ts";
-import { type Answer, apiKey, feeAddress, payee, startTestServer, type TestServer } from "../helpers.ts";
+import { signInWithWallet } from "../domain/auth/sign-in.ts";
+import { type Answer, apiKey, feeAddress, payee, type TestServer } from "../helpers.ts";
 import { fauSepolia, signPayeeDestination } from "../payee-destination-support.ts";
 import { subscriber } from "../recurring-payout-support.ts";
+import { startWebhookServer } from "../webhooks/harness.ts";
+import { type Receiver, startReceiver } from "../webhooks/receiver.ts";
 import { type ClientCall, type Preparation, realClientCalls } from "./client-calls.ts";
 import { memberValues, typeIssues } from "./read-members.ts";
 
@@ -102,6 +106,17 @@ const preparations: Record<Preparation, (server: TestServer) => Promise<void>> =
     state.deactivationNonce = nonce;
     state.deactivationSignature = signature;
   },
+  async signIn(server) {
+    const { cookie } = await signInWithWallet(server);
+    state.sessionToken = cookie.slice("session_token=".length);
+  },
+  async createClientIdToLink(server) {
+    const created = await server.call("POST", "/v2/client-ids", {
+      body: { label: "Harbour storefront", allowedDomains: ["https://harbour.example.com"] },
+    });
+    expect(created.status, created.text).toBe(201);
+    state.linkedClientId = created.body.clientId;
+  },
   async signPaymentIntent() {
     const pay = lookUp("intentPay") as {
       paymentIntent: string;
@@ -117,10 +132,12 @@ const preparations: Record<Preparation, (server: TestServer) => Promise<void>> =
   },
 };
 
-const credentials: Record<ClientCall["credential"], Record<string, string>> = {
-  apiKey: { "x-api-key": apiKey },
-  apiKeyCapitalised: { "X-Api-Key": apiKey },
-  clientId: {},
+const credentials: Record<ClientCall["credential"], () => Record<string, string>> = {
+  apiKey: () => ({ "x-api-key": apiKey }),
+  apiKeyCapitalised: () => ({ "X-Api-Key": apiKey }),
+  clientId: () => ({}),
+  orchestratorKey: () => ({ "x-orchestrator-key": sampleCredentials.orchestratorKey }),
+  sessionBearer: () => ({ authorization: `Bearer ${lookUp("sessionToken")}` }),
 };
 
 const sentBodies = new Map<number, unknown>();
@@ -131,7 +148,7 @@ async function makeCall(server: TestServer, call: ClientCall, index: number): Pr
   sentBodies.set(index, body);
   return server.call(call.method, fill(call.path) as string, {
     auth: call.credential === "clientId" ? "clientId" : "none",
-    headers: credentials[call.credential],
+    headers: credentials[call.credential](),
     ...(body === undefined ? {} : { body }),
   });
 }
@@ -158,17 +175,31 @@ function keepValues(call: ClientCall, answer: Answer): void {
   }
 }
 
-const title = (call: ClientCall, index: number) =>
-  `${index + 1}. ${call.client} ${call.source}: ${call.method} ${call.path.split("?")[0]} -> ${call.status}`;
+const title = (call: ClientCall, index: number) => {
+  const path = call.path.split("?")[0];
+  const note = call.payreqDiffers
+    ? ` (payreq differs, the service answers ${call.payreqDiffers.serviceStatus}: ${call.payreqDiffers.reason})`
+    : call.clientDeparts
+      ? ` (the client departs from the published contract: ${call.clientDeparts})`
+      : "";
+  return `${index + 1}. ${call.client} ${call.source}: ${call.method} ${path} -> ${call.status}${note}`;
+};
 
 const published: PublishedSchemas | undefined = referenceMissingReason ? undefined : loadPublishedSchemas();
 
 let server: TestServer;
+let hook: Receiver;
 const answers = new Map<number, Answer>();
 beforeAll(async () => {
-  server = await startTestServer();
+  // Webhook targets on this machine allowed, for the orchestrator's webhook test.
+  server = await startWebhookServer();
+  hook = await startReceiver();
+  state.hookUrl = hook.url;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await hook.close();
+});
 
 describe("the calls real clients make, against the reference server", () => {
   // One flow: each call may use what an earlier one answered, as in the client.
