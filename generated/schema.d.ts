@@ -5772,14 +5772,21 @@ export interface components {
              *     null otherwise.
              */
             amountInUsd?: components["schemas"]["DecimalAmount"] | null;
-            /** @description The recurrence given at creation; null for a one-off request. */
-            recurrence?: components["schemas"]["RequestRecurrence"] | null;
+            /**
+             * @description The recurrence given at creation; left out for a one-off request, as the service answers
+             *     (the schema it publishes has no null here, and clients that check answers against it
+             *     refuse one).
+             */
+            recurrence?: components["schemas"]["RequestRecurrence"];
             /** @description Whether the recurrence was stopped; false for a one-off request. */
             isRecurrenceStopped?: boolean;
-            /** @description For a period of a recurring invoice, the request the recurrence started from; else null. */
-            originalRequestId?: components["schemas"]["RequestId"] | null;
-            /** @description The payment reference of `originalRequestId`; else null. */
-            originalRequestPaymentReference?: components["schemas"]["PaymentReference"] | null;
+            /**
+             * @description For a period of a recurring invoice, the request the recurrence started from; left out
+             *     otherwise.
+             */
+            originalRequestId?: components["schemas"]["RequestId"];
+            /** @description The payment reference of `originalRequestId`; left out with it. */
+            originalRequestPaymentReference?: components["schemas"]["PaymentReference"];
             /** @description Whether the payee is paid out in fiat through the off-ramp. */
             isCryptoToFiatAvailable?: boolean;
             /** @description The customer details given at creation; null when none were. */

@@ -53,10 +53,14 @@ export function toRequestDetails(request: RequestRecord): Schemas["RequestDetail
       })),
     },
     amountInUsd: inDollars ? format(request.expectedAmount) : null,
-    recurrence: request.recurrence ?? null,
+    // Left out rather than null when there is none, as the service answers: the schema it
+    // publishes types them as an object and strings, and clients checking answers refuse null.
+    ...(request.recurrence ? { recurrence: request.recurrence } : {}),
     isRecurrenceStopped: request.isRecurrenceStopped ?? false,
-    originalRequestId: request.originalRequestId ?? null,
-    originalRequestPaymentReference: request.originalRequestPaymentReference ?? null,
+    ...(request.originalRequestId ? { originalRequestId: request.originalRequestId } : {}),
+    ...(request.originalRequestPaymentReference
+      ? { originalRequestPaymentReference: request.originalRequestPaymentReference }
+      : {}),
     isCryptoToFiatAvailable: request.isCryptoToFiatAvailable ?? false,
     customerInfo: request.customerInfo ?? null,
     reference: request.reference ?? null,

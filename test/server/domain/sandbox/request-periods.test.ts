@@ -76,7 +76,6 @@ describe("later periods of a recurring request (POST /sandbox/clock)", () => {
     expect(period.body).toMatchObject({
       paymentReference: sent?.paymentReference,
       hasBeenPaid: false,
-      recurrence: null,
       isRecurrenceStopped: false,
       originalRequestId: original.requestId,
     });
