@@ -4733,7 +4733,10 @@ export interface components {
             clientId: string;
             /** @description A name chosen by the owner, for their own reference. */
             label: string;
-            /** @description Origins allowed to use this client ID, each compared exactly with the `Origin` header. */
+            /**
+             * @description Origins allowed to use this client ID, each compared exactly with the `Origin` header.
+             *     Empty for a backend client ID, used from servers without `Origin`.
+             */
             allowedDomains: string[];
             /** @description Fee applied to payments made with this client ID, as a percentage; null when none. */
             feePercentage: components["schemas"]["FeePercentage"] | null;
@@ -9452,7 +9455,8 @@ export interface components {
             label: string;
             /**
              * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
-             *     exactly. Repeated origins are kept once.
+             *     exactly. Repeated origins are kept once. An empty list makes a backend client ID, for
+             *     servers: its calls send no `Origin`, and none is checked.
              */
             allowedDomains: components["schemas"]["AllowedOrigin"][];
             /**
@@ -9487,7 +9491,10 @@ export interface components {
         UpdateClientIdV1Request: {
             /** @description A new name for your own reference. */
             label?: string;
-            /** @description The new list of allowed origins, replacing the old one. */
+            /**
+             * @description The new list of allowed origins, replacing the old one; an empty list turns the client ID
+             *     into a backend one, checked for no `Origin`.
+             */
             allowedDomains?: components["schemas"]["AllowedOrigin"][];
             /** @description The new fee percentage, or `null` to remove the fee. */
             feePercentage?: components["schemas"]["FeePercentage"] | null;

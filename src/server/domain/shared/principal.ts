@@ -12,6 +12,8 @@ export type Principal =
       kind: "clientId";
       accountId: string;
       clientId: ClientIdRecord;
+      /** The Origin the call was checked against; null for a backend client ID, which is checked for none. */
+      origin: string | null;
       /** The orchestrator that called for the client ID with its key paired, if one did. */
       orchestrator?: OrchestratorRecord;
     }
