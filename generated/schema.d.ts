@@ -3234,6 +3234,146 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.confirmed.client_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment confirmed, client ID duplicate
+         * @description Sent together with `payment.confirmed`, as a second delivery of its own, when the request
+         *     was created with a client ID (`x-client-id`, alone or paired with an orchestrator key). The
+         *     body is the one of `payment.confirmed` with `event` renamed, `clientId`, and `origin`: the
+         *     Origin the request was created from, null for a backend client ID. Both events announce the
+         *     same payment: act on one of them, or key your work on `requestId`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentConfirmedClientId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partial.client_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment partially received, client ID duplicate
+         * @description Sent together with `payment.partial`, as a second delivery of its own, when the request was
+         *     created with a client ID (`x-client-id`, alone or paired with an orchestrator key). The body
+         *     is the one of `payment.partial` with `event` renamed, `clientId`, and `origin`: the Origin
+         *     the request was created from, null for a backend client ID. Both events announce the same
+         *     payment: act on one of them, or key your work on `requestId` and `txHash`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentPartialClientId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.confirmed.checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment confirmed, checkout duplicate
+         * @description Sent together with `payment.confirmed`, as a second delivery of its own, when the request
+         *     was created through a secure payment link (`POST /v2/secure-payments`, a payout link or a
+         *     batch payout link). The body is the one of `payment.confirmed` with `event` renamed and the
+         *     link's `securePaymentToken`. Both events announce the same payment: act on one of them, or
+         *     key your work on `requestId`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentConfirmedCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partial.checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment partially received, checkout duplicate
+         * @description Sent together with `payment.partial`, as a second delivery of its own, when the request was
+         *     created through a secure payment link (`POST /v2/secure-payments`, a payout link or a batch
+         *     payout link). The body is the one of `payment.partial` with `event` renamed and the link's
+         *     `securePaymentToken`. Both events announce the same payment: act on one of them, or key
+         *     your work on `requestId` and `txHash`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentPartialCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.failed": {
         parameters: {
             query?: never;
@@ -9060,7 +9200,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed" | "payment.confirmed.client_id" | "payment.partial.client_id" | "payment.confirmed.checkout" | "payment.partial.checkout";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -9147,16 +9287,25 @@ export interface components {
          */
         WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
         /**
+         * DeliveredEventName
+         * @description The event a delivery carries: one the sandbox sends (`WebhookEventName`, the scoped
+         *     duplicates of the payment events included), or one only test deliveries carry
+         *     (`secure_payment.access_rejected`).
+         * @example payment.confirmed.checkout
+         */
+        DeliveredEventName: components["schemas"]["WebhookEventName"] | components["schemas"]["WebhookTestEventType"];
+        /**
          * SandboxWebhookTest
          * @description Sandbox only. Which event a test delivery imitates.
          */
         SandboxWebhookTest: {
             /**
              * @description The event to imitate, any of the service's twelve, `secure_payment.access_rejected` (which
-             *     the sandbox never sends otherwise) included; `payment.confirmed` when absent.
+             *     the sandbox never sends otherwise) included, or one of the four scoped duplicates of
+             *     `payment.confirmed` and `payment.partial`; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
-            event?: components["schemas"]["WebhookTestEventType"];
+            event?: components["schemas"]["DeliveredEventName"];
         };
         /**
          * SandboxWebhookDeliveryState
@@ -9227,7 +9376,7 @@ export interface components {
             /** @description The event it carries; every endpoint's delivery of one event has the same `eventId`. */
             eventId: components["schemas"]["Ulid"];
             /** @description The event's name (a test delivery may carry an event the sandbox does not otherwise send). */
-            event: components["schemas"]["WebhookTestEventType"];
+            event: components["schemas"]["DeliveredEventName"];
             /** @description The request the event is about; null for test deliveries. */
             requestId: components["schemas"]["RequestId"] | null;
             /** @description Whether it is a test delivery, sent with `x-request-network-test` and placeholder values. */
@@ -9919,6 +10068,286 @@ export interface components {
             explorer?: string;
             /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
             clientId?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentConfirmedClientIdEvent
+         * @description The body of a `payment.confirmed.client_id` delivery: the scoped duplicate of `payment.confirmed` sent, in
+         *     addition to it and with the same members, for a request created with a client ID
+         *     (`x-client-id`, alone or paired with an orchestrator key). It adds `origin`, and always
+         *     carries `clientId`. A receiver that handles both should act once per request (or per
+         *     `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentConfirmedClientIdEvent: {
+            /**
+             * @description The event name, always `payment.confirmed.client_id` for this event.
+             * @constant
+             */
+            event: "payment.confirmed.client_id";
+            /** @description The public client ID (`x-client-id`) the request was created with. */
+            clientId: string;
+            /**
+             * @description The `Origin` the request was created from, as checked against the client ID's allowed
+             *     domains; null for a backend client ID (created with no allowed domains), which is used
+             *     without one.
+             */
+            origin: string | null;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentPartialClientIdEvent
+         * @description The body of a `payment.partial.client_id` delivery: the scoped duplicate of `payment.partial` sent, in
+         *     addition to it and with the same members, for a request created with a client ID
+         *     (`x-client-id`, alone or paired with an orchestrator key). It adds `origin`, and always
+         *     carries `clientId`. A receiver that handles both should act once per request (or per
+         *     `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentPartialClientIdEvent: {
+            /**
+             * @description The event name, always `payment.partial.client_id` for this event.
+             * @constant
+             */
+            event: "payment.partial.client_id";
+            /** @description The public client ID (`x-client-id`) the request was created with. */
+            clientId: string;
+            /**
+             * @description The `Origin` the request was created from, as checked against the client ID's allowed
+             *     domains; null for a backend client ID (created with no allowed domains), which is used
+             *     without one.
+             */
+            origin: string | null;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentConfirmedCheckoutEvent
+         * @description The body of a `payment.confirmed.checkout` delivery: the scoped duplicate of `payment.confirmed` sent, in
+         *     addition to it and with the same members, for a request created through a secure payment
+         *     link (`POST /v2/secure-payments`, a payout link, a batch payout link). It adds
+         *     `securePaymentToken`, the link's token. A receiver that handles both should act once per
+         *     request (or per `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentConfirmedCheckoutEvent: {
+            /**
+             * @description The event name, always `payment.confirmed.checkout` for this event.
+             * @constant
+             */
+            event: "payment.confirmed.checkout";
+            /** @description The token of the secure payment link the request belongs to. */
+            securePaymentToken: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentPartialCheckoutEvent
+         * @description The body of a `payment.partial.checkout` delivery: the scoped duplicate of `payment.partial` sent, in
+         *     addition to it and with the same members, for a request created through a secure payment
+         *     link (`POST /v2/secure-payments`, a payout link, a batch payout link). It adds
+         *     `securePaymentToken`, the link's token. A receiver that handles both should act once per
+         *     request (or per `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentPartialCheckoutEvent: {
+            /**
+             * @description The event name, always `payment.partial.checkout` for this event.
+             * @constant
+             */
+            event: "payment.partial.checkout";
+            /** @description The token of the secure payment link the request belongs to. */
+            securePaymentToken: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
             recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
             /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
             payerAddress?: components["schemas"]["EvmAddress"] | null;
@@ -11001,6 +11430,7 @@ export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEn
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
 export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
+export type DeliveredEventName = components['schemas']['DeliveredEventName'];
 export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
@@ -11040,6 +11470,10 @@ export type WebhookFee = components['schemas']['WebhookFee'];
 export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
+export type PaymentConfirmedClientIdEvent = components['schemas']['PaymentConfirmedClientIdEvent'];
+export type PaymentPartialClientIdEvent = components['schemas']['PaymentPartialClientIdEvent'];
+export type PaymentConfirmedCheckoutEvent = components['schemas']['PaymentConfirmedCheckoutEvent'];
+export type PaymentPartialCheckoutEvent = components['schemas']['PaymentPartialCheckoutEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
 export type PaymentProcessingEvent = components['schemas']['PaymentProcessingEvent'];
 export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent'];
@@ -16795,6 +17229,274 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentPartialEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentConfirmedClientId: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentConfirmedClientIdEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentPartialClientId: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartialClientIdEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentConfirmedCheckout: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentConfirmedCheckoutEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentPartialCheckout: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartialCheckoutEvent"];
             };
         };
         responses: {

@@ -10,6 +10,18 @@ export type PaymentConfirmedEvent = Schemas["PaymentConfirmedEvent"];
 /** The body of a `payment.partial` delivery, as received. */
 export type PaymentPartialEvent = Schemas["PaymentPartialEvent"];
 
+/** The body of a `payment.confirmed.client_id` delivery (a request created with a client ID), as received. */
+export type PaymentConfirmedClientIdEvent = Schemas["PaymentConfirmedClientIdEvent"];
+
+/** The body of a `payment.partial.client_id` delivery (a request created with a client ID), as received. */
+export type PaymentPartialClientIdEvent = Schemas["PaymentPartialClientIdEvent"];
+
+/** The body of a `payment.confirmed.checkout` delivery (a request of a secure payment link), as received. */
+export type PaymentConfirmedCheckoutEvent = Schemas["PaymentConfirmedCheckoutEvent"];
+
+/** The body of a `payment.partial.checkout` delivery (a request of a secure payment link), as received. */
+export type PaymentPartialCheckoutEvent = Schemas["PaymentPartialCheckoutEvent"];
+
 /** The body of a `payment.failed` delivery, as received. */
 export type PaymentFailedEvent = Schemas["PaymentFailedEvent"];
 
@@ -41,6 +53,10 @@ export type KytScreeningCompletedEvent = Schemas["KytScreeningCompletedEvent"];
 type RequestPayload =
   | PaymentConfirmedEvent
   | PaymentPartialEvent
+  | PaymentConfirmedClientIdEvent
+  | PaymentPartialClientIdEvent
+  | PaymentConfirmedCheckoutEvent
+  | PaymentPartialCheckoutEvent
   | PaymentFailedEvent
   | PaymentProcessingEvent
   | PaymentRefundedEvent
@@ -91,7 +107,30 @@ const listedEventNames = [
   "secure_payment.user_event",
   "client_id.linked",
   "kyt.screening.completed",
+  "payment.confirmed.client_id",
+  "payment.partial.client_id",
+  "payment.confirmed.checkout",
+  "payment.partial.checkout",
 ] as const satisfies readonly WebhookEventName[];
+
+/**
+ * The scoped duplicates of the payment events, each with the event it duplicates: sent in
+ * addition to it for a request created with a client ID (`.client_id`) or through a secure
+ * payment link (`.checkout`).
+ */
+export const scopedPaymentEvents = {
+  "payment.confirmed.client_id": "payment.confirmed",
+  "payment.partial.client_id": "payment.partial",
+  "payment.confirmed.checkout": "payment.confirmed",
+  "payment.partial.checkout": "payment.partial",
+} as const satisfies Partial<Record<WebhookEventName, WebhookEventName>>;
+
+export type ScopedPaymentEventName = keyof typeof scopedPaymentEvents;
+
+/** The event a scoped duplicate duplicates (`payment.confirmed` for `payment.confirmed.checkout`); any other, itself. */
+export function coreEventOf<Name extends string>(event: Name): Name | WebhookEventName {
+  return (scopedPaymentEvents as Record<string, WebhookEventName>)[event] ?? event;
+}
 
 /**
  * The events that need no request identifier: those about a payer, and a payer's step on a

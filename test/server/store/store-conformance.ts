@@ -332,6 +332,25 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect((await store.requests.find("account", "acct")).items[0]).toEqual(extended);
     });
 
+    it("keeps how a request was created: its client ID, the Origin and the link; a request without them stays readable", async () => {
+      const fromPage: RequestRecord = {
+        ...request(requestId("7")),
+        clientId: "pk_shop",
+        origin: "https://shop.example.com",
+        securePaymentToken: "tok_page",
+        createdThroughSecurePayment: true,
+      };
+      const fromServer: RequestRecord = { ...request(requestId("8")), clientId: "pk_backend", origin: null };
+      const before = request(requestId("9"));
+      for (const record of [fromPage, fromServer, before]) await store.requests.put(record);
+      expect(await store.requests.get(fromPage.requestId)).toEqual(fromPage);
+      expect(await store.requests.get(fromServer.requestId)).toEqual(fromServer);
+      const read = await store.requests.get(before.requestId);
+      expect(read).toEqual(before);
+      expect(read?.origin).toBeUndefined();
+      expect(read?.createdThroughSecurePayment).toBeUndefined();
+    });
+
     it("keeps what the webhooks report: a request's client ID, who paid, steps and refunds, the recurrence it continues", async () => {
       const wallet = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
       const original = { ...request(requestId("1")), clientId: "pk_shop", recurringPaymentId: null };

@@ -35,6 +35,16 @@ export function callerClientId(principal: Principal): string | null {
   return principal.kind === "clientId" ? principal.clientId.clientId : null;
 }
 
+/**
+ * What a caller's requests record of how they were created: the public client ID and the
+ * Origin it was checked against (null for a backend client ID), both null for another credential.
+ */
+export function callerClientScope(principal: Principal): { clientId: string | null; origin: string | null } {
+  return principal.kind === "clientId"
+    ? { clientId: principal.clientId.clientId, origin: principal.origin }
+    : { clientId: null, origin: null };
+}
+
 /** The session a caller signed in with, or undefined. */
 export function callerSession(caller: Caller): SessionRecord | undefined {
   return caller.kind === "session" ? caller.session : undefined;

@@ -20,7 +20,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function createV1(label: string, allowedDomains: string[]) {
-  const answer = await server.call("POST", "/v1/client-ids", { ...asSandbox, body: { label, allowedDomains } });
+  const answer = await server.call("POST", "/v1/client-ids", {
+    ...asSandbox,
+    body: { label, allowedDomains },
+  });
   expect(answer.status, answer.text).toBe(201);
   return answer.body as { id: string; clientId: string; allowedDomains: string[] };
 }
@@ -114,7 +117,9 @@ describe("frontend client ID (with allowed domains)", () => {
   });
 
   it("cannot be created with an empty list through POST /v2/client-ids, which keeps at least one", async () => {
-    const answer = await server.call("POST", "/v2/client-ids", { body: { label: "Empty", allowedDomains: [] } });
+    const answer = await server.call("POST", "/v2/client-ids", {
+      body: { label: "Empty", allowedDomains: [] },
+    });
     const errors = problemErrors(answer, "/problems/validation-failed", 400);
     expect(errors.map((issue) => issue.path)).toEqual(["/body/allowedDomains"]);
   });
