@@ -126,8 +126,14 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
 
     await server.webhooks.settled();
     const log = await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`);
-    expect(log.body.deliveries).toHaveLength(1);
-    const [delivery] = log.body.deliveries;
+    // The request is a new secure payment link's: its payment also sends the .checkout duplicate.
+    expect(log.body.deliveries.map((entry: { event: string }) => entry.event).sort()).toEqual([
+      "payment.confirmed",
+      "payment.confirmed.checkout",
+    ]);
+    const delivery = log.body.deliveries.find(
+      (entry: { event: string }) => entry.event === "payment.confirmed",
+    );
     expect(delivery).toMatchObject({ endpointId, event: "payment.confirmed", state: "delivered" });
     expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200]);
 
@@ -188,8 +194,9 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
     expect(trigger.stdout).toContain("The request is now partially_paid: 40 of 125 USDC-base paid.");
     await server.webhooks.settled();
-    const [delivery] = (await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`)).body
-      .deliveries;
+    const delivery = (
+      await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`)
+    ).body.deliveries.find((entry: { event: string }) => entry.event === "payment.partial");
     // The service saw the integrator's 202, passed through the listener.
     expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([202]);
     await listener.waitFor(
@@ -198,8 +205,12 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
         "m",
       ),
     );
-    expect(receiver.captured).toHaveLength(1);
-    const [forwarded] = receiver.captured as [Captured];
+    // The link's .checkout duplicate is forwarded too, as a delivery of its own.
+    await listener.waitFor(/ {2}payment\.partial\.checkout {2}requestId=.*forwarded=202$/m);
+    expect(receiver.captured).toHaveLength(2);
+    const forwarded = receiver.captured.find(
+      (entry) => entry.headers["x-request-network-delivery"] === delivery.id,
+    ) as Captured;
     expect(forwarded.url).toBe("/hooks/payreq");
     expect(forwarded.headers["content-type"]).toBe("application/json");
     expect(forwarded.headers["x-request-network-delivery"]).toBe(delivery.id);
@@ -223,8 +234,8 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     });
     expect(answer.status).toBe(202);
     expect(await answer.text()).toBe('{"queued":true}');
-    expect(receiver.captured).toHaveLength(2);
-    const direct = receiver.captured[1] as Captured;
+    expect(receiver.captured).toHaveLength(3);
+    const direct = receiver.captured[2] as Captured;
     expect(direct.body.equals(rawBody)).toBe(true);
     expect(direct.headers["x-request-network-signature"]).toBe(sent.headers["x-request-network-signature"]);
     expect(direct.headers["x-request-network-delivery"]).toBe(sent.deliveryId);
@@ -250,7 +261,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
         `delivery=${tampered.deliveryId}  retry=0  test=false  signature=signature_mismatch  answered=401`,
       ),
     );
-    expect(receiver.captured).toHaveLength(2);
+    expect(receiver.captured).toHaveLength(3);
   });
 
   it("answers 502 when the endpoint it forwards to is unreachable (with --secret, registering nothing)", async () => {
@@ -371,9 +382,16 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       expect(pasted.status).toBe(0);
       const [body, status] = pasted.stdout.split("\n");
       expect(status).toBe("200");
-      const deliveries = JSON.parse(body as string).deliveries as { endpointId: string; requestId: string }[];
-      expect(deliveries.filter((delivery) => delivery.endpointId === endpointId)).toEqual([
-        expect.objectContaining({ endpointId, requestId }),
+      const deliveries = JSON.parse(body as string).deliveries as {
+        endpointId: string;
+        requestId: string;
+        event: string;
+      }[];
+      // The core event and the link's .checkout duplicate.
+      const ours = deliveries.filter((delivery) => delivery.endpointId === endpointId);
+      expect(ours.map((delivery) => [delivery.requestId, delivery.event]).sort()).toEqual([
+        [requestId, "payment.confirmed"],
+        [requestId, "payment.confirmed.checkout"],
       ]);
     }
   });

@@ -44,6 +44,13 @@ endpoint of the account (start \`payreq webhooks listen\` first to see it arrive
 
   payment.confirmed       the request is paid in full
   payment.partial         part of what is left is paid (--amount, default half of it)
+  payment.confirmed.checkout, payment.partial.checkout
+                          the same; the new request is a secure payment link's, so its
+                          payment also sends this duplicate
+  payment.confirmed.client_id, payment.partial.client_id
+                          the same, on a new request made with the account's first active
+                          client ID (with its first allowed domain as Origin, none for a
+                          backend one), so its payment also sends this duplicate
   payment.failed          a payment attempt fails (insufficient_funds); the request stays payable
   payment.processing      a crypto-to-fiat step is reached (--sub-status, default initiated)
   payment.refunded        what was paid goes back to --refund-to (the request is paid first
@@ -101,11 +108,15 @@ const optionEvents: Record<string, TriggeredEvent[]> = {
   request: [
     "payment.confirmed",
     "payment.partial",
+    "payment.confirmed.checkout",
+    "payment.partial.checkout",
+    "payment.confirmed.client_id",
+    "payment.partial.client_id",
     "payment.failed",
     "payment.processing",
     "payment.refunded",
   ],
-  amount: ["payment.partial", "payment.refunded"],
+  amount: ["payment.partial", "payment.partial.checkout", "payment.partial.client_id", "payment.refunded"],
   "sub-status": ["payment.processing"],
   "refund-to": ["payment.refunded"],
   "client-user-id": ["compliance.updated"],

@@ -51,6 +51,38 @@ async function createRequest(connection: SandboxConnection, io: CliIo): Promise<
   return requestId;
 }
 
+/** An active client ID of the account, with the Origin its calls send: none for a backend client ID. */
+async function activeClientId(connection: SandboxConnection): Promise<{ clientId: string; origin?: string }> {
+  const clientIds = await callSandbox(connection, "list the client IDs", () =>
+    connection.client.GET("/v2/client-ids"),
+  );
+  const active = clientIds.find((record) => record.status === "active");
+  if (!active) {
+    throw new CommandError(
+      "The account has no active client ID to create the request with: create one (POST /v2/client-ids, or POST /v1/client-ids with an empty allowedDomains for a backend one).",
+    );
+  }
+  const [origin] = active.allowedDomains;
+  return origin === undefined ? { clientId: active.clientId } : { clientId: active.clientId, origin };
+}
+
+/** Creates a request with a client ID of the account (POST /v2/request), as a page or a server would. */
+async function createRequestWithClientId(connection: SandboxConnection, io: CliIo): Promise<string> {
+  const { clientId, origin } = await activeClientId(connection);
+  const created = await callSandbox(connection, `create a request with client ID ${clientId}`, () =>
+    connection.client.POST("/v2/request", {
+      body: { ...sampleRequest },
+      // The client ID stands in for the API key: a call with both is the API key's.
+      headers: { "x-api-key": null, "x-client-id": clientId, ...(origin === undefined ? {} : { origin }) },
+    }),
+  );
+  printLine(
+    io.stdout,
+    `Created request ${created.requestId} (${sampleRequest.amount} ${sampleRequest.invoiceCurrency} paid in ${sampleRequest.paymentCurrency}) with client ID ${clientId}${origin === undefined ? " (backend, no Origin)" : ` from ${origin}`}.`,
+  );
+  return created.requestId;
+}
+
 async function readRequest(connection: SandboxConnection, requestId: string): Promise<SandboxRequest> {
   return callSandbox(connection, `read request ${requestId}`, () =>
     connection.client.GET("/sandbox/requests/{requestId}", { params: { path: { requestId } } }),
@@ -75,10 +107,20 @@ function describeRecord(outcome: string, request: SandboxRequest): string[] {
   ];
 }
 
-/** Records one payment outcome on the given request, or on a new one. */
-function paymentTrigger(outcome: "paid" | "partial" | "failed" | "processing"): Trigger {
+/**
+ * Records one payment outcome on the given request, or on a new one: a secure payment link made
+ * with the API key, or, for the `.client_id` duplicates, a request made with a client ID.
+ */
+function paymentTrigger(
+  outcome: "paid" | "partial" | "failed" | "processing",
+  createdWith: "link" | "clientId" = "link",
+): Trigger {
   return async (connection, io, input) => {
-    const requestId = input.requestId ?? (await createRequest(connection, io));
+    const requestId =
+      input.requestId ??
+      (createdWith === "clientId"
+        ? await createRequestWithClientId(connection, io)
+        : await createRequest(connection, io));
     let body: PaymentRecord = { outcome };
     if (outcome === "partial") {
       const request = await readRequest(connection, requestId);
@@ -348,6 +390,10 @@ export async function allEndpoints(
 export const triggers = {
   "payment.confirmed": paymentTrigger("paid"),
   "payment.partial": paymentTrigger("partial"),
+  "payment.confirmed.checkout": paymentTrigger("paid"),
+  "payment.partial.checkout": paymentTrigger("partial"),
+  "payment.confirmed.client_id": paymentTrigger("paid", "clientId"),
+  "payment.partial.client_id": paymentTrigger("partial", "clientId"),
   "payment.failed": paymentTrigger("failed"),
   "payment.processing": paymentTrigger("processing"),
   "payment.refunded": refundTrigger,

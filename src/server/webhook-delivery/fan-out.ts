@@ -1,4 +1,4 @@
-import { coreEventOf, isWebhookEventName } from "../../wire/webhook-event.ts";
+import { isWebhookEventName } from "../../wire/webhook-event.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { Clock } from "../clock.ts";
 import { newUlid } from "../ids.ts";
@@ -23,8 +23,7 @@ const orchestratorEvents: readonly WebhookEventName[] = ["client_id.linked", "ky
 
 /**
  * Whether an endpoint receives an event: it is on, and either an orchestrator's webhook and the
- * event one of that orchestrator's, or subscribed to the event (or, for a scoped duplicate such as
- * `payment.confirmed.checkout`, to the event it duplicates) and either platform-wide or scoped
+ * event one of that orchestrator's, or subscribed to the event and either platform-wide or scoped
  * to the client ID the payload names.
  */
 export function endpointReceives(
@@ -36,10 +35,9 @@ export function endpointReceives(
   if (endpoint.scope === "orchestrator") {
     return orchestratorEvents.includes(event) && payload.orchestratorId === endpoint.orchestratorId;
   }
-  // A scoped duplicate goes wherever the event it duplicates goes, as the service sends both to
-  // every endpoint; an endpoint may also list a duplicate alone.
-  const core = coreEventOf(event);
-  if (!endpoint.events.includes(event) && !endpoint.events.includes(core)) return false;
+  // Scoped duplicates (`payment.confirmed.checkout`) are events of their own here: an endpoint
+  // listing `payment.confirmed` alone gets the core event only.
+  if (!endpoint.events.includes(event)) return false;
   return (endpoint.clientId ?? null) === null || payload.clientId === endpoint.clientId;
 }
 

@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from "vitest";
 import { createPostgresStore } from "../../../src/server/index.ts";
 import { findMigrationsDirectory } from "../../../src/server/store/postgres/migrate.ts";
 import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
-import { request, requestId, sampleRecords } from "./fixtures.ts";
+import { endpoint, request, requestId, sampleRecords } from "./fixtures.ts";
 
 let server: TestPostgres | undefined;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -52,7 +52,7 @@ describeWithPostgres("the PostgreSQL migrations", () => {
     }
   });
 
-  it("mark the requests stored before their creation was kept as their link's, when a link created them", async () => {
+  it("mark the requests stored before their creation was kept as their link's, and give endpoints of every event the scoped duplicates", async () => {
     if (!server) throw new Error("PostgreSQL did not start");
     const url = await server.createDatabase();
     // The schema as it stood before requests kept their Origin and link (the first ten migrations).
@@ -64,6 +64,21 @@ describeWithPostgres("the PostgreSQL migrations", () => {
       migrationsTable: "pgmigrations",
       logger: quiet,
     });
+    const earlierEvents = [
+      "payment.confirmed",
+      "payment.partial",
+      "payment.failed",
+      "payment.processing",
+      "payment.refunded",
+      "request.recurring",
+      "compliance.updated",
+      "payment_detail.updated",
+      "secure_payment.user_event",
+      "client_id.linked",
+      "kyt.screening.completed",
+    ] as const;
+    const everyEvent = { ...endpoint("we_every"), events: [...earlierEvents] };
+    const confirmedOnly = endpoint("we_confirmed");
     const ofLink = { ...request(requestId("b")), securePaymentToken: "tok_link", clientId: "pk_shop" };
     const plain = { ...request(requestId("c")), clientId: "pk_shop" };
     const client = new pg.Client({ connectionString: url });
@@ -75,12 +90,27 @@ describeWithPostgres("the PostgreSQL migrations", () => {
           [record.requestId, record.paymentReference, record.accountId, JSON.stringify(record)],
         );
       }
+      for (const record of [everyEvent, confirmedOnly]) {
+        await client.query(
+          "INSERT INTO webhook_endpoints (id, account_id, scope, record) VALUES ($1, $2, $3, $4::jsonb)",
+          [record.id, record.accountId, record.scope, JSON.stringify(record)],
+        );
+      }
     } finally {
       await client.end();
     }
 
     const store = await createPostgresStore({ connectionString: url });
     try {
+      // An endpoint of every event keeps receiving every event; one of a chosen few is left alone.
+      expect((await store.webhookEndpoints.get("we_every"))?.events).toEqual([
+        ...earlierEvents,
+        "payment.confirmed.client_id",
+        "payment.partial.client_id",
+        "payment.confirmed.checkout",
+        "payment.partial.checkout",
+      ]);
+      expect(await store.webhookEndpoints.get("we_confirmed")).toEqual(confirmedOnly);
       expect(await store.requests.get(ofLink.requestId)).toEqual({
         ...ofLink,
         createdThroughSecurePayment: true,
