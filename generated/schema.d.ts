@@ -2295,6 +2295,35 @@ export interface paths {
         patch: operations["updateSandboxSecurePayment"];
         trace?: never;
     };
+    "/sandbox/secure-payments/{token}/access-rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse a wallet on a secure payment
+         * @description Sandbox only. Does what the service does when a wallet outside a link's payer allowlist
+         *     tries to open or pay it: sends `secure_payment.access_rejected` (naming the link's first
+         *     request, its client ID and the wallet in lower case) to the account's webhooks that take it
+         *     and are platform-wide or scoped to that client ID. Like the service, it sends one event per
+         *     wallet and link every 10 minutes, on the account's sandbox clock: a repeat within them sends
+         *     nothing and answers `sent: false`, with `suppressedUntil`; move the clock past it
+         *     (`POST /sandbox/clock`) to send again.
+         *
+         *     The link must have been created with a client ID (`x-client-id`), whose webhooks the event
+         *     is for; another answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["rejectSandboxSecurePaymentAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/payers/{clientUserId}": {
         parameters: {
             query?: never;
@@ -9044,6 +9073,39 @@ export interface components {
             expiresAt: string;
         };
         /**
+         * SandboxAccessRejection
+         * @description Sandbox only. The wallet a secure payment's page refuses.
+         */
+        SandboxAccessRejection: {
+            /** @description The payer wallet that tried to open or pay the link and was refused. */
+            wallet: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * SandboxAccessRejectionResult
+         * @description Sandbox only. What a refused access did: whether it sent `secure_payment.access_rejected`, or
+         *     was one of the repeats the service suppresses (one event per wallet and link every 10 minutes,
+         *     on the account's sandbox clock).
+         */
+        SandboxAccessRejectionResult: {
+            /**
+             * @description `true` when the event was sent to the webhooks of the link's client ID; `false` when an
+             *     event for this wallet and link was sent less than 10 minutes ago, and nothing was sent.
+             */
+            sent: boolean;
+            /** @description The secure payment token. */
+            token: components["schemas"]["Ulid"];
+            /** @description The request the event names (the link's first). */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The refused wallet, in lower case as the event reports it. */
+            wallet: string;
+            /**
+             * Format: date-time
+             * @description Until when further refusals of this wallet on this link send nothing: 10 minutes after the
+             *     last event sent.
+             */
+            suppressedUntil: string;
+        };
+        /**
          * SandboxPayerUpdate
          * @description Sandbox only. The decisions to record on a payer's compliance, as the real verification
          *     provider and agreement page would once the payer went through `kycUrl` and `agreementUrl`;
@@ -9200,7 +9262,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed" | "payment.confirmed.client_id" | "payment.partial.client_id" | "payment.confirmed.checkout" | "payment.partial.checkout";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed" | "payment.confirmed.client_id" | "payment.partial.client_id" | "payment.confirmed.checkout" | "payment.partial.checkout" | "secure_payment.access_rejected";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -9300,9 +9362,8 @@ export interface components {
          */
         SandboxWebhookTest: {
             /**
-             * @description The event to imitate, any of the service's twelve, `secure_payment.access_rejected` (which
-             *     the sandbox never sends otherwise) included, or one of the four scoped duplicates of
-             *     `payment.confirmed` and `payment.partial`; `payment.confirmed` when absent.
+             * @description The event to imitate: any of the service's twelve, or one of the four scoped duplicates
+             *     of `payment.confirmed` and `payment.partial`; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
             event?: components["schemas"]["DeliveredEventName"];
@@ -10732,8 +10793,9 @@ export interface components {
          * SecurePaymentAccessRejectedEvent
          * @description The body of a `secure_payment.access_rejected` delivery: a wallet that the platform's payer
          *     allowlist does not admit tried to open or pay a secure payment made through the platform's
-         *     client ID. The service sends it at most once every 10 minutes for one wallet; payreq sends it
-         *     as a test delivery only (it keeps no payer allowlists).
+         *     client ID. The service sends it at most once every 10 minutes for one wallet on one link;
+         *     payreq keeps no payer allowlists, and sends it when told to refuse a wallet
+         *     (`POST /sandbox/secure-payments/{token}/access-rejections`) and as a test delivery.
          */
         SecurePaymentAccessRejectedEvent: {
             /**
@@ -11416,6 +11478,8 @@ export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxAccessRejection = components['schemas']['SandboxAccessRejection'];
+export type SandboxAccessRejectionResult = components['schemas']['SandboxAccessRejectionResult'];
 export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
 export type SandboxPaymentDetailUpdate = components['schemas']['SandboxPaymentDetailUpdate'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
@@ -15583,6 +15647,54 @@ export interface operations {
                 };
             };
             /** @description The body is invalid, or the secure payment is not `pending` (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectSandboxSecurePaymentAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxAccessRejection"];
+            };
+        };
+        responses: {
+            /** @description Whether the event was sent, or suppressed as a repeat. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccessRejectionResult"];
+                };
+            };
+            /** @description The body is invalid, or the link was not created with a client ID (`/problems/invalid-state`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -46,6 +46,9 @@ export type SecurePaymentUserEvent = Schemas["SecurePaymentUserEvent"];
 /** The body of a `client_id.linked` delivery (a recipient completed a link intent), as received. */
 export type ClientIdLinkedEvent = Schemas["ClientIdLinkedEvent"];
 
+/** The body of a `secure_payment.access_rejected` delivery (a wallet refused on a link), as received. */
+export type SecurePaymentAccessRejectedEvent = Schemas["SecurePaymentAccessRejectedEvent"];
+
 /** The body of a `kyt.screening.completed` delivery (a payer's wallet screened), as received. */
 export type KytScreeningCompletedEvent = Schemas["KytScreeningCompletedEvent"];
 
@@ -60,7 +63,8 @@ type RequestPayload =
   | PaymentFailedEvent
   | PaymentProcessingEvent
   | PaymentRefundedEvent
-  | RequestRecurringEvent;
+  | RequestRecurringEvent
+  | SecurePaymentAccessRejectedEvent;
 
 /** The payloads about a payer, which name no request. */
 type PayerPayload = ComplianceUpdatedEvent | PaymentDetailUpdatedEvent;
@@ -111,6 +115,7 @@ const listedEventNames = [
   "payment.partial.client_id",
   "payment.confirmed.checkout",
   "payment.partial.checkout",
+  "secure_payment.access_rejected",
 ] as const satisfies readonly WebhookEventName[];
 
 /**

@@ -322,6 +322,7 @@ describe("normalisers", () => {
       | "payment.partial.client_id"
       | "payment.confirmed.checkout"
       | "payment.partial.checkout"
+      | "secure_payment.access_rejected"
     >();
     expectTypeOf(event).not.toHaveProperty("requestID");
     if (event.event === "payment.confirmed.client_id") {

@@ -202,6 +202,11 @@ export interface SecurePaymentRecord {
    * payout; absent until one is reported.
    */
   multicallIntent?: MulticallPayoutIntentRecord;
+  /**
+   * When `secure_payment.access_rejected` was last sent for each refused wallet (lower case): a
+   * repeat within 10 minutes is suppressed. Absent until a wallet is refused.
+   */
+  accessRejectionsSentAt?: Record<string, string>;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;

@@ -109,6 +109,7 @@ describeWithPostgres("the PostgreSQL migrations", () => {
         "payment.partial.client_id",
         "payment.confirmed.checkout",
         "payment.partial.checkout",
+        "secure_payment.access_rejected",
       ]);
       expect(await store.webhookEndpoints.get("we_confirmed")).toEqual(confirmedOnly);
       expect(await store.requests.get(ofLink.requestId)).toEqual({

@@ -349,9 +349,9 @@ describe("webhook payloads of updateSandboxPayer and updateSandboxPaymentDetail"
 });
 
 describe("test deliveries (sendSandboxWebhookTest)", () => {
-  it("exist for all fifteen events, the four scoped duplicates included, and every one validates against the spec", async () => {
+  it("exist for all sixteen events, the four scoped duplicates and secure_payment.access_rejected included, and every one validates against the spec", async () => {
     const events = [...webhookEventNames];
-    expect(events).toHaveLength(15);
+    expect(events).toHaveLength(16);
     const before = hook.received.length;
     for (const event of events) {
       await server.call("POST", `/sandbox/webhooks/endpoints/${endpointId}/test`, { body: { event } });
