@@ -467,7 +467,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
 });
 
 describe("payreq webhooks trigger for the Auth API's newer events", () => {
-  it("links a client ID for real for client_id.linked, and sends the three others as tests, to the listener", async () => {
+  it("links a client ID for real for client_id.linked, refuses a wallet for real for access_rejected, and sends the two others as tests, to the listener", async () => {
     const listener = await listen(["--server", running.url, "--api-key", apiKey]);
     const endpointId = bannerValue(listener, "Endpoint");
     const listenerUrl = bannerValue(listener, "Listening");
@@ -489,8 +489,8 @@ describe("payreq webhooks trigger for the Auth API's newer events", () => {
       ],
       [
         "secure_payment.access_rejected",
-        /does not produce secure_payment\.access_rejected on its own/,
-        /secure_payment\.access_rejected {2}requestId=01[0-9a-f]{64} {2}.*test=true {2}signature=ok {2}answered=200$/m,
+        /Secure payment [0-9A-Z]{26} refused 0x522af70ff759ffaf327ba8f73a2710bdd39f33b9: secure_payment\.access_rejected is sent/,
+        /secure_payment\.access_rejected {2}requestId=01[0-9a-f]{64} {2}.*test=false {2}signature=ok {2}answered=200$/m,
       ],
     ];
     try {
@@ -506,6 +506,25 @@ describe("payreq webhooks trigger for the Auth API's newer events", () => {
         );
         await server.webhooks.settled();
         await listener.waitFor(printed);
+        if (event === "secure_payment.access_rejected") {
+          // The same wallet on the same link within 10 minutes: suppressed, as the service does.
+          const token = /Created secure payment ([0-9A-Z]{26}) with client ID/.exec(
+            trigger.stdout,
+          )?.[1] as string;
+          const again = await runPayreqInProcess([
+            "webhooks",
+            "trigger",
+            event,
+            "--token",
+            token,
+            "--server",
+            running.url,
+          ]);
+          expect(again.status).toBe(0);
+          expect(again.stdout).toContain(
+            `Secure payment ${token} refused 0x522af70ff759ffaf327ba8f73a2710bdd39f33b9 again: nothing is sent, as the service suppresses repeats until`,
+          );
+        }
       }
     } finally {
       await fetch(`${running.url}/sandbox/webhooks/endpoints/${endpointId}`, {

@@ -12,6 +12,7 @@ import {
 } from "./sandbox-connection.ts";
 import {
   allEndpoints,
+  samplePayer,
   sampleRequest,
   type TriggeredEvent,
   type TriggerInput,
@@ -63,7 +64,12 @@ endpoint of the account (start \`payreq webhooks listen\` first to see it arrive
                           default approved)
   client_id.linked        a new orchestrator of the account invites a recipient; a new wallet
                           signs in, registers its payee destination and completes the intent
-  kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected
+  secure_payment.access_rejected
+                          a link (--token, or a new one made with the account's first active
+                          client ID) refuses --wallet (default ${samplePayer}); the
+                          sandbox sends one event per wallet and link every 10 minutes of its
+                          clock, and says when a repeat is suppressed
+  kyt.screening.completed, secure_payment.user_event
                           the sandbox does not produce these: a test delivery with placeholder
                           values goes to every endpoint of the account
 
@@ -80,6 +86,8 @@ Options:
   --kyc-status S        compliance.updated: ${kycStatuses.join(", ")}
   --agreement-status S  compliance.updated: ${agreementStatuses.join(", ")}
   --status S            payment_detail.updated: ${detailStatuses.join(", ")}
+  --token T             secure_payment.access_rejected: the secure payment link
+  --wallet ADDRESS      secure_payment.access_rejected: the refused wallet
   --server URL          the reference server (default ${defaultServerUrl})
   --api-key K           its API key (default: PAYREQ_API_KEY, else the sandbox's sample key)
   -h, --help            show this help
@@ -100,6 +108,8 @@ const triggerOptions = {
   "kyc-status": { type: "string" },
   "agreement-status": { type: "string" },
   status: { type: "string" },
+  token: { type: "string" },
+  wallet: { type: "string" },
   ...sandboxConnectionOptions,
 } as const;
 
@@ -123,6 +133,8 @@ const optionEvents: Record<string, TriggeredEvent[]> = {
   "kyc-status": ["compliance.updated"],
   "agreement-status": ["compliance.updated"],
   status: ["payment_detail.updated"],
+  token: ["secure_payment.access_rejected"],
+  wallet: ["secure_payment.access_rejected"],
 };
 
 /** Makes the event's change happen, and says what it did and where the deliveries are. */
@@ -195,6 +207,15 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
       command,
     );
   }
+  const wallet = text("wallet");
+  if (wallet !== undefined && !addressPattern.test(wallet)) {
+    throw new UsageError(
+      `--wallet must be a wallet address (0x and 40 hex digits), got "${wallet}"`,
+      command,
+    );
+  }
+  const token = text("token");
+  if (token === "") throw new UsageError("--token must not be empty", command);
   const clientUserId = text("client-user-id");
   if (clientUserId === "") throw new UsageError("--client-user-id must not be empty", command);
   return {
@@ -206,6 +227,8 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
     kycStatus: oneOf("kyc-status", text("kyc-status"), kycStatuses),
     agreementStatus: oneOf("agreement-status", text("agreement-status"), agreementStatuses),
     detailStatus: oneOf("status", text("status"), detailStatuses),
+    token,
+    wallet,
   };
 }
 

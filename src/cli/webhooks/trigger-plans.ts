@@ -29,6 +29,9 @@ export interface TriggerInput {
   kycStatus: components["schemas"]["SandboxPayerUpdate"]["kycStatus"];
   agreementStatus: components["schemas"]["SandboxPayerUpdate"]["agreementStatus"];
   detailStatus: components["schemas"]["PaymentDetailStatus"] | undefined;
+  /** secure_payment.access_rejected: the link, and the wallet it refuses. */
+  token: string | undefined;
+  wallet: string | undefined;
 }
 
 /** What a trigger did: lines to print, and where to read the deliveries. */
@@ -345,9 +348,7 @@ const clientIdLinkedTrigger: Trigger = async (connection) => {
  * Sends a test delivery of an event the sandbox does not produce (it screens no payer and runs
  * no payment page) to each endpoint of the account, in the shape the service documents.
  */
-function testDeliveryTrigger(
-  event: "kyt.screening.completed" | "secure_payment.user_event" | "secure_payment.access_rejected",
-): Trigger {
+function testDeliveryTrigger(event: "kyt.screening.completed" | "secure_payment.user_event"): Trigger {
   return async (connection) => {
     const endpoints = await allEndpoints(connection);
     for (const endpoint of endpoints) {
@@ -366,6 +367,42 @@ function testDeliveryTrigger(
     };
   };
 }
+
+/**
+ * Has a link refuse a wallet (POST /sandbox/secure-payments/{token}/access-rejections): a new
+ * link made with a client ID of the account unless --token names one. The sandbox sends one
+ * event per wallet and link every 10 minutes of its clock; a repeat is reported as suppressed.
+ */
+const accessRejectedTrigger: Trigger = async (connection, io, input) => {
+  let token = input.token;
+  if (token === undefined) {
+    const { clientId, origin } = await activeClientId(connection);
+    const created = await callSandbox(connection, `create a secure payment with client ID ${clientId}`, () =>
+      connection.client.POST("/v2/secure-payments", {
+        body: { requests: [sampleRequest] },
+        headers: { "x-api-key": null, "x-client-id": clientId, ...(origin === undefined ? {} : { origin }) },
+      }),
+    );
+    token = created.token;
+    printLine(io.stdout, `Created secure payment ${token} with client ID ${clientId}.`);
+  }
+  const wallet = input.wallet ?? samplePayer;
+  const linkToken = token;
+  const result = await callSandbox(connection, `refuse ${wallet} on secure payment ${linkToken}`, () =>
+    connection.client.POST("/sandbox/secure-payments/{token}/access-rejections", {
+      params: { path: { token: linkToken } },
+      body: { wallet },
+    }),
+  );
+  return {
+    lines: [
+      result.sent
+        ? `Secure payment ${linkToken} refused ${result.wallet}: secure_payment.access_rejected is sent; a repeat before ${result.suppressedUntil} sends nothing.`
+        : `Secure payment ${linkToken} refused ${result.wallet} again: nothing is sent, as the service suppresses repeats until ${result.suppressedUntil}.`,
+    ],
+    deliveriesQuery: `requestId=${result.requestId}`,
+  };
+};
 
 /** Every webhook endpoint of the account, a page at a time. */
 export async function allEndpoints(
@@ -403,14 +440,10 @@ export const triggers = {
   "client_id.linked": clientIdLinkedTrigger,
   "kyt.screening.completed": testDeliveryTrigger("kyt.screening.completed"),
   "secure_payment.user_event": testDeliveryTrigger("secure_payment.user_event"),
-  "secure_payment.access_rejected": testDeliveryTrigger("secure_payment.access_rejected"),
+  "secure_payment.access_rejected": accessRejectedTrigger,
 } satisfies Record<string, Trigger>;
 
 /** The events a trigger sends as test deliveries to every endpoint, whatever the events it takes. */
-export const testDeliveryEvents: readonly string[] = [
-  "kyt.screening.completed",
-  "secure_payment.user_event",
-  "secure_payment.access_rejected",
-];
+export const testDeliveryEvents: readonly string[] = ["kyt.screening.completed", "secure_payment.user_event"];
 
 export type TriggeredEvent = keyof typeof triggers;
