@@ -444,6 +444,14 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       };
       await store.securePayments.put(link);
       expect(await store.securePayments.get("tok")).toEqual(link);
+      // The wallets it refused, by when their last secure_payment.access_rejected was sent.
+      const refusing = {
+        ...link,
+        token: "tok_refusing",
+        accessRejectionsSentAt: { "0x2e2e5c79f571ef1658d4c2d3684a1fe97dd30570": "2026-04-12T10:00:00.000Z" },
+      };
+      await store.securePayments.put(refusing);
+      expect(await store.securePayments.get("tok_refusing")).toEqual(refusing);
       const payer = {
         accountId: "acct",
         clientUserId: "ada",

@@ -3,6 +3,11 @@ import { createDefaultConfig, sampleCredentials } from "../../../src/server/inde
 import { createSchemaValidator, describeErrors } from "../../../src/spec/schema-validator.ts";
 import { loadBundledSpec, resolveNode } from "../../../src/spec/spec-document.ts";
 import { verifyWebhookSignature } from "../../../src/webhooks/verify.ts";
+import {
+  asOrchestrator,
+  createClientId,
+  createOrchestrator,
+} from "../domain/orchestrators/orchestrator-support.ts";
 import { browserOrigin, payee, type TestServer, usdcOnBase } from "../helpers.ts";
 import { recordPayment, registerEndpoint, startWebhookServer } from "./harness.ts";
 import { type ReceivedWebhook, type Receiver, startReceiver } from "./receiver.ts";
@@ -107,6 +112,38 @@ describe("scoped duplicates of payment.confirmed and payment.partial", () => {
     expect(new Set([...arrived.values()].map((entry) => entry.delivery)).size).toBe(3);
   });
 
+  it("a secure payment made with an orchestrator key paired with a client ID sends the client ID's duplicate", async () => {
+    const orchestrator = await createOrchestrator(server, "Scoped Checkout");
+    const storefront = await createClientId(server, "Scoped storefront");
+    const linked = await server.call("POST", "/v2/orchestrators/client-ids", {
+      body: { clientId: storefront.clientId },
+      ...asOrchestrator(orchestrator.key),
+    });
+    expect(linked.status, linked.text).toBe(201);
+    const created = await server.call("POST", "/v2/secure-payments", {
+      auth: "none",
+      headers: {
+        "x-orchestrator-key": orchestrator.key,
+        "x-client-id": storefront.clientId,
+        origin: "https://shop.example.com",
+      },
+      body: { requests: [usdcOnBase("12.50")] },
+    });
+    expect(created.status, created.text).toBe(201);
+    seen = hook.received.length;
+    await recordPayment(server, created.body.requestIds[0], { outcome: "paid" });
+    const arrived = arrivedByEvent();
+    expect([...arrived.keys()].sort()).toEqual([
+      "payment.confirmed",
+      "payment.confirmed.checkout",
+      "payment.confirmed.client_id",
+    ]);
+    expect(arrived.get("payment.confirmed.client_id")?.payload).toMatchObject({
+      clientId: storefront.clientId,
+      origin: "https://shop.example.com",
+    });
+  });
+
   it("a request of a backend client ID, made without Origin, reports origin null; partial payments too", async () => {
     const created = await server.call("POST", "/v2/request", {
       ...clientIdCall(backendClientId),
@@ -163,6 +200,41 @@ describe("which endpoints receive the scoped duplicates", () => {
       expect(events(failedOnly)).toEqual([]);
     } finally {
       await Promise.all([confirmedOnly.close(), checkoutOnly.close(), failedOnly.close()]);
+    }
+  });
+
+  it("an Auth API webhook of a client ID gets its requests' core events and duplicates, not another client ID's", async () => {
+    const scoped = await startReceiver();
+    try {
+      const created = await server.call("POST", "/v1/webhook", {
+        ...clientIdCall(sampleCredentials.clientId, browserOrigin),
+        body: { url: scoped.url },
+      });
+      expect(created.status, created.text).toBe(201);
+      const own = await server.call("POST", "/v2/secure-payments", {
+        ...clientIdCall(sampleCredentials.clientId, browserOrigin),
+        body: { requests: [usdcOnBase("60")] },
+      });
+      await recordPayment(server, own.body.requestIds[0], { outcome: "paid" });
+      const others = await server.call("POST", "/v2/request", {
+        ...clientIdCall(backendClientId),
+        body: usdcOnBase("70"),
+      });
+      await recordPayment(server, others.body.requestId, { outcome: "paid" });
+      const received = scoped.received.map((webhook) => JSON.parse(webhook.body.toString("utf8")));
+      expect(received.map((payload) => [payload.event, payload.requestId]).sort()).toEqual([
+        ["payment.confirmed", own.body.requestIds[0]],
+        ["payment.confirmed.checkout", own.body.requestIds[0]],
+        ["payment.confirmed.client_id", own.body.requestIds[0]],
+      ]);
+      for (const webhook of scoped.received) {
+        const signature = webhook.headers["x-request-network-signature"];
+        expect(
+          verifyWebhookSignature({ secret: created.body.secret, rawBody: webhook.body, signature }),
+        ).toBe(true);
+      }
+    } finally {
+      await scoped.close();
     }
   });
 
