@@ -2295,6 +2295,35 @@ export interface paths {
         patch: operations["updateSandboxSecurePayment"];
         trace?: never;
     };
+    "/sandbox/secure-payments/{token}/access-rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse a wallet on a secure payment
+         * @description Sandbox only. Does what the service does when a wallet outside a link's payer allowlist
+         *     tries to open or pay it: sends `secure_payment.access_rejected` (naming the link's first
+         *     request, its client ID and the wallet in lower case) to the account's webhooks that take it
+         *     and are platform-wide or scoped to that client ID. Like the service, it sends one event per
+         *     wallet and link every 10 minutes, on the account's sandbox clock: a repeat within them sends
+         *     nothing and answers `sent: false`, with `suppressedUntil`; move the clock past it
+         *     (`POST /sandbox/clock`) to send again.
+         *
+         *     The link must have been created with a client ID (`x-client-id`), whose webhooks the event
+         *     is for; another answers `400` (`/problems/invalid-state`).
+         */
+        post: operations["rejectSandboxSecurePaymentAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/payers/{clientUserId}": {
         parameters: {
             query?: never;
@@ -3228,6 +3257,146 @@ export interface webhooks {
          *     retries at most). Store the event and answer quickly; do the slow work afterwards.
          */
         post: operations["onPaymentPartial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.confirmed.client_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment confirmed, client ID duplicate
+         * @description Sent together with `payment.confirmed`, as a second delivery of its own, when the request
+         *     was created with a client ID (`x-client-id`, alone or paired with an orchestrator key). The
+         *     body is the one of `payment.confirmed` with `event` renamed, `clientId`, and `origin`: the
+         *     Origin the request was created from, null for a backend client ID. Both events announce the
+         *     same payment: act on one of them, or key your work on `requestId`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentConfirmedClientId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partial.client_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment partially received, client ID duplicate
+         * @description Sent together with `payment.partial`, as a second delivery of its own, when the request was
+         *     created with a client ID (`x-client-id`, alone or paired with an orchestrator key). The body
+         *     is the one of `payment.partial` with `event` renamed, `clientId`, and `origin`: the Origin
+         *     the request was created from, null for a backend client ID. Both events announce the same
+         *     payment: act on one of them, or key your work on `requestId` and `txHash`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentPartialClientId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.confirmed.checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment confirmed, checkout duplicate
+         * @description Sent together with `payment.confirmed`, as a second delivery of its own, when the request
+         *     was created through a secure payment link (`POST /v2/secure-payments`, a payout link or a
+         *     batch payout link). The body is the one of `payment.confirmed` with `event` renamed and the
+         *     link's `securePaymentToken`. Both events announce the same payment: act on one of them, or
+         *     key your work on `requestId`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentConfirmedCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.partial.checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment partially received, checkout duplicate
+         * @description Sent together with `payment.partial`, as a second delivery of its own, when the request was
+         *     created through a secure payment link (`POST /v2/secure-payments`, a payout link or a batch
+         *     payout link). The body is the one of `payment.partial` with `event` renamed and the link's
+         *     `securePaymentToken`. Both events announce the same payment: act on one of them, or key
+         *     your work on `requestId` and `txHash`.
+         *
+         *     **Verifying a delivery** (see [Webhooks](#section/Webhooks) in the API description):
+         *     read the body as raw bytes before parsing it; compute HMAC-SHA-256 over those bytes with
+         *     your signing secret and hex-encode it in lower case; check that
+         *     `x-request-network-signature` is 64 lower-case hex digits and equals your value in a
+         *     constant-time comparison (for example `crypto.timingSafeEqual`). Answer `401` if it does
+         *     not. Then skip deliveries whose `x-request-network-delivery` you already processed.
+         *
+         *     **Answering**: any `2xx` marks the delivery as done. Any other status, a connection error
+         *     or no answer within 5 seconds is a failed attempt, retried 1, 5 and 15 seconds later (three
+         *     retries at most). Store the event and answer quickly; do the slow work afterwards.
+         */
+        post: operations["onPaymentPartialCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4733,7 +4902,10 @@ export interface components {
             clientId: string;
             /** @description A name chosen by the owner, for their own reference. */
             label: string;
-            /** @description Origins allowed to use this client ID, each compared exactly with the `Origin` header. */
+            /**
+             * @description Origins allowed to use this client ID, each compared exactly with the `Origin` header.
+             *     Empty for a backend client ID, used from servers without `Origin`.
+             */
             allowedDomains: string[];
             /** @description Fee applied to payments made with this client ID, as a percentage; null when none. */
             feePercentage: components["schemas"]["FeePercentage"] | null;
@@ -8908,6 +9080,39 @@ export interface components {
             expiresAt: string;
         };
         /**
+         * SandboxAccessRejection
+         * @description Sandbox only. The wallet a secure payment's page refuses.
+         */
+        SandboxAccessRejection: {
+            /** @description The payer wallet that tried to open or pay the link and was refused. */
+            wallet: components["schemas"]["EvmAddress"];
+        };
+        /**
+         * SandboxAccessRejectionResult
+         * @description Sandbox only. What a refused access did: whether it sent `secure_payment.access_rejected`, or
+         *     was one of the repeats the service suppresses (one event per wallet and link every 10 minutes,
+         *     on the account's sandbox clock).
+         */
+        SandboxAccessRejectionResult: {
+            /**
+             * @description `true` when the event was sent to the webhooks of the link's client ID; `false` when an
+             *     event for this wallet and link was sent less than 10 minutes ago, and nothing was sent.
+             */
+            sent: boolean;
+            /** @description The secure payment token. */
+            token: components["schemas"]["Ulid"];
+            /** @description The request the event names (the link's first). */
+            requestId: components["schemas"]["RequestId"];
+            /** @description The refused wallet, in lower case as the event reports it. */
+            wallet: string;
+            /**
+             * Format: date-time
+             * @description Until when further refusals of this wallet on this link send nothing: 10 minutes after the
+             *     last event sent.
+             */
+            suppressedUntil: string;
+        };
+        /**
          * SandboxPayerUpdate
          * @description Sandbox only. The decisions to record on a payer's compliance, as the real verification
          *     provider and agreement page would once the payer went through `kycUrl` and `agreementUrl`;
@@ -9064,7 +9269,7 @@ export interface components {
          * @example payment.confirmed
          * @enum {string}
          */
-        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed";
+        WebhookEventName: "payment.confirmed" | "payment.partial" | "payment.failed" | "payment.processing" | "payment.refunded" | "request.recurring" | "compliance.updated" | "payment_detail.updated" | "secure_payment.user_event" | "client_id.linked" | "kyt.screening.completed" | "payment.confirmed.client_id" | "payment.partial.client_id" | "payment.confirmed.checkout" | "payment.partial.checkout" | "secure_payment.access_rejected";
         /**
          * SandboxWebhookEndpoint
          * @description Sandbox only. A receiver of the account's webhook events. The signing secret is shown whole
@@ -9151,16 +9356,24 @@ export interface components {
          */
         WebhookTestEventType: "payment.processing" | "payment.failed" | "payment.refunded" | "payment.confirmed" | "payment.partial" | "request.recurring" | "payment_detail.updated" | "compliance.updated" | "client_id.linked" | "secure_payment.access_rejected" | "kyt.screening.completed" | "secure_payment.user_event";
         /**
+         * DeliveredEventName
+         * @description The event a delivery carries: one the sandbox sends (`WebhookEventName`, the scoped
+         *     duplicates of the payment events included), or one only test deliveries carry
+         *     (`secure_payment.access_rejected`).
+         * @example payment.confirmed.checkout
+         */
+        DeliveredEventName: components["schemas"]["WebhookEventName"] | components["schemas"]["WebhookTestEventType"];
+        /**
          * SandboxWebhookTest
          * @description Sandbox only. Which event a test delivery imitates.
          */
         SandboxWebhookTest: {
             /**
-             * @description The event to imitate, any of the service's twelve, `secure_payment.access_rejected` (which
-             *     the sandbox never sends otherwise) included; `payment.confirmed` when absent.
+             * @description The event to imitate: any of the service's twelve, or one of the four scoped duplicates
+             *     of `payment.confirmed` and `payment.partial`; `payment.confirmed` when absent.
              * @default payment.confirmed
              */
-            event?: components["schemas"]["WebhookTestEventType"];
+            event?: components["schemas"]["DeliveredEventName"];
         };
         /**
          * SandboxWebhookDeliveryState
@@ -9231,7 +9444,7 @@ export interface components {
             /** @description The event it carries; every endpoint's delivery of one event has the same `eventId`. */
             eventId: components["schemas"]["Ulid"];
             /** @description The event's name (a test delivery may carry an event the sandbox does not otherwise send). */
-            event: components["schemas"]["WebhookTestEventType"];
+            event: components["schemas"]["DeliveredEventName"];
             /** @description The request the event is about; null for test deliveries. */
             requestId: components["schemas"]["RequestId"] | null;
             /** @description Whether it is a test delivery, sent with `x-request-network-test` and placeholder values. */
@@ -9459,7 +9672,8 @@ export interface components {
             label: string;
             /**
              * @description The origins allowed to use the client ID; a call's `Origin` must equal one of them
-             *     exactly. Repeated origins are kept once.
+             *     exactly. Repeated origins are kept once. An empty list makes a backend client ID, for
+             *     servers: its calls send no `Origin`, and none is checked.
              */
             allowedDomains: components["schemas"]["AllowedOrigin"][];
             /**
@@ -9494,7 +9708,10 @@ export interface components {
         UpdateClientIdV1Request: {
             /** @description A new name for your own reference. */
             label?: string;
-            /** @description The new list of allowed origins, replacing the old one. */
+            /**
+             * @description The new list of allowed origins, replacing the old one; an empty list turns the client ID
+             *     into a backend one, checked for no `Origin`.
+             */
             allowedDomains?: components["schemas"]["AllowedOrigin"][];
             /** @description The new fee percentage, or `null` to remove the fee. */
             feePercentage?: components["schemas"]["FeePercentage"] | null;
@@ -9926,6 +10143,286 @@ export interface components {
             payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
         } & (unknown | unknown);
         /**
+         * PaymentConfirmedClientIdEvent
+         * @description The body of a `payment.confirmed.client_id` delivery: the scoped duplicate of `payment.confirmed` sent, in
+         *     addition to it and with the same members, for a request created with a client ID
+         *     (`x-client-id`, alone or paired with an orchestrator key). It adds `origin`, and always
+         *     carries `clientId`. A receiver that handles both should act once per request (or per
+         *     `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentConfirmedClientIdEvent: {
+            /**
+             * @description The event name, always `payment.confirmed.client_id` for this event.
+             * @constant
+             */
+            event: "payment.confirmed.client_id";
+            /** @description The public client ID (`x-client-id`) the request was created with. */
+            clientId: string;
+            /**
+             * @description The `Origin` the request was created from, as checked against the client ID's allowed
+             *     domains; null for a backend client ID (created with no allowed domains), which is used
+             *     without one.
+             */
+            origin: string | null;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentPartialClientIdEvent
+         * @description The body of a `payment.partial.client_id` delivery: the scoped duplicate of `payment.partial` sent, in
+         *     addition to it and with the same members, for a request created with a client ID
+         *     (`x-client-id`, alone or paired with an orchestrator key). It adds `origin`, and always
+         *     carries `clientId`. A receiver that handles both should act once per request (or per
+         *     `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentPartialClientIdEvent: {
+            /**
+             * @description The event name, always `payment.partial.client_id` for this event.
+             * @constant
+             */
+            event: "payment.partial.client_id";
+            /** @description The public client ID (`x-client-id`) the request was created with. */
+            clientId: string;
+            /**
+             * @description The `Origin` the request was created from, as checked against the client ID's allowed
+             *     domains; null for a backend client ID (created with no allowed domains), which is used
+             *     without one.
+             */
+            origin: string | null;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentConfirmedCheckoutEvent
+         * @description The body of a `payment.confirmed.checkout` delivery: the scoped duplicate of `payment.confirmed` sent, in
+         *     addition to it and with the same members, for a request created through a secure payment
+         *     link (`POST /v2/secure-payments`, a payout link, a batch payout link). It adds
+         *     `securePaymentToken`, the link's token. A receiver that handles both should act once per
+         *     request (or per `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentConfirmedCheckoutEvent: {
+            /**
+             * @description The event name, always `payment.confirmed.checkout` for this event.
+             * @constant
+             */
+            event: "payment.confirmed.checkout";
+            /** @description The token of the secure payment link the request belongs to. */
+            securePaymentToken: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
+         * PaymentPartialCheckoutEvent
+         * @description The body of a `payment.partial.checkout` delivery: the scoped duplicate of `payment.partial` sent, in
+         *     addition to it and with the same members, for a request created through a secure payment
+         *     link (`POST /v2/secure-payments`, a payout link, a batch payout link). It adds
+         *     `securePaymentToken`, the link's token. A receiver that handles both should act once per
+         *     request (or per `x-request-network-delivery`), since both arrive for one payment.
+         *
+         *     Only `event`, one request identifier and the members this event adds are guaranteed; the
+         *     payload is open, and receivers must ignore the members they do not know.
+         */
+        PaymentPartialCheckoutEvent: {
+            /**
+             * @description The event name, always `payment.partial.checkout` for this event.
+             * @constant
+             */
+            event: "payment.partial.checkout";
+            /** @description The token of the secure payment link the request belongs to. */
+            securePaymentToken: string;
+            /** @description The public client ID (`x-client-id`) the request was created with, when it was created with one. */
+            clientId?: string;
+            /** @description The request the payment is for, as returned at creation (for example in `requestIds` of a secure payment). */
+            requestId?: components["schemas"]["WebhookRequestId"];
+            /** @description The same identifier as `requestId`, under the older spelling some payloads still use. */
+            requestID?: components["schemas"]["WebhookRequestId"];
+            /** @description The request's payment reference, as found in the on-chain payment. */
+            paymentReference?: components["schemas"]["WebhookPaymentReference"];
+            /** @description The amount of this payment, as a human-readable decimal. */
+            amount?: components["schemas"]["DecimalAmount"];
+            /** @description The total paid for the request so far, this payment included. */
+            totalAmountPaid?: components["schemas"]["DecimalAmount"];
+            /** @description The total amount due for the request. */
+            expectedAmount?: components["schemas"]["DecimalAmount"];
+            /**
+             * Format: date-time
+             * @description When the payment was detected (ISO 8601).
+             */
+            timestamp?: string;
+            /** @description The hash of the transaction that made the payment. */
+            txHash?: components["schemas"]["TxHash"];
+            /** @description The network the payment was made on. */
+            network?: components["schemas"]["NetworkName"];
+            /** @description The symbol or code of the currency the request is denominated in, for example `USD` or `USDC` (not a currency id). */
+            currency?: string;
+            /** @description The symbol of the token the payer paid with, for example `USDC` (not a currency id). */
+            paymentCurrency?: string;
+            /** @description Whether the payment is an off-ramp, paid in crypto and settled to the payee's bank account in fiat. */
+            isCryptoToFiat?: boolean;
+            /** @description A finer status for crypto-to-fiat payments; an empty string for plain crypto payments. */
+            subStatus?: string;
+            /**
+             * @description Who processed the payment, for example `request-network` for crypto payments or
+             *     `request-tech` for crypto-to-fiat payments (older payloads spell them with underscores).
+             */
+            paymentProcessor?: string;
+            /** @description The fees taken on this payment; empty when there were none. */
+            fees?: components["schemas"]["WebhookFee"][];
+            /**
+             * Format: uri
+             * @description A link to the request on the Request Scan explorer.
+             */
+            explorer?: string;
+            recurringPayment?: components["schemas"]["WebhookRecurringPayment"];
+            /** @description The wallet the payment came from (for a smart account, the account); null when unknown. */
+            payerAddress?: components["schemas"]["EvmAddress"] | null;
+            /** @description The externally owned account that signed the payment; null when unknown. */
+            payerEoaAddress?: components["schemas"]["EvmAddress"] | null;
+        } & (unknown | unknown);
+        /**
          * PaymentFailedEvent
          * @description The body of a `payment.failed` delivery: an attempt to pay a request failed, for example
          *     because the transaction reverted or the payer lacked funds. The request is not paid by
@@ -10303,8 +10800,9 @@ export interface components {
          * SecurePaymentAccessRejectedEvent
          * @description The body of a `secure_payment.access_rejected` delivery: a wallet that the platform's payer
          *     allowlist does not admit tried to open or pay a secure payment made through the platform's
-         *     client ID. The service sends it at most once every 10 minutes for one wallet; payreq sends it
-         *     as a test delivery only (it keeps no payer allowlists).
+         *     client ID. The service sends it at most once every 10 minutes for one wallet on one link;
+         *     payreq keeps no payer allowlists, and sends it when told to refuse a wallet
+         *     (`POST /sandbox/secure-payments/{token}/access-rejections`) and as a test delivery.
          */
         SecurePaymentAccessRejectedEvent: {
             /**
@@ -10987,6 +11485,8 @@ export type SandboxRequest = components['schemas']['SandboxRequest'];
 export type SandboxPaymentRecord = components['schemas']['SandboxPaymentRecord'];
 export type SandboxSecurePaymentUpdate = components['schemas']['SandboxSecurePaymentUpdate'];
 export type SandboxSecurePayment = components['schemas']['SandboxSecurePayment'];
+export type SandboxAccessRejection = components['schemas']['SandboxAccessRejection'];
+export type SandboxAccessRejectionResult = components['schemas']['SandboxAccessRejectionResult'];
 export type SandboxPayerUpdate = components['schemas']['SandboxPayerUpdate'];
 export type SandboxPaymentDetailUpdate = components['schemas']['SandboxPaymentDetailUpdate'];
 export type SandboxRecurringPaymentCreate = components['schemas']['SandboxRecurringPaymentCreate'];
@@ -11001,6 +11501,7 @@ export type SandboxWebhookEndpointList = components['schemas']['SandboxWebhookEn
 export type SandboxWebhookEndpointCreate = components['schemas']['SandboxWebhookEndpointCreate'];
 export type SandboxWebhookEndpointWithSecret = components['schemas']['SandboxWebhookEndpointWithSecret'];
 export type WebhookTestEventType = components['schemas']['WebhookTestEventType'];
+export type DeliveredEventName = components['schemas']['DeliveredEventName'];
 export type SandboxWebhookTest = components['schemas']['SandboxWebhookTest'];
 export type SandboxWebhookDeliveryState = components['schemas']['SandboxWebhookDeliveryState'];
 export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
@@ -11040,6 +11541,10 @@ export type WebhookFee = components['schemas']['WebhookFee'];
 export type WebhookRecurringPayment = components['schemas']['WebhookRecurringPayment'];
 export type PaymentConfirmedEvent = components['schemas']['PaymentConfirmedEvent'];
 export type PaymentPartialEvent = components['schemas']['PaymentPartialEvent'];
+export type PaymentConfirmedClientIdEvent = components['schemas']['PaymentConfirmedClientIdEvent'];
+export type PaymentPartialClientIdEvent = components['schemas']['PaymentPartialClientIdEvent'];
+export type PaymentConfirmedCheckoutEvent = components['schemas']['PaymentConfirmedCheckoutEvent'];
+export type PaymentPartialCheckoutEvent = components['schemas']['PaymentPartialCheckoutEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
 export type PaymentProcessingEvent = components['schemas']['PaymentProcessingEvent'];
 export type PaymentRefundedEvent = components['schemas']['PaymentRefundedEvent'];
@@ -15167,6 +15672,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rejectSandboxSecurePaymentAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secure payment token.
+                 * @example 01KM9S346Q3D25VT4F5V37E3S3
+                 */
+                token: components["schemas"]["Ulid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxAccessRejection"];
+            };
+        };
+        responses: {
+            /** @description Whether the event was sent, or suppressed as a repeat. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccessRejectionResult"];
+                };
+            };
+            /** @description The body is invalid, or the link was not created with a client ID (`/problems/invalid-state`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     updateSandboxPayer: {
         parameters: {
             query?: never;
@@ -16795,6 +17348,274 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentPartialEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentConfirmedClientId: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentConfirmedClientIdEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentPartialClientId: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartialClientIdEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentConfirmedCheckout: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentConfirmedCheckoutEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver verified and stored the event. Any other `2xx` status means the same; the
+             *     body is ignored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The receiver rejected the signature. The service counts this, like any status other
+             *     than `2xx`, as a failed attempt and retries; the body is ignored.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example invalid signature */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    onPaymentPartialCheckout: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: the HMAC-SHA-256 of the raw request body, keyed by the endpoint's
+                 *     signing secret, as 64 lower-case hex digits. Recompute it over the bytes exactly as received
+                 *     and compare in constant time. Known answer: with the secret `It's a Secret to Everybody`
+                 *     and the body `Hello, World!` the signature is
+                 *     `757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17`.
+                 * @example 757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17
+                 */
+                "x-request-network-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description Identifies the delivery, a ULID. It is the same on every retry of one delivery, so store it
+                 *     and ignore a delivery whose identifier you have already processed.
+                 * @example 01KX45HY43KWJRP1XPA7Z3DJ8F
+                 */
+                "x-request-network-delivery": components["parameters"]["WebhookDeliveryHeader"];
+                /**
+                 * @description How many times this delivery was attempted before: `0` on the first attempt, then `1`, `2`
+                 *     and `3` on the retries sent 1, 5 and 15 seconds after a failed attempt.
+                 * @example 0
+                 */
+                "x-request-network-retry-count": components["parameters"]["WebhookRetryCountHeader"];
+                /**
+                 * @description Present, with the value `true`, only on test deliveries sent from the service's portal.
+                 *     Their payload holds placeholder values: verify the signature and answer `2xx`, but do not
+                 *     change any state.
+                 * @example true
+                 */
+                "x-request-network-test"?: components["parameters"]["WebhookTestHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartialCheckoutEvent"];
             };
         };
         responses: {

@@ -92,6 +92,10 @@ export interface TriggerOptions {
   agreementStatus?: Schemas["SandboxPayerUpdate"]["agreementStatus"];
   /** The new status of `payment_detail.updated`. */
   detailStatus?: Schemas["PaymentDetailStatus"];
+  /** `secure_payment.access_rejected`: the link that refuses the wallet (a new one, made with a client ID, when absent). */
+  token?: string;
+  /** `secure_payment.access_rejected`: the refused wallet. */
+  wallet?: string;
 }
 
 /** A reference server started in this process for a test suite. */

@@ -136,5 +136,7 @@ function toTriggerInput(options: TriggerOptions): TriggerInput {
     kycStatus: options.kycStatus,
     agreementStatus: options.agreementStatus,
     detailStatus: options.detailStatus,
+    token: options.token,
+    wallet: options.wallet,
   };
 }

@@ -10,6 +10,18 @@ export type PaymentConfirmedEvent = Schemas["PaymentConfirmedEvent"];
 /** The body of a `payment.partial` delivery, as received. */
 export type PaymentPartialEvent = Schemas["PaymentPartialEvent"];
 
+/** The body of a `payment.confirmed.client_id` delivery (a request created with a client ID), as received. */
+export type PaymentConfirmedClientIdEvent = Schemas["PaymentConfirmedClientIdEvent"];
+
+/** The body of a `payment.partial.client_id` delivery (a request created with a client ID), as received. */
+export type PaymentPartialClientIdEvent = Schemas["PaymentPartialClientIdEvent"];
+
+/** The body of a `payment.confirmed.checkout` delivery (a request of a secure payment link), as received. */
+export type PaymentConfirmedCheckoutEvent = Schemas["PaymentConfirmedCheckoutEvent"];
+
+/** The body of a `payment.partial.checkout` delivery (a request of a secure payment link), as received. */
+export type PaymentPartialCheckoutEvent = Schemas["PaymentPartialCheckoutEvent"];
+
 /** The body of a `payment.failed` delivery, as received. */
 export type PaymentFailedEvent = Schemas["PaymentFailedEvent"];
 
@@ -34,6 +46,9 @@ export type SecurePaymentUserEvent = Schemas["SecurePaymentUserEvent"];
 /** The body of a `client_id.linked` delivery (a recipient completed a link intent), as received. */
 export type ClientIdLinkedEvent = Schemas["ClientIdLinkedEvent"];
 
+/** The body of a `secure_payment.access_rejected` delivery (a wallet refused on a link), as received. */
+export type SecurePaymentAccessRejectedEvent = Schemas["SecurePaymentAccessRejectedEvent"];
+
 /** The body of a `kyt.screening.completed` delivery (a payer's wallet screened), as received. */
 export type KytScreeningCompletedEvent = Schemas["KytScreeningCompletedEvent"];
 
@@ -41,10 +56,15 @@ export type KytScreeningCompletedEvent = Schemas["KytScreeningCompletedEvent"];
 type RequestPayload =
   | PaymentConfirmedEvent
   | PaymentPartialEvent
+  | PaymentConfirmedClientIdEvent
+  | PaymentPartialClientIdEvent
+  | PaymentConfirmedCheckoutEvent
+  | PaymentPartialCheckoutEvent
   | PaymentFailedEvent
   | PaymentProcessingEvent
   | PaymentRefundedEvent
-  | RequestRecurringEvent;
+  | RequestRecurringEvent
+  | SecurePaymentAccessRejectedEvent;
 
 /** The payloads about a payer, which name no request. */
 type PayerPayload = ComplianceUpdatedEvent | PaymentDetailUpdatedEvent;
@@ -91,7 +111,31 @@ const listedEventNames = [
   "secure_payment.user_event",
   "client_id.linked",
   "kyt.screening.completed",
+  "payment.confirmed.client_id",
+  "payment.partial.client_id",
+  "payment.confirmed.checkout",
+  "payment.partial.checkout",
+  "secure_payment.access_rejected",
 ] as const satisfies readonly WebhookEventName[];
+
+/**
+ * The scoped duplicates of the payment events, each with the event it duplicates: sent in
+ * addition to it for a request created with a client ID (`.client_id`) or through a secure
+ * payment link (`.checkout`).
+ */
+export const scopedPaymentEvents = {
+  "payment.confirmed.client_id": "payment.confirmed",
+  "payment.partial.client_id": "payment.partial",
+  "payment.confirmed.checkout": "payment.confirmed",
+  "payment.partial.checkout": "payment.partial",
+} as const satisfies Partial<Record<WebhookEventName, WebhookEventName>>;
+
+export type ScopedPaymentEventName = keyof typeof scopedPaymentEvents;
+
+/** The event a scoped duplicate duplicates (`payment.confirmed` for `payment.confirmed.checkout`); any other, itself. */
+export function coreEventOf<Name extends string>(event: Name): Name | WebhookEventName {
+  return (scopedPaymentEvents as Record<string, WebhookEventName>)[event] ?? event;
+}
 
 /**
  * The events that need no request identifier: those about a payer, and a payer's step on a

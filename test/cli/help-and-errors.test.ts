@@ -158,12 +158,12 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger"],
-      "give the event to trigger: payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected",
+      "give the event to trigger: payment.confirmed, payment.partial, payment.confirmed.checkout, payment.partial.checkout, payment.confirmed.client_id, payment.partial.client_id, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected",
       "payreq webhooks trigger",
     ],
     [
       ["webhooks", "trigger", "payment.reversed"],
-      'unknown event "payment.reversed": give one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected',
+      'unknown event "payment.reversed": give one of payment.confirmed, payment.partial, payment.confirmed.checkout, payment.partial.checkout, payment.confirmed.client_id, payment.partial.client_id, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, client_id.linked, kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected',
       "payreq webhooks trigger",
     ],
     [
@@ -173,7 +173,7 @@ describe("bad command lines exit 2 with a message naming the problem", () => {
     ],
     [
       ["webhooks", "trigger", "payment.confirmed", "--amount", "40"],
-      "--amount applies to payment.partial, payment.refunded only",
+      "--amount applies to payment.partial, payment.partial.checkout, payment.partial.client_id, payment.refunded only",
       "payreq webhooks trigger",
     ],
     [

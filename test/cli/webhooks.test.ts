@@ -126,8 +126,14 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
 
     await server.webhooks.settled();
     const log = await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`);
-    expect(log.body.deliveries).toHaveLength(1);
-    const [delivery] = log.body.deliveries;
+    // The request is a new secure payment link's: its payment also sends the .checkout duplicate.
+    expect(log.body.deliveries.map((entry: { event: string }) => entry.event).sort()).toEqual([
+      "payment.confirmed",
+      "payment.confirmed.checkout",
+    ]);
+    const delivery = log.body.deliveries.find(
+      (entry: { event: string }) => entry.event === "payment.confirmed",
+    );
     expect(delivery).toMatchObject({ endpointId, event: "payment.confirmed", state: "delivered" });
     expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200]);
 
@@ -188,8 +194,9 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     const requestId = requestIdPattern.exec(trigger.stdout)?.[1] as string;
     expect(trigger.stdout).toContain("The request is now partially_paid: 40 of 125 USDC-base paid.");
     await server.webhooks.settled();
-    const [delivery] = (await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`)).body
-      .deliveries;
+    const delivery = (
+      await sandboxGet(`/sandbox/webhooks/deliveries?requestId=${requestId}`)
+    ).body.deliveries.find((entry: { event: string }) => entry.event === "payment.partial");
     // The service saw the integrator's 202, passed through the listener.
     expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([202]);
     await listener.waitFor(
@@ -198,8 +205,12 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
         "m",
       ),
     );
-    expect(receiver.captured).toHaveLength(1);
-    const [forwarded] = receiver.captured as [Captured];
+    // The link's .checkout duplicate is forwarded too, as a delivery of its own.
+    await listener.waitFor(/ {2}payment\.partial\.checkout {2}requestId=.*forwarded=202$/m);
+    expect(receiver.captured).toHaveLength(2);
+    const forwarded = receiver.captured.find(
+      (entry) => entry.headers["x-request-network-delivery"] === delivery.id,
+    ) as Captured;
     expect(forwarded.url).toBe("/hooks/payreq");
     expect(forwarded.headers["content-type"]).toBe("application/json");
     expect(forwarded.headers["x-request-network-delivery"]).toBe(delivery.id);
@@ -223,8 +234,8 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
     });
     expect(answer.status).toBe(202);
     expect(await answer.text()).toBe('{"queued":true}');
-    expect(receiver.captured).toHaveLength(2);
-    const direct = receiver.captured[1] as Captured;
+    expect(receiver.captured).toHaveLength(3);
+    const direct = receiver.captured[2] as Captured;
     expect(direct.body.equals(rawBody)).toBe(true);
     expect(direct.headers["x-request-network-signature"]).toBe(sent.headers["x-request-network-signature"]);
     expect(direct.headers["x-request-network-delivery"]).toBe(sent.deliveryId);
@@ -250,7 +261,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
         `delivery=${tampered.deliveryId}  retry=0  test=false  signature=signature_mismatch  answered=401`,
       ),
     );
-    expect(receiver.captured).toHaveLength(2);
+    expect(receiver.captured).toHaveLength(3);
   });
 
   it("answers 502 when the endpoint it forwards to is unreachable (with --secret, registering nothing)", async () => {
@@ -371,9 +382,16 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
       expect(pasted.status).toBe(0);
       const [body, status] = pasted.stdout.split("\n");
       expect(status).toBe("200");
-      const deliveries = JSON.parse(body as string).deliveries as { endpointId: string; requestId: string }[];
-      expect(deliveries.filter((delivery) => delivery.endpointId === endpointId)).toEqual([
-        expect.objectContaining({ endpointId, requestId }),
+      const deliveries = JSON.parse(body as string).deliveries as {
+        endpointId: string;
+        requestId: string;
+        event: string;
+      }[];
+      // The core event and the link's .checkout duplicate.
+      const ours = deliveries.filter((delivery) => delivery.endpointId === endpointId);
+      expect(ours.map((delivery) => [delivery.requestId, delivery.event]).sort()).toEqual([
+        [requestId, "payment.confirmed"],
+        [requestId, "payment.confirmed.checkout"],
       ]);
     }
   });
@@ -449,7 +467,7 @@ describe("payreq webhooks listen + trigger against a reference server", () => {
 });
 
 describe("payreq webhooks trigger for the Auth API's newer events", () => {
-  it("links a client ID for real for client_id.linked, and sends the three others as tests, to the listener", async () => {
+  it("links a client ID for real for client_id.linked, refuses a wallet for real for access_rejected, and sends the two others as tests, to the listener", async () => {
     const listener = await listen(["--server", running.url, "--api-key", apiKey]);
     const endpointId = bannerValue(listener, "Endpoint");
     const listenerUrl = bannerValue(listener, "Listening");
@@ -471,8 +489,8 @@ describe("payreq webhooks trigger for the Auth API's newer events", () => {
       ],
       [
         "secure_payment.access_rejected",
-        /does not produce secure_payment\.access_rejected on its own/,
-        /secure_payment\.access_rejected {2}requestId=01[0-9a-f]{64} {2}.*test=true {2}signature=ok {2}answered=200$/m,
+        /Secure payment [0-9A-Z]{26} refused 0x522af70ff759ffaf327ba8f73a2710bdd39f33b9: secure_payment\.access_rejected is sent/,
+        /secure_payment\.access_rejected {2}requestId=01[0-9a-f]{64} {2}.*test=false {2}signature=ok {2}answered=200$/m,
       ],
     ];
     try {
@@ -488,6 +506,25 @@ describe("payreq webhooks trigger for the Auth API's newer events", () => {
         );
         await server.webhooks.settled();
         await listener.waitFor(printed);
+        if (event === "secure_payment.access_rejected") {
+          // The same wallet on the same link within 10 minutes: suppressed, as the service does.
+          const token = /Created secure payment ([0-9A-Z]{26}) with client ID/.exec(
+            trigger.stdout,
+          )?.[1] as string;
+          const again = await runPayreqInProcess([
+            "webhooks",
+            "trigger",
+            event,
+            "--token",
+            token,
+            "--server",
+            running.url,
+          ]);
+          expect(again.status).toBe(0);
+          expect(again.stdout).toContain(
+            `Secure payment ${token} refused 0x522af70ff759ffaf327ba8f73a2710bdd39f33b9 again: nothing is sent, as the service suppresses repeats until`,
+          );
+        }
       }
     } finally {
       await fetch(`${running.url}/sandbox/webhooks/endpoints/${endpointId}`, {

@@ -318,8 +318,17 @@ describe("normalisers", () => {
       | "secure_payment.user_event"
       | "client_id.linked"
       | "kyt.screening.completed"
+      | "payment.confirmed.client_id"
+      | "payment.partial.client_id"
+      | "payment.confirmed.checkout"
+      | "payment.partial.checkout"
+      | "secure_payment.access_rejected"
     >();
     expectTypeOf(event).not.toHaveProperty("requestID");
+    if (event.event === "payment.confirmed.client_id") {
+      expectTypeOf(event.clientId).toEqualTypeOf<string>();
+      expectTypeOf(event.origin).toEqualTypeOf<string | null>();
+    }
     if (event.event === "compliance.updated") {
       expectTypeOf(event.clientUserId).toEqualTypeOf<string>();
       expectTypeOf(event.requestId).toEqualTypeOf<string | undefined>();

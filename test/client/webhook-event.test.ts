@@ -123,7 +123,7 @@ describe("normaliseWebhookEvent", () => {
     [
       "an event this spec does not describe",
       { event: "balance.updated", requestId },
-      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, client_id.linked, kyt.screening.completed, got "balance.updated".',
+      'Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, client_id.linked, kyt.screening.completed, payment.confirmed.client_id, payment.partial.client_id, payment.confirmed.checkout, payment.partial.checkout, secure_payment.access_rejected, got "balance.updated".',
     ],
   ])("rejects %s with a message naming the field", (_name, payload, message) => {
     const read = () => normaliseWebhookEvent(payload);

@@ -713,6 +713,19 @@ const writingCalls: Record<string, Setup> = {
     });
     return { method: "PATCH", path: `/sandbox/secure-payments/${token}`, body: { status: "invalidated" } };
   },
+  rejectSandboxSecurePaymentAccess: async (server) => {
+    // A link made with a client ID: its refusals are for that client ID's webhooks.
+    const link = await server.call("POST", "/v2/secure-payments", {
+      auth: "clientId",
+      body: { requests: [{ payee, amount: "10", invoiceCurrency: "USD", paymentCurrency: "USDC-base" }] },
+    });
+    expect(link.status, link.text).toBe(201);
+    return {
+      method: "POST",
+      path: `/sandbox/secure-payments/${link.body.token}/access-rejections`,
+      body: { wallet: payer },
+    };
+  },
   updateSandboxPayer: async (server) => ({
     method: "PATCH",
     path: `/sandbox/payers/${await registered(server)}`,

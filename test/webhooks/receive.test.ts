@@ -158,7 +158,7 @@ describe("createWebhookReceiver", () => {
       "no event",
       { requestId: "01aa" },
       "/body/event",
-      "Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, client_id.linked, kyt.screening.completed, got undefined.",
+      "Invalid event: expected one of payment.confirmed, payment.partial, payment.failed, payment.processing, payment.refunded, request.recurring, compliance.updated, payment_detail.updated, secure_payment.user_event, client_id.linked, kyt.screening.completed, payment.confirmed.client_id, payment.partial.client_id, payment.confirmed.checkout, payment.partial.checkout, secure_payment.access_rejected, got undefined.",
     ],
   ])("answers 400 with the reason for a payload with %s", async (_name, body, path, message) => {
     const { receive, onEvent } = setup();

@@ -12,6 +12,7 @@ import {
 } from "./sandbox-connection.ts";
 import {
   allEndpoints,
+  samplePayer,
   sampleRequest,
   type TriggeredEvent,
   type TriggerInput,
@@ -44,6 +45,13 @@ endpoint of the account (start \`payreq webhooks listen\` first to see it arrive
 
   payment.confirmed       the request is paid in full
   payment.partial         part of what is left is paid (--amount, default half of it)
+  payment.confirmed.checkout, payment.partial.checkout
+                          the same; the new request is a secure payment link's, so its
+                          payment also sends this duplicate
+  payment.confirmed.client_id, payment.partial.client_id
+                          the same, on a new request made with the account's first active
+                          client ID (with its first allowed domain as Origin, none for a
+                          backend one), so its payment also sends this duplicate
   payment.failed          a payment attempt fails (insufficient_funds); the request stays payable
   payment.processing      a crypto-to-fiat step is reached (--sub-status, default initiated)
   payment.refunded        what was paid goes back to --refund-to (the request is paid first
@@ -56,7 +64,12 @@ endpoint of the account (start \`payreq webhooks listen\` first to see it arrive
                           default approved)
   client_id.linked        a new orchestrator of the account invites a recipient; a new wallet
                           signs in, registers its payee destination and completes the intent
-  kyt.screening.completed, secure_payment.user_event, secure_payment.access_rejected
+  secure_payment.access_rejected
+                          a link (--token, or a new one made with the account's first active
+                          client ID) refuses --wallet (default ${samplePayer}); the
+                          sandbox sends one event per wallet and link every 10 minutes of its
+                          clock, and says when a repeat is suppressed
+  kyt.screening.completed, secure_payment.user_event
                           the sandbox does not produce these: a test delivery with placeholder
                           values goes to every endpoint of the account
 
@@ -73,6 +86,8 @@ Options:
   --kyc-status S        compliance.updated: ${kycStatuses.join(", ")}
   --agreement-status S  compliance.updated: ${agreementStatuses.join(", ")}
   --status S            payment_detail.updated: ${detailStatuses.join(", ")}
+  --token T             secure_payment.access_rejected: the secure payment link
+  --wallet ADDRESS      secure_payment.access_rejected: the refused wallet
   --server URL          the reference server (default ${defaultServerUrl})
   --api-key K           its API key (default: PAYREQ_API_KEY, else the sandbox's sample key)
   -h, --help            show this help
@@ -93,6 +108,8 @@ const triggerOptions = {
   "kyc-status": { type: "string" },
   "agreement-status": { type: "string" },
   status: { type: "string" },
+  token: { type: "string" },
+  wallet: { type: "string" },
   ...sandboxConnectionOptions,
 } as const;
 
@@ -101,17 +118,23 @@ const optionEvents: Record<string, TriggeredEvent[]> = {
   request: [
     "payment.confirmed",
     "payment.partial",
+    "payment.confirmed.checkout",
+    "payment.partial.checkout",
+    "payment.confirmed.client_id",
+    "payment.partial.client_id",
     "payment.failed",
     "payment.processing",
     "payment.refunded",
   ],
-  amount: ["payment.partial", "payment.refunded"],
+  amount: ["payment.partial", "payment.partial.checkout", "payment.partial.client_id", "payment.refunded"],
   "sub-status": ["payment.processing"],
   "refund-to": ["payment.refunded"],
   "client-user-id": ["compliance.updated"],
   "kyc-status": ["compliance.updated"],
   "agreement-status": ["compliance.updated"],
   status: ["payment_detail.updated"],
+  token: ["secure_payment.access_rejected"],
+  wallet: ["secure_payment.access_rejected"],
 };
 
 /** Makes the event's change happen, and says what it did and where the deliveries are. */
@@ -184,6 +207,15 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
       command,
     );
   }
+  const wallet = text("wallet");
+  if (wallet !== undefined && !addressPattern.test(wallet)) {
+    throw new UsageError(
+      `--wallet must be a wallet address (0x and 40 hex digits), got "${wallet}"`,
+      command,
+    );
+  }
+  const token = text("token");
+  if (token === "") throw new UsageError("--token must not be empty", command);
   const clientUserId = text("client-user-id");
   if (clientUserId === "") throw new UsageError("--client-user-id must not be empty", command);
   return {
@@ -195,6 +227,8 @@ function readInput(values: Record<string, string | boolean | undefined>): Trigge
     kycStatus: oneOf("kyc-status", text("kyc-status"), kycStatuses),
     agreementStatus: oneOf("agreement-status", text("agreement-status"), agreementStatuses),
     detailStatus: oneOf("status", text("status"), detailStatuses),
+    token,
+    wallet,
   };
 }
 

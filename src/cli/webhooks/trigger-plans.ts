@@ -29,6 +29,9 @@ export interface TriggerInput {
   kycStatus: components["schemas"]["SandboxPayerUpdate"]["kycStatus"];
   agreementStatus: components["schemas"]["SandboxPayerUpdate"]["agreementStatus"];
   detailStatus: components["schemas"]["PaymentDetailStatus"] | undefined;
+  /** secure_payment.access_rejected: the link, and the wallet it refuses. */
+  token: string | undefined;
+  wallet: string | undefined;
 }
 
 /** What a trigger did: lines to print, and where to read the deliveries. */
@@ -49,6 +52,38 @@ async function createRequest(connection: SandboxConnection, io: CliIo): Promise<
     `Created secure payment ${created.token} (${sampleRequest.amount} ${sampleRequest.invoiceCurrency} paid in ${sampleRequest.paymentCurrency}) with request ${requestId}.`,
   );
   return requestId;
+}
+
+/** An active client ID of the account, with the Origin its calls send: none for a backend client ID. */
+async function activeClientId(connection: SandboxConnection): Promise<{ clientId: string; origin?: string }> {
+  const clientIds = await callSandbox(connection, "list the client IDs", () =>
+    connection.client.GET("/v2/client-ids"),
+  );
+  const active = clientIds.find((record) => record.status === "active");
+  if (!active) {
+    throw new CommandError(
+      "The account has no active client ID to create the request with: create one (POST /v2/client-ids, or POST /v1/client-ids with an empty allowedDomains for a backend one).",
+    );
+  }
+  const [origin] = active.allowedDomains;
+  return origin === undefined ? { clientId: active.clientId } : { clientId: active.clientId, origin };
+}
+
+/** Creates a request with a client ID of the account (POST /v2/request), as a page or a server would. */
+async function createRequestWithClientId(connection: SandboxConnection, io: CliIo): Promise<string> {
+  const { clientId, origin } = await activeClientId(connection);
+  const created = await callSandbox(connection, `create a request with client ID ${clientId}`, () =>
+    connection.client.POST("/v2/request", {
+      body: { ...sampleRequest },
+      // The client ID stands in for the API key: a call with both is the API key's.
+      headers: { "x-api-key": null, "x-client-id": clientId, ...(origin === undefined ? {} : { origin }) },
+    }),
+  );
+  printLine(
+    io.stdout,
+    `Created request ${created.requestId} (${sampleRequest.amount} ${sampleRequest.invoiceCurrency} paid in ${sampleRequest.paymentCurrency}) with client ID ${clientId}${origin === undefined ? " (backend, no Origin)" : ` from ${origin}`}.`,
+  );
+  return created.requestId;
 }
 
 async function readRequest(connection: SandboxConnection, requestId: string): Promise<SandboxRequest> {
@@ -75,10 +110,20 @@ function describeRecord(outcome: string, request: SandboxRequest): string[] {
   ];
 }
 
-/** Records one payment outcome on the given request, or on a new one. */
-function paymentTrigger(outcome: "paid" | "partial" | "failed" | "processing"): Trigger {
+/**
+ * Records one payment outcome on the given request, or on a new one: a secure payment link made
+ * with the API key, or, for the `.client_id` duplicates, a request made with a client ID.
+ */
+function paymentTrigger(
+  outcome: "paid" | "partial" | "failed" | "processing",
+  createdWith: "link" | "clientId" = "link",
+): Trigger {
   return async (connection, io, input) => {
-    const requestId = input.requestId ?? (await createRequest(connection, io));
+    const requestId =
+      input.requestId ??
+      (createdWith === "clientId"
+        ? await createRequestWithClientId(connection, io)
+        : await createRequest(connection, io));
     let body: PaymentRecord = { outcome };
     if (outcome === "partial") {
       const request = await readRequest(connection, requestId);
@@ -303,9 +348,7 @@ const clientIdLinkedTrigger: Trigger = async (connection) => {
  * Sends a test delivery of an event the sandbox does not produce (it screens no payer and runs
  * no payment page) to each endpoint of the account, in the shape the service documents.
  */
-function testDeliveryTrigger(
-  event: "kyt.screening.completed" | "secure_payment.user_event" | "secure_payment.access_rejected",
-): Trigger {
+function testDeliveryTrigger(event: "kyt.screening.completed" | "secure_payment.user_event"): Trigger {
   return async (connection) => {
     const endpoints = await allEndpoints(connection);
     for (const endpoint of endpoints) {
@@ -324,6 +367,42 @@ function testDeliveryTrigger(
     };
   };
 }
+
+/**
+ * Has a link refuse a wallet (POST /sandbox/secure-payments/{token}/access-rejections): a new
+ * link made with a client ID of the account unless --token names one. The sandbox sends one
+ * event per wallet and link every 10 minutes of its clock; a repeat is reported as suppressed.
+ */
+const accessRejectedTrigger: Trigger = async (connection, io, input) => {
+  let token = input.token;
+  if (token === undefined) {
+    const { clientId, origin } = await activeClientId(connection);
+    const created = await callSandbox(connection, `create a secure payment with client ID ${clientId}`, () =>
+      connection.client.POST("/v2/secure-payments", {
+        body: { requests: [sampleRequest] },
+        headers: { "x-api-key": null, "x-client-id": clientId, ...(origin === undefined ? {} : { origin }) },
+      }),
+    );
+    token = created.token;
+    printLine(io.stdout, `Created secure payment ${token} with client ID ${clientId}.`);
+  }
+  const wallet = input.wallet ?? samplePayer;
+  const linkToken = token;
+  const result = await callSandbox(connection, `refuse ${wallet} on secure payment ${linkToken}`, () =>
+    connection.client.POST("/sandbox/secure-payments/{token}/access-rejections", {
+      params: { path: { token: linkToken } },
+      body: { wallet },
+    }),
+  );
+  return {
+    lines: [
+      result.sent
+        ? `Secure payment ${linkToken} refused ${result.wallet}: secure_payment.access_rejected is sent; a repeat before ${result.suppressedUntil} sends nothing.`
+        : `Secure payment ${linkToken} refused ${result.wallet} again: nothing is sent, as the service suppresses repeats until ${result.suppressedUntil}.`,
+    ],
+    deliveriesQuery: `requestId=${result.requestId}`,
+  };
+};
 
 /** Every webhook endpoint of the account, a page at a time. */
 export async function allEndpoints(
@@ -348,6 +427,10 @@ export async function allEndpoints(
 export const triggers = {
   "payment.confirmed": paymentTrigger("paid"),
   "payment.partial": paymentTrigger("partial"),
+  "payment.confirmed.checkout": paymentTrigger("paid"),
+  "payment.partial.checkout": paymentTrigger("partial"),
+  "payment.confirmed.client_id": paymentTrigger("paid", "clientId"),
+  "payment.partial.client_id": paymentTrigger("partial", "clientId"),
   "payment.failed": paymentTrigger("failed"),
   "payment.processing": paymentTrigger("processing"),
   "payment.refunded": refundTrigger,
@@ -357,14 +440,10 @@ export const triggers = {
   "client_id.linked": clientIdLinkedTrigger,
   "kyt.screening.completed": testDeliveryTrigger("kyt.screening.completed"),
   "secure_payment.user_event": testDeliveryTrigger("secure_payment.user_event"),
-  "secure_payment.access_rejected": testDeliveryTrigger("secure_payment.access_rejected"),
+  "secure_payment.access_rejected": accessRejectedTrigger,
 } satisfies Record<string, Trigger>;
 
 /** The events a trigger sends as test deliveries to every endpoint, whatever the events it takes. */
-export const testDeliveryEvents: readonly string[] = [
-  "kyt.screening.completed",
-  "secure_payment.user_event",
-  "secure_payment.access_rejected",
-];
+export const testDeliveryEvents: readonly string[] = ["kyt.screening.completed", "secure_payment.user_event"];
 
 export type TriggeredEvent = keyof typeof triggers;

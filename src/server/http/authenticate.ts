@@ -5,7 +5,7 @@ import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import { hashOrchestratorKey } from "../auth/orchestrator-keys.ts";
 import { findLiveSession, readCookie } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
-import { effectiveAllowedDomains } from "../domain/shared/client-ids.ts";
+import { effectiveAllowedDomains, isBackendClientId } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
 import type { OrchestratorRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
@@ -22,7 +22,7 @@ const signInHint = "the session_token cookie that POST /v1/auth/login or /v1/aut
  * read from the store by its hash, refused once expired or logged out); or, where the operation
  * accepts it, a client ID in `x-client-id` with an `Origin`
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
- * `self`). 401 for a missing, unknown, inactive or revoked credential; 403 for
+ * `self`), or a backend client ID (no allowed domains) with or without one. 401 for a missing, unknown, inactive or revoked credential; 403 for
  * an origin outside the client ID's domains. An operation that takes client IDs only (the payee
  * destinations) ignores an API key; the orchestrator operations take only an orchestrator key in
  * `x-orchestrator-key`. Never echoes a credential. A client ID's check reads the
@@ -161,12 +161,15 @@ export function authenticate(options: {
       if (!record) return unauthorized(`The client ID in ${clientIdHeader} is not recognised.`);
       if (record.status !== "active")
         return unauthorized(`The client ID in ${clientIdHeader} is ${record.status}.`);
-      if (origin === undefined) {
+      // A backend client ID (no allowed domains) is checked for no Origin, as the service does:
+      // its callers are servers, and whatever Origin one sends is neither checked nor reported.
+      const backend = isBackendClientId(record);
+      if (!backend && origin === undefined) {
         return unauthorized(
           "A client ID is only valid with the Origin header of one of its allowed domains.",
         );
       }
-      if (!effectiveAllowedDomains(record, options.publicOrigin()).includes(origin)) {
+      if (!backend && !effectiveAllowedDomains(record, options.publicOrigin()).includes(origin as string)) {
         return new ProblemError(
           "originNotAllowed",
           `Origin ${origin} is not among the allowed domains of this client ID.`,
@@ -187,7 +190,7 @@ export function authenticate(options: {
       const clock = await loadAccountClock(tx, options.baseClock, record.accountId);
       const used = { ...record, lastUsedAt: clock.now().toISOString() };
       await tx.clientIds.put(used);
-      return { used, clock };
+      return { used, clock, origin: backend ? null : (origin as string) };
     });
     if (outcome instanceof ProblemError) return next(outcome);
     state.clock = outcome.clock;
@@ -195,6 +198,7 @@ export function authenticate(options: {
       kind: "clientId",
       accountId: outcome.used.accountId,
       clientId: outcome.used,
+      origin: outcome.origin,
       ...(pairedOrchestrator ? { orchestrator: pairedOrchestrator } : {}),
     };
     next();

@@ -113,6 +113,7 @@ import { listRequests } from "../domain/requests/list-requests.ts";
 import { sendPaymentIntent } from "../domain/requests/send-payment-intent.ts";
 import { stopRequestRecurrenceV1 } from "../domain/requests/stop-request-recurrence-v1.ts";
 import { updateRequest } from "../domain/requests/update-request.ts";
+import { rejectSandboxSecurePaymentAccess } from "../domain/sandbox/access-rejections.ts";
 import { getSandboxClock, setSandboxClock } from "../domain/sandbox/clock.ts";
 import {
   clearSandboxFaults,
@@ -306,6 +307,7 @@ export const operationHandlers: OperationHandlers = {
   getSandboxRequest,
   recordSandboxPayment,
   updateSandboxSecurePayment,
+  rejectSandboxSecurePaymentAccess,
   updateSandboxPayer,
   updateSandboxPaymentDetail,
   createSandboxRecurringPayment,

@@ -66,6 +66,16 @@ export interface RequestRecord {
   securePaymentToken: string | null;
   /** The public client ID the request was created with; payment webhooks report it. */
   clientId?: string | null;
+  /**
+   * The Origin a client ID created the request from, as checked; null for a backend client ID
+   * or another credential. Absent on requests recorded before it was kept: read as null.
+   */
+  origin?: string | null;
+  /**
+   * Whether the request was created through a secure payment link (its `.checkout` webhooks);
+   * absent on requests recorded before it was kept: read as false.
+   */
+  createdThroughSecurePayment?: boolean;
   createdAt: string;
   updatedAt: string;
   // Set by POST /v2/request and POST /v2/payouts; absent on requests created otherwise.
@@ -192,6 +202,11 @@ export interface SecurePaymentRecord {
    * payout; absent until one is reported.
    */
   multicallIntent?: MulticallPayoutIntentRecord;
+  /**
+   * When `secure_payment.access_rejected` was last sent for each refused wallet (lower case): a
+   * repeat within 10 minutes is suppressed. Absent until a wallet is refused.
+   */
+  accessRejectionsSentAt?: Record<string, string>;
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
@@ -582,7 +597,7 @@ export type WebhookAttemptRecord = Schemas["SandboxWebhookAttempt"];
 
 /** One event sent to one endpoint, with every attempt. Its id is the `x-request-network-delivery`. */
 /** An event a delivery can carry: the sandbox's own, or one only test deliveries carry. */
-export type DeliveryEventName = Schemas["WebhookTestEventType"];
+export type DeliveryEventName = Schemas["DeliveredEventName"];
 
 export interface WebhookDeliveryRecord {
   id: string;

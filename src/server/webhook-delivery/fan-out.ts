@@ -35,6 +35,8 @@ export function endpointReceives(
   if (endpoint.scope === "orchestrator") {
     return orchestratorEvents.includes(event) && payload.orchestratorId === endpoint.orchestratorId;
   }
+  // Scoped duplicates (`payment.confirmed.checkout`) are events of their own here: an endpoint
+  // listing `payment.confirmed` alone gets the core event only.
   if (!endpoint.events.includes(event)) return false;
   return (endpoint.clientId ?? null) === null || payload.clientId === endpoint.clientId;
 }

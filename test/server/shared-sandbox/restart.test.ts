@@ -50,7 +50,10 @@ async function prepare(
     webhookPollIntervalMs: 100,
     ...settings,
   };
-  (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [{ url: receiver.url }];
+  (config.accounts[0] as SandboxConfig["accounts"][number]).webhookEndpoints = [
+    // The core event only: a link's payment also sends payment.confirmed.checkout.
+    { url: receiver.url, events: ["payment.confirmed"] },
+  ];
   const file = path.join(directory, `sandbox-${stores.length}.json`);
   writeFileSync(file, JSON.stringify(config));
   const store = await createPostgresStore({ connectionString: url });
@@ -146,6 +149,7 @@ describeWithPostgres("restarts on a PostgreSQL database", () => {
     const events = (await store.listEvents()).filter((event) => event.data.requestId === requestId);
     expect(events.map((event) => event.type).sort()).toEqual([
       "payment.confirmed",
+      "payment.confirmed.checkout",
       "request.created",
       "request.payment_recorded",
     ]);

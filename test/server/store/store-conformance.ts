@@ -332,6 +332,25 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       expect((await store.requests.find("account", "acct")).items[0]).toEqual(extended);
     });
 
+    it("keeps how a request was created: its client ID, the Origin and the link; a request without them stays readable", async () => {
+      const fromPage: RequestRecord = {
+        ...request(requestId("7")),
+        clientId: "pk_shop",
+        origin: "https://shop.example.com",
+        securePaymentToken: "tok_page",
+        createdThroughSecurePayment: true,
+      };
+      const fromServer: RequestRecord = { ...request(requestId("8")), clientId: "pk_backend", origin: null };
+      const before = request(requestId("9"));
+      for (const record of [fromPage, fromServer, before]) await store.requests.put(record);
+      expect(await store.requests.get(fromPage.requestId)).toEqual(fromPage);
+      expect(await store.requests.get(fromServer.requestId)).toEqual(fromServer);
+      const read = await store.requests.get(before.requestId);
+      expect(read).toEqual(before);
+      expect(read?.origin).toBeUndefined();
+      expect(read?.createdThroughSecurePayment).toBeUndefined();
+    });
+
     it("keeps what the webhooks report: a request's client ID, who paid, steps and refunds, the recurrence it continues", async () => {
       const wallet = "0x522AF70Ff759ffAf327ba8F73a2710bDd39F33B9";
       const original = { ...request(requestId("1")), clientId: "pk_shop", recurringPaymentId: null };
@@ -425,6 +444,14 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       };
       await store.securePayments.put(link);
       expect(await store.securePayments.get("tok")).toEqual(link);
+      // The wallets it refused, by when their last secure_payment.access_rejected was sent.
+      const refusing = {
+        ...link,
+        token: "tok_refusing",
+        accessRejectionsSentAt: { "0x2e2e5c79f571ef1658d4c2d3684a1fe97dd30570": "2026-04-12T10:00:00.000Z" },
+      };
+      await store.securePayments.put(refusing);
+      expect(await store.securePayments.get("tok_refusing")).toEqual(refusing);
       const payer = {
         accountId: "acct",
         clientUserId: "ada",

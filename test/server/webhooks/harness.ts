@@ -4,7 +4,7 @@ import {
   type SandboxConfig,
   type WebhookEndpointConfig,
 } from "../../../src/server/index.ts";
-import { createSecurePayment, startTestServer, type TestServer } from "../helpers.ts";
+import { createSecurePayment, startTestServer, type TestServer, usdcOnBase } from "../helpers.ts";
 
 /**
  * Short retry waits so that a whole schedule runs in well under a second. The timeout stays
@@ -43,10 +43,22 @@ export async function registerEndpoint(
   return answer.body;
 }
 
-/** Creates a request for 125 USD in USDC on Base; returns its id. */
+/**
+ * Creates a request for 125 USD in USDC on Base with the API key (POST /v2/request), so that its
+ * payments send their core events only; returns its id.
+ */
 export async function createRequest(server: TestServer): Promise<string> {
-  const { requestIds } = await createSecurePayment(server);
-  return requestIds[0] as string;
+  const answer = await server.call("POST", "/v2/request", { body: usdcOnBase() });
+  if (answer.status !== 201) throw new Error(`creating the request failed: ${answer.text}`);
+  return answer.body.requestId as string;
+}
+
+/** Creates a secure payment for 125 USD in USDC on Base; returns its token and its request's id. */
+export async function createSecurePaymentRequest(
+  server: TestServer,
+): Promise<{ token: string; requestId: string }> {
+  const { token, requestIds } = await createSecurePayment(server);
+  return { token, requestId: requestIds[0] as string };
 }
 
 /** Records a payment through the sandbox API, then waits until every delivery is delivered or dead. */

@@ -3,6 +3,7 @@ import { createMemoryStore, type Store, type StoreOperations } from "../../../sr
 import { problemErrors, type TestServer } from "../helpers.ts";
 import {
   createRequest,
+  createSecurePaymentRequest,
   deliveriesOf,
   recordPayment,
   registerEndpoint,
@@ -52,7 +53,7 @@ describe("the outbox", () => {
     const { store, arm } = storeFailingWhenArmed();
     server = await startWebhookServer({ store });
     await registerEndpoint(server, hook.url);
-    const requestId = await createRequest(server);
+    const { requestId } = await createSecurePaymentRequest(server);
 
     arm(true);
     // Paying the link's only request completes the link, whose write fails after the payment's.
@@ -72,12 +73,14 @@ describe("the outbox", () => {
     arm(false);
     await recordPayment(server, requestId, { outcome: "paid" });
     const events = await store.listEvents();
-    expect(webhookEvents(events)).toEqual(["payment.confirmed"]);
+    // The link's request sends its checkout duplicate in the same transaction.
+    expect(webhookEvents(events)).toEqual(["payment.confirmed", "payment.confirmed.checkout"]);
     const confirmed = events.find((event) => event.type === "payment.confirmed");
     if (!confirmed) throw new Error("no payment.confirmed in the outbox");
     expect(confirmed.data).toMatchObject({ requestId, accountId: "acct_sandbox" });
-    expect(hook.received).toHaveLength(1);
-    expect(JSON.parse(hook.received[0]?.body.toString("utf8") as string)).toEqual(
+    expect(hook.received).toHaveLength(2);
+    const received = hook.received.map((webhook) => JSON.parse(webhook.body.toString("utf8")));
+    expect(received.find((payload) => payload.event === "payment.confirmed")).toEqual(
       (confirmed.data as { payload: unknown }).payload,
     );
   });

@@ -10,7 +10,7 @@ import { formatBaseUnits } from "../shared/amounts.ts";
 import type { DomainContext } from "../shared/context.ts";
 import { findCurrency } from "../shared/currencies.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { callerClientId } from "../shared/principal.ts";
+import { callerClientScope } from "../shared/principal.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 import { escrowWrapperOf, isEscrowAmount, sandboxOperator } from "./commerce-escrow-rules.ts";
@@ -92,7 +92,7 @@ export async function generateCommerceAuthorizeCalldata(
       accountId: principal.accountId,
       now,
       securePaymentToken: null,
-      clientId: callerClientId(principal),
+      ...callerClientScope(principal),
     }),
     payer,
   };

@@ -6,7 +6,7 @@ import type { DomainContext } from "../shared/context.ts";
 import { resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { findOwnRequest } from "../shared/own-records.ts";
-import { callerClientId, type Principal } from "../shared/principal.ts";
+import { callerClientScope, type Principal } from "../shared/principal.ts";
 import { createRequestRecord, planRequests, storeNewRequest } from "../shared/requests.ts";
 import { checkWalletFunds } from "../shared/wallet-funds.ts";
 import type { Schemas } from "../shared/wire-types.ts";
@@ -73,7 +73,7 @@ export async function createBatchPayout(
         accountId: principal.accountId,
         now,
         securePaymentToken: null,
-        clientId: callerClientId(principal),
+        ...callerClientScope(principal),
         flow: "outgoing",
       }),
     );

@@ -7,7 +7,7 @@ import { readCustomerInfo } from "../shared/customer-info.ts";
 import { type FeeSettings, resolveFee } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { buildPayCalldata } from "../shared/pay-calldata.ts";
-import { callerClientId } from "../shared/principal.ts";
+import { callerClientScope } from "../shared/principal.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
 import { toBigNumberJson } from "../shared/transaction-wire.ts";
 import { checksummed } from "../shared/wallet-book.ts";
@@ -61,7 +61,7 @@ async function createOneOffPayout(
       accountId: principal.accountId,
       now,
       securePaymentToken: null,
-      clientId: callerClientId(principal),
+      ...callerClientScope(principal),
       flow: "outgoing",
     }),
     payer: wallet === undefined ? null : checksummed(wallet),

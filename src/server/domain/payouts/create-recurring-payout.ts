@@ -13,7 +13,7 @@ import type { RecurringPaymentRecord } from "../../store/records.ts";
 import type { DomainContext } from "../shared/context.ts";
 import type { FeeSettings } from "../shared/fees.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
-import { callerClientId, type Principal } from "../shared/principal.ts";
+import { callerClientScope, type Principal } from "../shared/principal.ts";
 import { periodSecondsOf, readStartDate } from "../shared/recurrence.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
 import { toWireTransaction } from "../shared/transaction-wire.ts";
@@ -100,7 +100,7 @@ export async function createRecurringPayout(
     accountId: principal.accountId,
     now,
     securePaymentToken: null,
-    clientId: callerClientId(principal),
+    ...callerClientScope(principal),
     recurringPaymentId: id,
   });
   const record: RecurringPaymentRecord = {

@@ -6,7 +6,7 @@ import type { DomainContext } from "../shared/context.ts";
 import { readCustomerInfo } from "../shared/customer-info.ts";
 import type { OperationInput } from "../shared/operation-types.ts";
 import { findOwnRequest } from "../shared/own-records.ts";
-import { callerClientId, type Principal } from "../shared/principal.ts";
+import { callerClientScope, type Principal } from "../shared/principal.ts";
 import { readStartDate } from "../shared/recurrence.ts";
 import { createRequestRecord, planRequest, storeNewRequest } from "../shared/requests.ts";
 import { checksummed } from "../shared/wallet-book.ts";
@@ -79,7 +79,7 @@ export async function createRequest(
       accountId: principal.accountId,
       now,
       securePaymentToken: null,
-      clientId: callerClientId(principal),
+      ...callerClientScope(principal),
     }),
     payer: body.payer === undefined ? null : checksummed(body.payer),
     recurrence: body.recurrence ?? null,

@@ -47,6 +47,9 @@ async function periodRequest(
       accountId: record.accountId,
       now,
       securePaymentToken: null,
+      // A later period is created through whatever created the first one.
+      clientId: original?.clientId ?? null,
+      origin: original?.origin ?? null,
       recurringPaymentId: record.id,
       flow: "outgoing",
     },

@@ -17,7 +17,13 @@ function periodOf(original: RequestRecord, now: Date): RequestRecord {
       token: paymentTokenOf(original),
       expectedAmount: BigInt(original.expectedAmount),
     },
-    { accountId: original.accountId, now, securePaymentToken: null, clientId: original.clientId ?? null },
+    {
+      accountId: original.accountId,
+      now,
+      securePaymentToken: null,
+      clientId: original.clientId ?? null,
+      origin: original.origin ?? null,
+    },
   );
   return {
     ...created,

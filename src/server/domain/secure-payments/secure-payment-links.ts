@@ -2,7 +2,7 @@ import { newUlid } from "../../ids.ts";
 import type { SecurePaymentRecord } from "../../store/records.ts";
 import type { StoreOperations } from "../../store/store.ts";
 import type { DomainContext } from "../shared/context.ts";
-import { callerClientId, type Principal } from "../shared/principal.ts";
+import { callerClientScope, type Principal } from "../shared/principal.ts";
 import { createRequestRecord, type PlannedRequest, storeNewRequest } from "../shared/requests.ts";
 import type { Schemas } from "../shared/wire-types.ts";
 
@@ -63,7 +63,8 @@ export async function storeSecurePaymentLink(
         accountId: principal.accountId,
         now,
         securePaymentToken: token,
-        clientId: callerClientId(principal),
+        ...callerClientScope(principal),
+        createdThroughSecurePayment: true,
         ...(details.kind === "incoming" ? {} : { flow: "outgoing" as const }),
       }),
     );

@@ -25,6 +25,14 @@ export function clientIdRecordFromConfig(
   };
 }
 
+/**
+ * Whether a client ID is a backend one: created with no allowed domains, for servers, which send
+ * no Origin. The service checks no Origin for it.
+ */
+export function isBackendClientId(record: ClientIdRecord): boolean {
+  return record.allowedDomains.length === 0;
+}
+
 /** The origins a client ID accepts, with `self` read as the server's public origin. */
 export function effectiveAllowedDomains(record: ClientIdRecord, publicOrigin: string): string[] {
   return [...new Set(record.allowedDomains.map((domain) => (domain === "self" ? publicOrigin : domain)))];

@@ -12,6 +12,8 @@ export type Principal =
       kind: "clientId";
       accountId: string;
       clientId: ClientIdRecord;
+      /** The Origin the call was checked against; null for a backend client ID, which is checked for none. */
+      origin: string | null;
       /** The orchestrator that called for the client ID with its key paired, if one did. */
       orchestrator?: OrchestratorRecord;
     }
@@ -31,6 +33,16 @@ export const anonymousCaller: AnonymousCaller = Object.freeze({ kind: "anonymous
 /** The public client ID a caller used (its `x-client-id`), or null for another credential. */
 export function callerClientId(principal: Principal): string | null {
   return principal.kind === "clientId" ? principal.clientId.clientId : null;
+}
+
+/**
+ * What a caller's requests record of how they were created: the public client ID and the
+ * Origin it was checked against (null for a backend client ID), both null for another credential.
+ */
+export function callerClientScope(principal: Principal): { clientId: string | null; origin: string | null } {
+  return principal.kind === "clientId"
+    ? { clientId: principal.clientId.clientId, origin: principal.origin }
+    : { clientId: null, origin: null };
 }
 
 /** The session a caller signed in with, or undefined. */

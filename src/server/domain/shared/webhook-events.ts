@@ -1,4 +1,5 @@
 import type { TokenRecord } from "../../../chain/index.ts";
+import { coreEventOf, type ScopedPaymentEventName } from "../../../wire/webhook-event.ts";
 import { newUlid } from "../../ids.ts";
 import type {
   DeliveryEventName,
@@ -163,13 +164,43 @@ export async function appendPaymentWebhookEvent(
   amountPaid: bigint,
 ): Promise<void> {
   const recurringPayment = await recurringPaymentOf(tx, request);
-  await appendWebhookEvent(tx, {
-    event: paymentEventOf[payment.outcome],
-    accountId: request.accountId,
-    requestId: request.requestId,
-    occurredAt: payment.recordedAt,
-    payload: buildPaymentPayload(request, payment, token, amountPaid, recurringPayment),
-  });
+  const payload = buildPaymentPayload(request, payment, token, amountPaid, recurringPayment);
+  const core = { accountId: request.accountId, requestId: request.requestId, occurredAt: payment.recordedAt };
+  await appendWebhookEvent(tx, { ...core, event: paymentEventOf[payment.outcome], payload });
+  for (const duplicate of buildScopedDuplicates(request, payload)) {
+    await appendWebhookEvent(tx, { ...core, event: duplicate.event, payload: duplicate });
+  }
+}
+
+/**
+ * The scoped duplicates the service sends in addition to a `payment.confirmed` or
+ * `payment.partial` payload: `.client_id` for a request created with a client ID (adding the
+ * Origin it came from, null for a backend client ID), `.checkout` for one created through a
+ * secure payment link (adding the link's token). None for other events and other requests.
+ */
+export function buildScopedDuplicates(
+  request: Pick<RequestRecord, "clientId" | "origin" | "createdThroughSecurePayment" | "securePaymentToken">,
+  payload: Record<string, unknown>,
+): (Record<string, unknown> & { event: ScopedPaymentEventName })[] {
+  const event = payload.event;
+  if (event !== "payment.confirmed" && event !== "payment.partial") return [];
+  const duplicates: (Record<string, unknown> & { event: ScopedPaymentEventName })[] = [];
+  if (request.clientId) {
+    duplicates.push({
+      ...payload,
+      event: `${event}.client_id`,
+      clientId: request.clientId,
+      origin: request.origin ?? null,
+    });
+  }
+  if (request.createdThroughSecurePayment === true && request.securePaymentToken) {
+    duplicates.push({
+      ...payload,
+      event: `${event}.checkout`,
+      securePaymentToken: request.securePaymentToken,
+    });
+  }
+  return duplicates;
 }
 
 /** The body of `request.recurring`: the next request of a recurrence, and the one it recurs from. */
@@ -277,6 +308,20 @@ function buildDocumentedTestPayload(event: RequestlessTestEvent, timestamp: stri
 /** The body of a test delivery: placeholder values a receiver must not act on. */
 export function buildTestPayload(event: DeliveryEventName, now: Date): Record<string, unknown> {
   if (isRequestlessTestEvent(event)) return buildDocumentedTestPayload(event, now.toISOString());
+  const core = coreEventOf(event);
+  if (core !== event) {
+    // A scoped duplicate: the test payload of its event, with the members it adds.
+    const placeholderRequest = {
+      clientId: placeholderClientId,
+      origin: null,
+      createdThroughSecurePayment: true,
+      securePaymentToken: placeholderUlid,
+    };
+    const duplicate = buildScopedDuplicates(placeholderRequest, buildTestPayload(core, now)).find(
+      (payload) => payload.event === event,
+    );
+    if (duplicate) return duplicate;
+  }
   const timestamp = now.toISOString();
   const identity = {
     event,
