@@ -592,9 +592,13 @@ export interface paths {
          *     it. Every other orchestrator operation authenticates with it in `x-orchestrator-key`; a lost
          *     key cannot be shown or reset, only replaced by creating another orchestrator.
          *
-         *     An account may own several orchestrators, and their names need not differ. The service creates
-         *     orchestrators for the platform behind a dashboard session; this API takes the account's API key
-         *     for it (see docs/differences.md).
+         *     An account may own several orchestrators, and their names need not differ.
+         *
+         *     The service creates orchestrators for the platform behind a signed-in session, and so does this
+         *     operation: sign in with the Auth API (`POST /v1/auth/login` or `/v1/auth/wallet/verify`) and send
+         *     the session token as `Authorization: Bearer <token>` or as the `session_token` cookie; the
+         *     orchestrator then belongs to the session's account. An unknown, expired or logged-out session
+         *     answers `401`. The account's API key in `x-api-key` is accepted as well, as it was before.
          */
         post: operations["createOrchestrator"];
         delete?: never;
@@ -10989,6 +10993,20 @@ export interface components {
                 "application/json": components["schemas"]["ServiceError"];
             };
         };
+        /**
+         * @description No valid credential was sent: no API key and no session, an API key that is not recognised, or
+         *     a session token (bearer or cookie) that names no live session.
+         */
+        ApiKeyOrSessionRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["ServiceError"];
+            };
+        };
         /** @description The record already exists; change it instead of creating it again. */
         Conflict: {
             headers: {
@@ -11568,6 +11586,7 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseApiKeyOrSessionRequired = components['responses']['ApiKeyOrSessionRequired'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseSecurePaymentNotPayable = components['responses']['SecurePaymentNotPayable'];
 export type ResponseSecurePaymentCompleted = components['responses']['SecurePaymentCompleted'];
@@ -12701,7 +12720,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ApiKeyOrSessionRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -122,6 +122,16 @@ export function planAuthChecks(
           ),
         ]
       : []),
+    ...(operation.acceptsSessionBearer
+      ? [
+          check(
+            "bearer token of no session -> 401",
+            { authorization: "Bearer payreq-contract-suite-no-such-session" },
+            401,
+            stateless ? "Prism cannot know which sessions exist" : undefined,
+          ),
+        ]
+      : []),
     check(
       "wrong API key -> 401",
       credentialHeaders({ apiKey: wrongApiKey }),

@@ -53,6 +53,9 @@ export const authClientIdSchemeName = "client_id";
 /** The Auth API's session: a cookie, set by signing in. */
 export const sessionSchemeName = "session_token";
 
+/** The same session's token as `Authorization: Bearer <token>`, where an operation lists it. */
+export const sessionBearerSchemeName = "session_bearer";
+
 /** The name of the session cookie, from the spec's `session_token` scheme. */
 export function sessionCookieName(document: SpecDocument = loadBundledSpec()): string {
   const scheme = asObject(asObject(asObject(document.components).securitySchemes)[sessionSchemeName]);
@@ -90,6 +93,8 @@ export interface SpecOperation {
   acceptsOrchestratorKeyWithClientId: boolean;
   /** The Auth API's `session_token` cookie. */
   acceptsSession: boolean;
+  /** The same session's token as `Authorization: Bearer` (`session_bearer`). */
+  acceptsSessionBearer: boolean;
   /** No credential needed: `security: []`, or an empty requirement (`{}`) among the alternatives. */
   acceptsAnonymous: boolean;
 }
@@ -216,10 +221,13 @@ function readCredentials(document: SpecDocument, requirements: string[][]): stri
   return requirements.map((requirement) =>
     requirement.map((scheme) => {
       const definition = asObject(schemes[scheme]);
-      // A cookie travels in the Cookie header.
+      // A cookie travels in the Cookie header, an HTTP bearer token in Authorization.
       if (definition.in === "cookie" && typeof definition.name === "string") return "cookie";
+      if (definition.type === "http" && definition.scheme === "bearer") return "authorization";
       if (definition.in !== "header" || typeof definition.name !== "string") {
-        throw new Error(`security scheme ${scheme} is not a header or a cookie, which is not handled`);
+        throw new Error(
+          `security scheme ${scheme} is not a header, a cookie or a bearer token, which is not handled`,
+        );
       }
       return definition.name.toLowerCase();
     }),
@@ -285,6 +293,9 @@ export function readOperations(document: SpecDocument = loadBundledSpec()): Spec
               set.includes(securitySchemeNames.orchestratorKey) && set.includes(securitySchemeNames.clientId),
           ),
           acceptsSession: requirements.some((set) => set.length === 1 && set[0] === sessionSchemeName),
+          acceptsSessionBearer: requirements.some(
+            (set) => set.length === 1 && set[0] === sessionBearerSchemeName,
+          ),
           acceptsAnonymous:
             kind === "path" && (requirements.length === 0 || requirements.some((set) => set.length === 0)),
         });

@@ -56,7 +56,7 @@ describe("the plan for the mock", () => {
     for (const check of marked) {
       if (scenarios.includes(`${check.operationId} ${check.check}`)) continue;
       expect(check.check).toMatch(
-        /^(wrong API key -> 401|wrong orchestrator key -> 401|session cookie of no session -> 401|API key instead of an orchestrator key -> 401|unknown client ID -> 401|client ID from a disallowed origin -> 403|path \w+: unknown id -> 404|body: over 1 MiB .* -> 413|body: items on different networks -> 400|token of a secure payment just created .*|calldata of a request just created .*|request just created .*|recurring payout just created: .*|challenge signed by a new wallet -> .*)$/,
+        /^(wrong API key -> 401|wrong orchestrator key -> 401|session cookie of no session -> 401|bearer token of no session -> 401|API key instead of an orchestrator key -> 401|unknown client ID -> 401|client ID from a disallowed origin -> 403|path \w+: unknown id -> 404|body: over 1 MiB .* -> 413|body: items on different networks -> 400|token of a secure payment just created .*|calldata of a request just created .*|request just created .*|recurring payout just created: .*|challenge signed by a new wallet -> .*)$/,
       );
     }
     // Every v2 scenario is reported, not run: each needs state or the server's own currency table.

@@ -98,12 +98,21 @@ describe("the Auth API in the one spec", () => {
     },
   );
 
-  it("accepts the session cookie on every Auth API operation but its health check", () => {
+  it("accepts the session cookie on every Auth API operation but its health check, and on createOrchestrator", () => {
     expect(
       authOperations
         .filter((operation) => !operation.acceptsSession)
         .map((operation) => operation.operationId),
     ).toEqual(["getAuthHealth"]);
-    expect(requestApiOperations.filter((operation) => operation.acceptsSession)).toEqual([]);
+    // The one Request API operation that takes a session: the service's contract creates an
+    // orchestrator for the platform behind the session, sent as a bearer token or as the cookie.
+    expect(
+      requestApiOperations
+        .filter((operation) => operation.acceptsSession || operation.acceptsSessionBearer)
+        .map((operation) => operation.operationId),
+    ).toEqual(["createOrchestrator"]);
+    expect(operations.filter((operation) => operation.acceptsSessionBearer)).toEqual(
+      operations.filter((operation) => operation.operationId === "createOrchestrator"),
+    );
   });
 });

@@ -38,3 +38,12 @@ export function readCookie(header: string | undefined, name: string): string | u
   }
   return undefined;
 }
+
+/**
+ * The token of an `Authorization: Bearer <token>` header, or undefined for none or another
+ * scheme. The scheme's name is case-insensitive (RFC 9110).
+ */
+export function readBearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}

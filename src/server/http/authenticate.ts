@@ -1,9 +1,9 @@
 import type { RequestHandler } from "express";
-import type { CredentialRole } from "../../spec/operations.ts";
+import type { CredentialRole, SpecOperation } from "../../spec/operations.ts";
 import { loadAccountClock } from "../account-clock.ts";
 import type { ApiKeyVerifier } from "../auth/api-keys.ts";
 import { hashOrchestratorKey } from "../auth/orchestrator-keys.ts";
-import { findLiveSession, readCookie } from "../auth/sessions.ts";
+import { findLiveSession, readBearerToken, readCookie } from "../auth/sessions.ts";
 import type { Clock } from "../clock.ts";
 import { effectiveAllowedDomains, isBackendClientId } from "../domain/shared/client-ids.ts";
 import { ProblemError } from "../problems.ts";
@@ -16,10 +16,17 @@ const unauthorized = (detail: string) => new ProblemError("unauthorized", detail
 /** Where the operations that accept a session tell the caller to get one. */
 const signInHint = "the session_token cookie that POST /v1/auth/login or /v1/auth/wallet/verify set";
 
+/** How an operation that takes a session and an API key tells the caller to send the session. */
+const sessionHint = (route: SpecOperation) =>
+  route.acceptsSessionBearer
+    ? "the session token as Authorization: Bearer <token> or as the session_token cookie"
+    : "the session_token cookie";
+
 /**
  * Checks the credential the operation requires before any handler runs: an API key in
  * `x-api-key`; where the operation accepts it, the Auth API's session cookie (`session_token`,
- * read from the store by its hash, refused once expired or logged out); or, where the operation
+ * read from the store by its hash, refused once expired or logged out), or the same token as
+ * `Authorization: Bearer` where the operation lists `session_bearer`; or, where the operation
  * accepts it, a client ID in `x-client-id` with an `Origin`
  * among its allowed domains (a browser's same-origin call stands for the server's own origin,
  * `self`), or a backend client ID (no allowed domains) with or without one. 401 for a missing, unknown, inactive or revoked credential; 403 for
@@ -99,6 +106,21 @@ export function authenticate(options: {
       state.principal = { kind: "apiKey", accountId };
       return next();
     }
+    // A session's token as `Authorization: Bearer`, where the operation lists that scheme: it
+    // names the session it claims, so one that names none is refused whatever else is sent.
+    const bearerToken = route.acceptsSessionBearer ? readBearerToken(req.get("authorization")) : undefined;
+    if (bearerToken !== undefined) {
+      const session = await findLiveSession(options.store, bearerToken, options.baseClock.now());
+      if (!session) {
+        return next(
+          unauthorized(
+            "The bearer token in Authorization names no live session (unknown, expired or logged out): sign in again.",
+          ),
+        );
+      }
+      state.principal = { kind: "session", accountId: session.accountId, session };
+      return next();
+    }
     const sessionToken =
       route.acceptsSession || route.acceptsAnonymous
         ? readCookie(req.get("cookie"), sessionCookie)
@@ -124,9 +146,11 @@ export function authenticate(options: {
     if ((clientId === undefined || clientId === "") && route.acceptsSession) {
       return next(
         unauthorized(
-          route.acceptsClientId
-            ? `Send ${signInHint}, or a client ID in ${clientIdHeader} together with Origin.`
-            : `Sign in first: send ${signInHint}.`,
+          route.acceptsApiKey
+            ? `Send an API key in ${apiKeyHeader}, or sign in and send ${sessionHint(route)}.`
+            : route.acceptsClientId
+              ? `Send ${signInHint}, or a client ID in ${clientIdHeader} together with Origin.`
+              : `Sign in first: send ${signInHint}.`,
         ),
       );
     }
@@ -144,9 +168,11 @@ export function authenticate(options: {
     if (!route.acceptsClientId) {
       return next(
         unauthorized(
-          route.acceptsSession
-            ? `Sign in first: send ${signInHint}; client IDs are not accepted here.`
-            : `This operation requires an API key in ${apiKeyHeader}; client IDs are not accepted here.`,
+          route.acceptsSession && route.acceptsApiKey
+            ? `Send an API key in ${apiKeyHeader}, or sign in and send ${sessionHint(route)}; client IDs are not accepted here.`
+            : route.acceptsSession
+              ? `Sign in first: send ${signInHint}; client IDs are not accepted here.`
+              : `This operation requires an API key in ${apiKeyHeader}; client IDs are not accepted here.`,
         ),
       );
     }

@@ -1304,12 +1304,15 @@ export const orchestratorCalls: ClientCall[] = [
     credential: "sessionBearer",
     needs: ["signIn"],
     body: { orchestratorName: "Harbour Payments", orchestratorContactEmail: "ops@harbour.example" },
-    status: 401,
-    payreqDiffers: {
-      reason:
-        "the service takes its dashboard's sign-in session as a bearer token here; payreq takes the account's API key, and reads sessions on the Auth API only",
-      serviceStatus: 201,
+    status: 201,
+    reads: {
+      rawKey: "string",
+      "orchestrator.id": "string",
+      "orchestrator.status": "string",
+      "key.id": "string",
+      "key.keyPrefix": "string",
     },
+    equals: { "orchestrator.name": "Harbour Payments", "orchestrator.supportEmail": "ops@harbour.example" },
   }),
   orchestratorCall("clientIds.link", {
     operationId: "linkOrchestratorClientId",
