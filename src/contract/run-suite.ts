@@ -25,10 +25,6 @@ export function planContractChecks(
 ): PlannedCheck[] {
   const context: SuiteContext = { spec, validator: createSchemaValidator(spec), target, options };
   const operations = readPathOperations(spec);
-  const planned = [
-    ...operations.flatMap((operation) => planOperationChecks(context, operation)),
-    ...planStatefulScenarios(context, operations),
-  ];
   const chosen = options.operations && new Set(options.operations);
   if (chosen) {
     const known = new Set(operations.map((operation) => operation.operationId));
@@ -38,6 +34,14 @@ export function planContractChecks(
         `no operation of the spec has the operationId ${unknown.map((id) => JSON.stringify(id)).join(", ")}`,
       );
   }
+  // Only the chosen operations' own checks are planned; a scenario may need every operation to set
+  // up its records, so all are planned and those of other operations dropped.
+  const planned = [
+    ...operations
+      .filter((operation) => !chosen || chosen.has(operation.operationId))
+      .flatMap((operation) => planOperationChecks(context, operation)),
+    ...planStatefulScenarios(context, operations),
+  ];
   const checks = chosen ? planned.filter((check) => chosen.has(check.operationId)) : planned;
   const seen = new Set<string>();
   for (const check of checks) {
