@@ -111,6 +111,8 @@ export async function fanOutWebhookEvents(
     options.batchSize,
     async (events, tx) => {
       const created: { id: string; endpointId: string }[] = [];
+      // An account's clock and endpoints are read once per batch: a payment's event and its
+      // scoped duplicates come together, and nothing in this transaction changes either.
       const clocks = new Map<string, Date>();
       const nowOf = async (accountId: string) => {
         const known = clocks.get(accountId);
@@ -119,11 +121,19 @@ export async function fanOutWebhookEvents(
         clocks.set(accountId, now);
         return now;
       };
+      const accountEndpoints = new Map<string, WebhookEndpointRecord[]>();
+      const endpointsOf = async (accountId: string) => {
+        const known = accountEndpoints.get(accountId);
+        if (known) return known;
+        const found = (await tx.webhookEndpoints.find("account", accountId)).items;
+        accountEndpoints.set(accountId, found);
+        return found;
+      };
       for (const event of events) {
         if (!isWebhookEvent(event)) continue;
         const data = event.data as unknown as WebhookEventData;
         const endpoints = [
-          ...(await tx.webhookEndpoints.find("account", data.accountId)).items,
+          ...(await endpointsOf(data.accountId)),
           ...(await orchestratorEndpointsOf(tx, event.type, data)),
         ];
         const now = await nowOf(data.accountId);
