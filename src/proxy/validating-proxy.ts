@@ -9,11 +9,11 @@ import { operationValidatorsOf } from "../server/validation/operation-validators
 import { credentialHeaders, readPathOperations } from "../spec/operations.ts";
 import { createSchemaValidator } from "../spec/schema-validator.ts";
 import { loadBundledSpec, type SpecDocument } from "../spec/spec-document.ts";
+import { unmatchedPathNamer } from "../spec/unmatched-path.ts";
 import type { CheckedCall, Violation } from "./checked-call.ts";
 import { forwardCall, type UpstreamAnswer, type UpstreamFailure } from "./forward-call.ts";
 import { judgeRequest } from "./judge-request.ts";
 import { judgeResponse } from "./judge-response.ts";
-import { unmatchedPathNamer } from "./unmatched-path.ts";
 
 export interface ValidatingProxyOptions {
   /** Where calls are passed on: an http(s) URL without credentials, maybe with a base path. */

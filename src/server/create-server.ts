@@ -159,7 +159,14 @@ export function createServer(options: CreateServerOptions = {}): PayreqServer {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  if (options.requestLog) app.use(logRequests(options.requestLog));
+  if (options.requestLog) {
+    app.use(
+      logRequests(
+        options.requestLog,
+        operations.map((operation) => operation.key),
+      ),
+    );
+  }
   // Every step of the API in one Express layer; a path of no operation goes on to the pages.
   app.use(
     inSequence([

@@ -1,5 +1,6 @@
 /**
- * How the proxy names the path of a call that matches no operation. A misspelt path may still
+ * How logs and reports name the path of a call that matches no operation (the server's request
+ * log, the validating proxy). A misspelt path may still
  * hold a token or a key (`/v2/secure-payment/01KM…`), and reports and lines must never show one:
  * each segment is kept only when a path of the spec has it as a literal segment, or when it reads
  * as a misspelt word (lower-case letters and hyphens, at most 32 of them) or a version (`v9`); any
