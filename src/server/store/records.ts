@@ -71,11 +71,6 @@ export interface RequestRecord {
    * or another credential. Absent on requests recorded before it was kept: read as null.
    */
   origin?: string | null;
-  /**
-   * Whether the request was created through a secure payment link (its `.checkout` webhooks);
-   * absent on requests recorded before it was kept: read as false.
-   */
-  createdThroughSecurePayment?: boolean;
   createdAt: string;
   updatedAt: string;
   // Set by POST /v2/request and POST /v2/payouts; absent on requests created otherwise.

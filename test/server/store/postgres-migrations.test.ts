@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from "vitest";
 import { createPostgresStore } from "../../../src/server/index.ts";
 import { findMigrationsDirectory } from "../../../src/server/store/postgres/migrate.ts";
 import { describeWithPostgres, sharedPostgres, type TestPostgres } from "../../support/postgres.ts";
-import { endpoint, request, requestId, sampleRecords } from "./fixtures.ts";
+import { endpoint, sampleRecords } from "./fixtures.ts";
 
 let server: TestPostgres | undefined;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -52,10 +52,10 @@ describeWithPostgres("the PostgreSQL migrations", () => {
     }
   });
 
-  it("mark the requests stored before their creation was kept as their link's, and give endpoints of every event the scoped duplicates", async () => {
+  it("give endpoints of every event the scoped duplicates", async () => {
     if (!server) throw new Error("PostgreSQL did not start");
     const url = await server.createDatabase();
-    // The schema as it stood before requests kept their Origin and link (the first ten migrations).
+    // The schema as it stood before the scoped duplicates (the first ten migrations).
     await runner({
       databaseUrl: url,
       dir: findMigrationsDirectory(),
@@ -79,17 +79,9 @@ describeWithPostgres("the PostgreSQL migrations", () => {
     ] as const;
     const everyEvent = { ...endpoint("we_every"), events: [...earlierEvents] };
     const confirmedOnly = endpoint("we_confirmed");
-    const ofLink = { ...request(requestId("b")), securePaymentToken: "tok_link", clientId: "pk_shop" };
-    const plain = { ...request(requestId("c")), clientId: "pk_shop" };
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      for (const record of [ofLink, plain]) {
-        await client.query(
-          "INSERT INTO requests (request_id, payment_reference, account_id, record) VALUES ($1, $2, $3, $4::jsonb)",
-          [record.requestId, record.paymentReference, record.accountId, JSON.stringify(record)],
-        );
-      }
       for (const record of [everyEvent, confirmedOnly]) {
         await client.query(
           "INSERT INTO webhook_endpoints (id, account_id, scope, record) VALUES ($1, $2, $3, $4::jsonb)",
@@ -112,11 +104,6 @@ describeWithPostgres("the PostgreSQL migrations", () => {
         "secure_payment.access_rejected",
       ]);
       expect(await store.webhookEndpoints.get("we_confirmed")).toEqual(confirmedOnly);
-      expect(await store.requests.get(ofLink.requestId)).toEqual({
-        ...ofLink,
-        createdThroughSecurePayment: true,
-      });
-      expect(await store.requests.get(plain.requestId)).toEqual(plain);
     } finally {
       await store.close();
     }

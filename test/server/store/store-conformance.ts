@@ -338,7 +338,6 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         clientId: "pk_shop",
         origin: "https://shop.example.com",
         securePaymentToken: "tok_page",
-        createdThroughSecurePayment: true,
       };
       const fromServer: RequestRecord = { ...request(requestId("8")), clientId: "pk_backend", origin: null };
       const before = request(requestId("9"));
@@ -348,7 +347,6 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       const read = await store.requests.get(before.requestId);
       expect(read).toEqual(before);
       expect(read?.origin).toBeUndefined();
-      expect(read?.createdThroughSecurePayment).toBeUndefined();
     });
 
     it("keeps what the webhooks report: a request's client ID, who paid, steps and refunds, the recurrence it continues", async () => {

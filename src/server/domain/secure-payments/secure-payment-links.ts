@@ -64,7 +64,6 @@ export async function storeSecurePaymentLink(
         now,
         securePaymentToken: token,
         ...callerClientScope(principal),
-        createdThroughSecurePayment: true,
         ...(details.kind === "incoming" ? {} : { flow: "outgoing" as const }),
       }),
     );

@@ -113,8 +113,6 @@ export function createRequestRecord(
     clientId?: string | null;
     /** The Origin that client ID was checked against; null for a backend client ID. */
     origin?: string | null;
-    /** Whether a secure payment link creates the request. */
-    createdThroughSecurePayment?: boolean;
     recurringPaymentId?: string | null;
     /** `outgoing` when the account pays the request; incoming otherwise. */
     flow?: "outgoing";
@@ -141,7 +139,6 @@ export function createRequestRecord(
     securePaymentToken: context.securePaymentToken,
     clientId: context.clientId ?? null,
     origin: context.origin ?? null,
-    ...(context.createdThroughSecurePayment ? { createdThroughSecurePayment: true } : {}),
     recurringPaymentId: context.recurringPaymentId ?? null,
     // Only payouts say so: a record without `flow` is one the account is paid through.
     ...(context.flow === "outgoing" ? { flow: "outgoing" as const } : {}),

@@ -175,11 +175,12 @@ export async function appendPaymentWebhookEvent(
 /**
  * The scoped duplicates the service sends in addition to a `payment.confirmed` or
  * `payment.partial` payload: `.client_id` for a request created with a client ID (adding the
- * Origin it came from, null for a backend client ID), `.checkout` for one created through a
- * secure payment link (adding the link's token). None for other events and other requests.
+ * Origin it came from, null for a backend client ID), `.checkout` for a request of a secure
+ * payment link, which only a link's creation gives a token (adding the token). None for other
+ * events and other requests.
  */
 export function buildScopedDuplicates(
-  request: Pick<RequestRecord, "clientId" | "origin" | "createdThroughSecurePayment" | "securePaymentToken">,
+  request: Pick<RequestRecord, "clientId" | "origin" | "securePaymentToken">,
   payload: Record<string, unknown>,
 ): (Record<string, unknown> & { event: ScopedPaymentEventName })[] {
   const event = payload.event;
@@ -193,7 +194,7 @@ export function buildScopedDuplicates(
       origin: request.origin ?? null,
     });
   }
-  if (request.createdThroughSecurePayment === true && request.securePaymentToken) {
+  if (request.securePaymentToken) {
     duplicates.push({
       ...payload,
       event: `${event}.checkout`,
@@ -314,7 +315,6 @@ export function buildTestPayload(event: DeliveryEventName, now: Date): Record<st
     const placeholderRequest = {
       clientId: placeholderClientId,
       origin: null,
-      createdThroughSecurePayment: true,
       securePaymentToken: placeholderUlid,
     };
     const duplicate = buildScopedDuplicates(placeholderRequest, buildTestPayload(core, now)).find(
